@@ -6,6 +6,7 @@ position. Sets of points are ints (bit ``i`` is point ``i`` of the variant).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 from typing import NamedTuple
@@ -202,6 +203,36 @@ class Position:
         """The empty board, white to place."""
         v = get_variant(variant)
         return cls(v, 0, 0, (v.pieces, v.pieces), WHITE, Phase.PLACEMENT, Step.PLACE)
+
+    @classmethod
+    def setup(
+        cls,
+        variant: str | Variant,
+        white: str | Iterable[str] = (),
+        black: str | Iterable[str] = (),
+        to_move: Color | str = Color.WHITE,
+        *,
+        removal_due: bool = False,
+        clock: int = 0,
+    ) -> Position:
+        """A movement-phase position from a diagram, for puzzles and tests.
+
+        ``to_move`` is the player due to move; if that player is blocked the
+        opponent must free them, exactly as after a real move. With
+        ``removal_due`` the player has just formed a jare and must remove a stone.
+        """
+        v = get_variant(variant)
+        w, b = _mask(v, white), _mask(v, black)
+        if w & b:
+            raise ValueError(f"points with two stones: {' '.join(v.names(w & b))}")
+        for color, mask in (("white", w), ("black", b)):
+            if not 0 < mask.bit_count() <= v.pieces:
+                raise ValueError(f"{color} needs between 1 and {v.pieces} stones")
+        player = (Color[to_move.upper()] if isinstance(to_move, str) else to_move).value
+        hand = (0, 0)
+        if removal_due:
+            return cls(v, w, b, hand, player, Phase.MOVEMENT, Step.REMOVE, -1, clock)
+        return _begin_turn(v, w, b, hand, player, -1, clock, ())
 
     @classmethod
     def from_record(cls, variant: str | Variant, record: str | list[str]) -> Position:
@@ -561,6 +592,16 @@ class Position:
                 f"that frees {them}"
             )
         return "that move is not allowed now"  # unreachable with the rules above
+
+
+def _mask(v: Variant, points: str | Iterable[str]) -> int:
+    names = points.split() if isinstance(points, str) else points
+    mask = 0
+    for name in names:
+        if name not in v.index:
+            raise ValueError(f"{name!r} is not a point on the {v.id} board")
+        mask |= 1 << v.index[name]
+    return mask
 
 
 def _mobile(v: Variant, own: int, empty: int) -> bool:
