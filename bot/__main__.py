@@ -1,0 +1,88 @@
+"""``python -m bot`` (``shax-bot``) runs the Discord bot; ``python -m bot local`` the console."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from bot.config import ConfigError, Settings, load_settings
+
+NO_TOKEN = """\
+No Discord token is configured, so the bot cannot connect to Discord.
+To add one: copy .env.example to .env and set DISCORD_TOKEN to your bot's token
+(Discord Developer Portal → your application → Bot → Reset Token).
+Meanwhile, here is the local console (start it any time with: python -m bot local)."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="shax-bot", description="Shax, the Somali mill game, on Discord."
+    )
+    parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
+    sub = parser.add_subparsers(dest="command")
+    local = sub.add_parser("local", help="play in this terminal, no Discord token needed")
+    local.add_argument("--db", type=Path, default=None, help="SQLite file (default: SHAX_DB_PATH)")
+    local.add_argument(
+        "--out", type=Path, default=None, help="where board images go (default: a temp dir)"
+    )
+    local.add_argument("--name", default="you", help="who is typing at first (default: you)")
+    local.add_argument("--channel", type=int, default=1, help="the console's channel number")
+    sub.add_parser(
+        "sync", help="register the slash commands with Discord once (after they changed), then exit"
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        settings = load_settings(dotenv_path=args.env_file)
+    except ConfigError as exc:
+        print(f"shax-bot: {exc}", file=sys.stderr)
+        return 2
+    if args.command == "local":
+        return run_local(settings, args)
+    if not settings.has_token and args.command is None:
+        # The main command with no token still gives something to play: the console.
+        print(NO_TOKEN, file=sys.stderr)
+        return run_local(settings, args)
+    return run_discord(settings, args.command)
+
+
+def run_local(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.console import run_console
+
+    return run_console(
+        settings,
+        db=getattr(args, "db", None),
+        out=getattr(args, "out", None),
+        name=getattr(args, "name", "you"),
+        channel=getattr(args, "channel", 1),
+    )
+
+
+def run_discord(settings: Settings, command: str | None) -> int:
+    """Run the bot (or, with ``sync``, register its slash commands once and exit)."""
+    if not settings.has_token:
+        print(NO_TOKEN.splitlines()[0], file=sys.stderr)
+        print("Add DISCORD_TOKEN to .env (see .env.example), then try again.", file=sys.stderr)
+        return 2
+    # Imported here so that the console never imports discord.
+    import bot.discord
+
+    try:
+        if command == "sync":
+            bot.discord.sync(settings)
+        else:
+            bot.discord.run(settings)
+    except ConfigError as exc:
+        print(f"shax-bot: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

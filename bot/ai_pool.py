@@ -1,0 +1,111 @@
+"""The bot's thinking, off the event loop: a process pool running ``engine.ai.choose_action``.
+
+:class:`AIPool` owns the executor (a ``ProcessPoolExecutor`` started with
+``forkserver`` or ``spawn``, which are safe next to a running asyncio loop; a
+forked child would inherit the loop's threads and locks). Tests inject an
+in-thread executor and a fixed-depth chooser.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import random
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+
+log = logging.getLogger(__name__)
+
+Chooser = Callable[[str, tuple[str, ...], str, int], str]
+"""``(variant, record, level, seed) -> action``: top-level, so it pickles into a process."""
+
+GRACE_SECONDS = 5.0
+"""How much longer than a level's time budget to wait before playing a fallback move."""
+
+
+def engine_chooser(variant: str, record: tuple[str, ...], level: str, seed: int) -> str:
+    """The engine's AI at ``level`` with its default time budget."""
+    from engine.ai import choose_action
+
+    return choose_action(variant, list(record), level=level, seed=seed).action
+
+
+def fixed_depth_chooser(depth: int) -> Chooser:
+    """A chooser that searches to a fixed depth (deterministic; for tests)."""
+    import functools
+
+    return functools.partial(_depth_choose, depth)
+
+
+def _depth_choose(depth: int, variant: str, record: tuple[str, ...], level: str, seed: int) -> str:
+    from engine.ai import choose_action
+
+    return choose_action(variant, list(record), level=level, seed=seed, depth=depth).action
+
+
+def random_chooser(variant: str, record: tuple[str, ...], level: str, seed: int) -> str:
+    """A seeded random legal action (fast; for tests of game flow)."""
+    from engine import replay
+
+    return random.Random(seed).choice(replay(variant, record).legal_notations())
+
+
+def time_budget(level: str) -> float:
+    """Seconds the engine may think at ``level``."""
+    from engine.ai import DEFAULT_MOVETIME
+
+    return DEFAULT_MOVETIME.get(level, max(DEFAULT_MOVETIME.values()))
+
+
+def pool_context() -> multiprocessing.context.BaseContext:
+    """``forkserver`` where the platform has it, else ``spawn``."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+class AIPool:
+    """Computes the bot's actions in worker processes (or an injected executor)."""
+
+    def __init__(
+        self,
+        workers: int = 2,
+        *,
+        chooser: Chooser = engine_chooser,
+        executor: Executor | None = None,
+        budget: Callable[[str], float] = time_budget,
+    ) -> None:
+        self.workers = workers
+        self.chooser = chooser
+        self._executor = executor
+        self._owns_executor = executor is None
+        self._budget = budget
+
+    def _pool(self) -> Executor:
+        # Created on first use, so a console that never plays the bot starts no process.
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=pool_context()
+            )
+        return self._executor
+
+    async def choose(self, variant: str, record: Sequence[str], level: str, seed: int) -> str:
+        """The bot's action after ``record``, within the level's time budget.
+
+        If the worker overruns the budget (plus a grace period) or fails, a seeded
+        random legal action is played instead, so a game never hangs on the bot.
+        """
+        loop = asyncio.get_running_loop()
+        args = (variant, tuple(record), level, seed)
+        future = loop.run_in_executor(self._pool(), self.chooser, *args)
+        try:
+            return await asyncio.wait_for(future, self._budget(level) + GRACE_SECONDS)
+        except Exception as exc:  # a timeout, a crashed worker: play on rather than hang
+            log.warning("AI failed at %s (%s); playing a random legal action", level, exc)
+            return random_chooser(*args)
+
+    def shutdown(self, wait: bool = True) -> None:
+        """Stop the workers (only an executor this pool created)."""
+        if self._executor is not None and self._owns_executor:
+            self._executor.shutdown(wait=wait, cancel_futures=True)
+            self._executor = None

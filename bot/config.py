@@ -1,0 +1,170 @@
+"""Settings from the environment and ``.env``; a bad one stops start-up with one clear sentence.
+
+``load_settings`` never puts the token in a message, a repr or a log line.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dotenv import dotenv_values
+
+DEFAULT_API_BASE_URL = "https://discord.com/api/v10"
+DEFAULT_GATEWAY_URL = "wss://gateway.discord.gg"
+DEFAULT_DB_PATH = "./shax.db"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+# A bot token is three dot-separated base64url parts; checking the alphabet and
+# length catches pasted quotes, spaces and "Bot " prefixes without echoing anything.
+_TOKEN_RE = re.compile(r"[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+")
+
+
+class ConfigError(Exception):
+    """A missing or malformed setting; the message is one sentence, safe to print."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the bot reads from its environment (see ``.env.example``)."""
+
+    discord_token: str | None = field(default=None, repr=False)
+    db_path: Path = Path(DEFAULT_DB_PATH)
+    dev_guild_id: int | None = None
+    api_base_url: str = DEFAULT_API_BASE_URL
+    gateway_url: str = DEFAULT_GATEWAY_URL
+    challenge_expiry_seconds: int = 600
+    turn_timeout_seconds: int = 86_400
+    ai_workers: int = 2
+    shards: int | None = None
+    sync_commands: bool = False
+    log_level: str = "INFO"
+
+    @property
+    def has_token(self) -> bool:
+        return bool(self.discord_token)
+
+    @property
+    def log_level_number(self) -> int:
+        return logging.getLevelNamesMapping()[self.log_level]
+
+
+def load_settings(
+    env: Mapping[str, str] | None = None, dotenv_path: str | Path | None = ".env"
+) -> Settings:
+    """Read the settings. With ``env=None`` the process environment is read, over the
+    values of ``dotenv_path`` (the environment wins); raises :class:`ConfigError`."""
+    values: dict[str, str] = {}
+    if dotenv_path is not None and Path(dotenv_path).is_file():
+        values.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
+    values.update(os.environ if env is None else env)
+    # An empty value means "not set", as in most .env files.
+    values = {k: v.strip() for k, v in values.items() if v is not None and v.strip()}
+    return Settings(
+        discord_token=_token(values.get("DISCORD_TOKEN")),
+        db_path=_db_path(values.get("SHAX_DB_PATH", DEFAULT_DB_PATH)),
+        dev_guild_id=_snowflake("SHAX_DEV_GUILD_ID", values.get("SHAX_DEV_GUILD_ID")),
+        api_base_url=_url(
+            "DISCORD_API_BASE_URL",
+            values.get("DISCORD_API_BASE_URL", DEFAULT_API_BASE_URL),
+            ("http://", "https://"),
+        ),
+        gateway_url=_url(
+            "DISCORD_GATEWAY_URL",
+            values.get("DISCORD_GATEWAY_URL", DEFAULT_GATEWAY_URL),
+            ("ws://", "wss://"),
+        ),
+        challenge_expiry_seconds=_positive_int(
+            "SHAX_CHALLENGE_EXPIRY_SECONDS", values.get("SHAX_CHALLENGE_EXPIRY_SECONDS"), 600
+        ),
+        turn_timeout_seconds=_positive_int(
+            "SHAX_TURN_TIMEOUT_SECONDS", values.get("SHAX_TURN_TIMEOUT_SECONDS"), 86_400
+        ),
+        ai_workers=_positive_int("SHAX_AI_WORKERS", values.get("SHAX_AI_WORKERS"), 2, high=64),
+        shards=_optional_positive_int("SHAX_SHARDS", values.get("SHAX_SHARDS")),
+        sync_commands=_bool("SHAX_SYNC_COMMANDS", values.get("SHAX_SYNC_COMMANDS"), False),
+        log_level=_log_level(values.get("SHAX_LOG_LEVEL", "INFO")),
+    )
+
+
+def _token(raw: str | None) -> str | None:
+    if raw is None:
+        return None
+    if raw.lower().startswith("bot "):
+        raise ConfigError(
+            "DISCORD_TOKEN should be the bare token from the Developer Portal, "
+            'without the "Bot " prefix.'
+        )
+    if not _TOKEN_RE.fullmatch(raw):
+        raise ConfigError(
+            "DISCORD_TOKEN is malformed: paste the bot token from the Discord Developer Portal "
+            "(Bot → Reset Token) without quotes or spaces."
+        )
+    return raw
+
+
+def _db_path(raw: str) -> Path:
+    path = Path(raw).expanduser()
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise ConfigError(
+            f"SHAX_DB_PATH is {raw!r}, but the directory {str(parent)!r} does not exist; "
+            "create it or choose another path."
+        )
+    if path.is_dir():
+        raise ConfigError(f"SHAX_DB_PATH is {raw!r}, which is a directory; name a file instead.")
+    return path
+
+
+def _snowflake(name: str, raw: str | None) -> int | None:
+    if raw is None:
+        return None
+    if not raw.isdigit() or int(raw) <= 0:
+        raise ConfigError(f"{name} must be a Discord server id (a number), not {raw!r}.")
+    return int(raw)
+
+
+def _url(name: str, raw: str, schemes: tuple[str, ...]) -> str:
+    if not raw.lower().startswith(schemes) or len(raw) <= len(raw.split("//")[0]) + 2:
+        allowed = " or ".join(schemes)
+        raise ConfigError(f"{name} must be a URL starting with {allowed}, not {raw!r}.")
+    return raw.rstrip("/")
+
+
+def _positive_int(name: str, raw: str | None, default: int, high: int | None = None) -> int:
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, not {raw!r}.") from None
+    if value <= 0 or (high is not None and value > high):
+        bound = f"between 1 and {high}" if high is not None else "greater than 0"
+        raise ConfigError(f"{name} must be {bound}, not {value}.")
+    return value
+
+
+def _optional_positive_int(name: str, raw: str | None) -> int | None:
+    return None if raw is None else _positive_int(name, raw, 1)
+
+
+def _bool(name: str, raw: str | None, default: bool) -> bool:
+    if raw is None:
+        return default
+    if raw.lower() in _TRUE:
+        return True
+    if raw.lower() in _FALSE:
+        return False
+    raise ConfigError(f"{name} must be true or false (1/0, yes/no, on/off), not {raw!r}.")
+
+
+def _log_level(raw: str) -> str:
+    level = raw.upper()
+    if level not in LOG_LEVELS:
+        raise ConfigError(f"SHAX_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {raw!r}.")
+    return level

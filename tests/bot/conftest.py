@@ -1,0 +1,120 @@
+"""Fixtures for the bot's core: a temporary database, an injected clock, an in-thread AI."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.ai_pool import AIPool, Chooser, random_chooser
+from bot.replies import BoardControls, Place, Reply, User
+from bot.service import ShaxService
+from bot.storage import Storage
+
+AMINA = User(101, "Amina")
+BASHIR = User(102, "Bashir")
+CAWO = User(103, "Cawo")
+BOT = User(999, "Shax bot", is_bot=True)
+OTHER_BOT = User(998, "Some other bot", is_bot=True)
+GUILD = 10
+HERE = Place(GUILD, 500)
+THREAD = Place(GUILD, 501, parent_channel_id=500)
+ELSEWHERE = Place(GUILD, 502)
+
+CHALLENGE_EXPIRY = timedelta(minutes=10)
+TURN_TIMEOUT = timedelta(hours=24)
+
+
+class FakeClock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.moment = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.moment
+
+    def advance(self, **kwargs: float) -> None:
+        self.moment += timedelta(**kwargs)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "shax.db"
+
+
+ServiceFactory = Callable[..., Awaitable[ShaxService]]
+
+
+@pytest.fixture
+async def make_service(db_path: Path, clock: FakeClock) -> AsyncIterator[ServiceFactory]:
+    """Opens services over the test's database file (several may be opened, as after a
+    restart); all are closed at the end."""
+    opened: list[tuple[ShaxService, ThreadPoolExecutor]] = []
+
+    async def factory(chooser: Chooser = random_chooser) -> ShaxService:
+        executor = ThreadPoolExecutor(max_workers=1)
+        storage = await Storage.open(db_path)
+        service = ShaxService(
+            storage,
+            bot_user=BOT,
+            ai=AIPool(1, chooser=chooser, executor=executor),
+            clock=clock,
+            challenge_expiry=CHALLENGE_EXPIRY,
+            turn_timeout=TURN_TIMEOUT,
+        )
+        opened.append((service, executor))
+        return service
+
+    yield factory
+    for service, executor in opened:
+        await service.close()
+        executor.shutdown(wait=True)
+
+
+@pytest.fixture
+async def service(make_service: ServiceFactory) -> ShaxService:
+    return await make_service()
+
+
+async def start_game(service: ShaxService, variant: str = "shax", place: Place = HERE) -> Reply:
+    """Amina challenges Bashir, Bashir accepts: Amina (the challenger) is white."""
+    await service.challenge(AMINA, BASHIR, place, variant)
+    return await service.accept(BASHIR, place)
+
+
+def on_turn(reply: Reply) -> User:
+    """The player the board reply asks to act (the first mention)."""
+    return {AMINA.id: AMINA, BASHIR.id: BASHIR, CAWO.id: CAWO}[reply.mentions[0]]
+
+
+def board_controls(reply: Reply) -> BoardControls:
+    assert isinstance(reply.controls, BoardControls)
+    return reply.controls
+
+
+async def play_random_game(
+    service: ShaxService, reply: Reply, seed: int, place: Place = HERE, limit: int = 2000
+) -> Reply:
+    """Click random legal choices on the live board (both players) until the game ends."""
+    rng = random.Random(seed)
+    for _ in range(limit):
+        controls = board_controls(reply)
+        if controls.rematch:
+            return reply
+        user = on_turn(reply)
+        value = rng.choice(controls.choices).value
+        if controls.two_step:
+            step = await service.play(user, place, value, controls.game_id, controls.version)
+            value = rng.choice(step.controls.choices).value  # type: ignore[union-attr]
+        reply = await service.play(user, place, value, controls.game_id, controls.version)
+    raise AssertionError("the game did not end")

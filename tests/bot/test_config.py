@@ -1,0 +1,146 @@
+"""Settings: defaults, every variable, and one clear sentence for a bad one."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import ConfigError, Settings, load_settings
+
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.abcdefghijklmnopqrstuvwxyz0123456789AB"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def load(**env: str) -> Settings:
+    return load_settings(env, dotenv_path=None)
+
+
+def test_defaults() -> None:
+    s = load()
+    assert s.discord_token is None and not s.has_token
+    assert s.db_path == Path("shax.db")
+    assert s.dev_guild_id is None
+    assert s.api_base_url == "https://discord.com/api/v10"
+    assert s.gateway_url == "wss://gateway.discord.gg"
+    assert (s.challenge_expiry_seconds, s.turn_timeout_seconds) == (600, 86_400)
+    assert s.ai_workers >= 1 and s.shards is None and s.sync_commands is False
+    assert s.log_level == "INFO"
+
+
+def test_every_setting_is_read(tmp_path: Path) -> None:
+    s = load(
+        DISCORD_TOKEN=TOKEN,
+        SHAX_DB_PATH=str(tmp_path / "x.db"),
+        SHAX_DEV_GUILD_ID="123456789012345678",
+        DISCORD_API_BASE_URL="http://127.0.0.1:8080/api/v10/",
+        DISCORD_GATEWAY_URL="ws://127.0.0.1:8080/gateway",
+        SHAX_CHALLENGE_EXPIRY_SECONDS="120",
+        SHAX_TURN_TIMEOUT_SECONDS="3600",
+        SHAX_AI_WORKERS="3",
+        SHAX_SHARDS="2",
+        SHAX_SYNC_COMMANDS="yes",
+        SHAX_LOG_LEVEL="debug",
+    )
+    assert s.discord_token == TOKEN and s.has_token
+    assert s.db_path == tmp_path / "x.db"
+    assert s.dev_guild_id == 123456789012345678
+    assert s.api_base_url == "http://127.0.0.1:8080/api/v10"
+    assert s.gateway_url == "ws://127.0.0.1:8080/gateway"
+    assert (s.challenge_expiry_seconds, s.turn_timeout_seconds, s.ai_workers) == (120, 3600, 3)
+    assert (s.shards, s.sync_commands, s.log_level) == (2, True, "DEBUG")
+
+
+def test_dotenv_file_is_read_and_the_environment_wins(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("SHAX_AI_WORKERS=4\nSHAX_LOG_LEVEL=WARNING\n# a comment\nSHAX_SHARDS=\n")
+    s = load_settings({"SHAX_LOG_LEVEL": "ERROR"}, dotenv_path=env_file)
+    assert (s.ai_workers, s.log_level, s.shards) == (4, "ERROR", None)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "words"),
+    [
+        ("SHAX_DEV_GUILD_ID", "my-server", "SHAX_DEV_GUILD_ID must be a Discord server id"),
+        ("SHAX_CHALLENGE_EXPIRY_SECONDS", "ten", "must be a whole number"),
+        ("SHAX_TURN_TIMEOUT_SECONDS", "0", "greater than 0"),
+        ("SHAX_AI_WORKERS", "500", "between 1 and 64"),
+        ("SHAX_SHARDS", "-1", "greater than 0"),
+        ("SHAX_SYNC_COMMANDS", "maybe", "true or false"),
+        ("SHAX_LOG_LEVEL", "LOUD", "SHAX_LOG_LEVEL must be one of"),
+        ("DISCORD_API_BASE_URL", "discord.com/api", "starting with http:// or https://"),
+        ("DISCORD_GATEWAY_URL", "https://gateway.discord.gg", "starting with ws:// or wss://"),
+        ("SHAX_DB_PATH", "/no/such/dir/shax.db", "does not exist"),
+    ],
+)
+def test_malformed_setting_is_one_sentence(name: str, value: str, words: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        load(**{name: value, "DISCORD_TOKEN": TOKEN})
+    message = str(info.value)
+    assert words in message
+    assert message.endswith(".") and "\n" not in message
+    assert TOKEN not in message
+
+
+@pytest.mark.parametrize("bad", ['"' + TOKEN + '"', "Bot " + TOKEN, TOKEN + " extra", "abc"])
+def test_malformed_token_is_refused_without_echoing_it(bad: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        load(DISCORD_TOKEN=bad)
+    assert "DISCORD_TOKEN" in str(info.value)
+    assert TOKEN not in str(info.value) and "abc" not in str(info.value)
+
+
+def test_token_is_not_in_the_repr() -> None:
+    assert TOKEN not in repr(load(DISCORD_TOKEN=TOKEN))
+
+
+def _run_bot(tmp_path: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "--env-file", str(tmp_path / "none.env"), *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", **env},
+        timeout=60,
+    )
+
+
+def test_main_without_a_token_explains_how_to_add_one_and_start_the_console(
+    tmp_path: Path,
+) -> None:
+    result = _run_bot(tmp_path, {})
+    assert result.returncode == 2
+    assert "copy .env.example to .env and set DISCORD_TOKEN" in result.stderr
+    assert "python -m bot local" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_main_with_a_bad_setting_prints_one_sentence_and_exits_2(tmp_path: Path) -> None:
+    result = _run_bot(tmp_path, {"DISCORD_TOKEN": TOKEN, "SHAX_AI_WORKERS": "lots"})
+    assert result.returncode == 2
+    assert result.stderr.strip() == (
+        "shax-bot: SHAX_AI_WORKERS must be a whole number, not 'lots'."
+    )
+    assert TOKEN not in result.stderr + result.stdout
+
+
+def test_env_example_documents_every_setting() -> None:
+    text = (ROOT / ".env.example").read_text()
+    for name in (
+        "DISCORD_TOKEN",
+        "SHAX_DB_PATH",
+        "SHAX_DEV_GUILD_ID",
+        "DISCORD_API_BASE_URL",
+        "DISCORD_GATEWAY_URL",
+        "SHAX_CHALLENGE_EXPIRY_SECONDS",
+        "SHAX_TURN_TIMEOUT_SECONDS",
+        "SHAX_AI_WORKERS",
+        "SHAX_SHARDS",
+        "SHAX_SYNC_COMMANDS",
+        "SHAX_LOG_LEVEL",
+    ):
+        assert f"{name}=" in text, name
+    loaded = load_settings({}, dotenv_path=ROOT / ".env.example")
+    assert loaded == load()  # the example's values are the defaults

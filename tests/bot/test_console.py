@@ -1,0 +1,165 @@
+"""The local console: a whole hot-seat jar game typed into standard input."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.console import local_user, text_board
+from engine import replay
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Amina (white) places a3 b2 c2, Bashir a2 a1 c3; they move until Amina's a3-b3 makes
+# three in a row on the b-file. A wrong turn, a taken point and bad notation are refused.
+SCRIPT = """\
+/help
+/as Amina
+/shax challenge opponent:@Bashir variant:jar
+/as Bashir
+/shax accept
+/shax move a2
+/as Amina
+/shax move action:a3
+/as Bashir
+/shax move a2
+/as Amina
+/shax move a2
+/shax move b2
+/as Bashir
+/shax move zz
+/shax move a1
+/as Amina
+/shax move c2
+/as Bashir
+/shax move c3
+/as Amina
+/shax move c2-c1
+/as Bashir
+/shax move action:c3-c2
+/as Amina
+/shax move c1-b1
+/as Bashir
+/shax move c2-c1
+/as Amina
+/shax move a3-b3
+/as Bashir
+/shax move c1-c2
+/shax rules variant:jar
+/shax streak user:@Amina
+/shax leaderboard
+/quit
+"""
+
+
+def run_console(tmp_path: Path, script: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bot",
+            "--env-file",
+            str(tmp_path / "none.env"),
+            "local",
+            "--db",
+            str(tmp_path / "local.db"),
+            "--out",
+            str(tmp_path / "boards"),
+        ],
+        input=script,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "PYTHONIOENCODING": "utf-8"},
+        timeout=60,
+    )
+
+
+def test_a_hot_seat_jar_game_through_standard_input(tmp_path: Path) -> None:
+    result = run_console(tmp_path, SCRIPT)
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "/shax play-bot" in out  # the help
+    assert "@Bashir, Amina challenges you to a game of Jar" in out
+    assert "Bashir accepted Amina's challenge. @Amina — your turn (white ○)" in out
+    assert "✗ It's Amina's turn — wait for their move." in out
+    assert "✗ a2 is not allowed now: a2 is already taken" in out
+    assert "✗ I can't read 'zz' as an action" in out
+    assert "Bashir moved c3-c2. @Amina — your turn (white ○): move a stone" in out
+    assert "Amina moved a3-b3. **Amina wins: three in a row.**" in out
+    assert "Amina: 1 in a row — three more for a gal." in out
+    assert "Game over — /shax rematch to play again." in out
+    assert "✗ There is no game in this channel." in out  # Bashir too late
+    # Every move printed a board and saved a PNG under a unique name.
+    paths = re.findall(r"Board image: (\S+)", out)
+    assert len(paths) == 12 and len(set(paths)) == len(paths)  # the start, 11 actions
+    for path in paths:
+        assert Path(path).is_file() and Path(path).read_bytes().startswith(b"\x89PNG")
+    replays = re.findall(r"Replay: (\S+)", out)
+    assert len(replays) == 1 and Path(replays[0]).read_bytes().startswith(b"GIF8")
+    assert out.count("   a   b   c") == 12
+    assert "Against people: 1 won, 0 lost, 0 drawn" in out
+    assert "1. Amina — 1 in a row" in out
+
+
+def test_the_console_resumes_from_its_database(tmp_path: Path) -> None:
+    run_console(tmp_path, "/as Amina\n/shax play-bot level:easy variant:jar first:me\n")
+    result = run_console(tmp_path, "/as Amina\n/shax board\n")
+    assert "Shax bot (easy) placed a stone" not in result.stdout  # no bot move yet: Amina's turn
+    assert "@Amina — your turn (white ○): place a stone (3 in hand)" in result.stdout
+
+
+def test_text_board_draws_the_lines_and_stones() -> None:
+    board = text_board(replay("jar", ["a1", "b2"]))
+    assert board.splitlines() == [
+        " 3 ┌───┬───┐",
+        "   │   │   │",
+        " 2 ├───●───┤",
+        "   │   │   │",
+        " 1 ○───┴───┘",
+        "   a   b   c",
+    ]
+    shax = text_board(replay("shax", []))
+    assert shax.splitlines()[0] == " 7 ┌───────────┬───────────┐"
+    assert shax.splitlines()[6] == " 4 ├───┼───┤       ├───┼───┤"
+
+
+def test_local_players_have_stable_ids() -> None:
+    assert local_user("Amina") == local_user("Amina")
+    assert local_user("Amina").id == local_user("amina").id
+    assert local_user("Amina").id != local_user("Bashir").id
+
+
+def test_the_console_never_imports_discord() -> None:
+    code = "import sys, bot.__main__, bot.console; assert 'discord' not in sys.modules"
+    result = subprocess.run(
+        [sys.executable, "-c", code], env={"PYTHONPATH": str(ROOT)}, capture_output=True
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_main_command_without_a_token_explains_and_starts_the_console(
+    tmp_path: Path,
+) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "--env-file", str(tmp_path / "none.env")],
+        input="/as Amina\n/shax play-bot level:easy variant:jar first:me\n/quit\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={
+            "PYTHONPATH": str(ROOT),
+            "PATH": "/usr/bin:/bin",
+            "PYTHONIOENCODING": "utf-8",
+            "SHAX_DB_PATH": str(tmp_path / "main.db"),
+        },
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "No Discord token is configured" in result.stderr
+    assert "copy .env.example to .env and set DISCORD_TOKEN" in result.stderr
+    assert "python -m bot local" in result.stderr
+    assert "@Amina — your turn (white ○): place a stone (3 in hand)" in result.stdout
