@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import VARIANT_IDS, Position  # noqa: E402
+from engine import VARIANT_IDS, Position
 
 
 def sample_positions(variant: str, count: int, rng: random.Random) -> list[Position]:

@@ -1,0 +1,84 @@
+"""``python -m renderer``: a board picture or a replay of a record, for people and scripts."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from engine import VARIANT_IDS, Color, ShaxError, UnknownVariantError
+from renderer.board import BoardView, render_board
+from renderer.replay import REPLAY_FILENAME, render_replay
+from renderer.theme import THEME_NAMES
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m renderer",
+        description="Draw the board at the end of a Shax game record, or replay the record.",
+    )
+    parser.add_argument("--variant", default="shax", help=f"one of: {', '.join(VARIANT_IDS)}")
+    parser.add_argument(
+        "--record", default="", help='the actions from the start, e.g. "d7 a7 g7 ... xg1 a7-d7"'
+    )
+    parser.add_argument("-o", "--output", help="file to write (default board.png, or replay.gif)")
+    parser.add_argument(
+        "--replay", action="store_true", help="write an animated GIF of the whole record"
+    )
+    parser.add_argument("--theme", default="sand", help=f"one of: {', '.join(THEME_NAMES)}")
+    parser.add_argument("--white", default="White", help="white player's name")
+    parser.add_argument("--black", default="Black", help="black player's name")
+    parser.add_argument("--flip", action="store_true", help="draw from black's side")
+    parser.add_argument("--caption", default=None, help="a line of text under the board")
+    parser.add_argument(
+        "--series",
+        default=None,
+        metavar="COLOR:N",
+        help="series stones in the central square, e.g. white:3",
+    )
+    return parser
+
+
+def _series(text: str | None) -> tuple[Color | None, int]:
+    if not text:
+        return None, 0
+    name, _, count = text.partition(":")
+    try:
+        color = Color[name.strip().upper()]
+        n = int(count)
+    except (KeyError, ValueError):
+        raise ValueError(f"--series wants COLOR:N such as white:3, not {text!r}") from None
+    if n < 0:
+        raise ValueError("--series: the number of stones cannot be negative")
+    return color, n
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        color, stones = _series(args.series)
+        view = BoardView(
+            white_name=args.white,
+            black_name=args.black,
+            series_color=color,
+            series_stones=stones,
+            theme=args.theme,
+            flip=args.flip,
+            caption=args.caption,
+        )
+        if args.replay:
+            data = render_replay(args.variant, args.record, view)
+            out = Path(args.output or REPLAY_FILENAME)
+        else:
+            data = render_board(args.variant, args.record, view)
+            out = Path(args.output or "board.png")
+    except (ShaxError, UnknownVariantError, ValueError) as exc:
+        print(f"python -m renderer: {exc}", file=sys.stderr)
+        return 2
+    try:
+        out.write_bytes(data)
+    except OSError as exc:
+        print(f"python -m renderer: cannot write {out}: {exc.strerror}", file=sys.stderr)
+        return 1
+    print(out)
+    return 0

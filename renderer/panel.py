@@ -1,0 +1,234 @@
+"""The side panel: a card per player (name, stones on board, in hand, taken),
+what the player to act must do, the last action, and the caption strip.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PIL import Image, ImageDraw
+
+from engine import Action, Color, Outcome, Phase, Position
+from renderer import sprites
+from renderer.layout import Layout
+from renderer.text import draw_text, fit, font, printable, status_lines, wrap
+from renderer.theme import RGB, Theme
+
+SERIES_SHOWN = 10
+"""Series stones drawn one by one; beyond this a count is written instead."""
+PANEL_SERIES_SHOWN = 9
+"""The same in the panel's narrower row (jar): beyond it, one stone and the count."""
+
+
+def draw_panel(
+    img: Image.Image,
+    lay: Layout,
+    theme: Theme,
+    position: Position,
+    last: Sequence[Action],
+    outcome: Outcome | None,
+    names: tuple[str, str],
+    series: tuple[Color, int] | None,
+    ply: int | None = None,
+) -> None:
+    """The panel right of the board. ``series`` is drawn here only when the board has no
+    central square (jar: its centre b2 is a point)."""
+    d = ImageDraw.Draw(img)
+    pad = lay.px(14)
+    x0 = lay.panel_x + pad
+    x1 = lay.panel_x + lay.panel_w - pad
+    card_h = lay.px(98)
+    top_color = Color.WHITE if lay.flip else Color.BLACK
+    active = None if outcome else position.to_move
+    winner = outcome.winner if outcome else None
+    top_y, bottom_y = pad, lay.height - pad - card_h
+    for color, y in ((top_color, top_y), (top_color.other, bottom_y)):
+        box = (x0, y, x1, y + card_h)
+        _draw_card(
+            img,
+            d,
+            lay,
+            theme,
+            position,
+            names[color.value],
+            color,
+            box,
+            lit=color is active or color is winner,
+        )
+
+    # What happens now, centred between the cards; a finished game on a plate
+    # in the winner's stone colour.
+    head, detail = status_lines(position, outcome)
+    inset = lay.px(14) if outcome else 0
+    width = x1 - x0 - 2 * inset
+    hs, ds = lay.px(30), lay.px(18)
+    head_lines = wrap(head, font(hs), width, max_lines=2)
+    detail_lines = wrap(detail, font(ds), width, max_lines=4) if detail else []
+    v = position.variant
+    note = "Last: " + " ".join(a.notation(v) for a in last) if last else ""
+    if note and ply:
+        note += f"  ·  action {ply}"
+    hl, dl = lay.px(35), lay.px(23)
+    text_h = len(head_lines) * hl + len(detail_lines) * dl
+    block = text_h + 2 * inset + (lay.px(12) + dl if note else 0)
+    if series is not None:
+        block += lay.px(40)
+    y = (top_y + card_h + bottom_y - block) // 2
+    fg, muted = theme.text, theme.muted
+    if outcome:
+        plate, fg, muted, rim = _plate_colors(theme, outcome.winner)
+        box = (x0, y, x1, y + text_h + 2 * inset)
+        d.rounded_rectangle(box, radius=lay.px(10), fill=rim)
+        e = lay.px(2)
+        inner = (x0 + e, y + e, x1 - e, y + text_h + 2 * inset - e)
+        d.rounded_rectangle(inner, radius=lay.px(8), fill=plate)
+        y += inset
+    for line in head_lines:
+        draw_text(img, (x0 + inset, y), line, hs, fg)
+        y += hl
+    for line in detail_lines:
+        draw_text(img, (x0 + inset, y + lay.px(2)), line, ds, muted)
+        y += dl
+    y += inset
+    if note:
+        y += lay.px(12)
+        draw_text(img, (x0, y), fit(note, font(ds), x1 - x0), ds, theme.text)
+        y += dl
+    if series is not None:
+        _draw_series_row(img, lay, theme, series, x0, y + lay.px(30))
+
+
+def _draw_series_row(
+    img: Image.Image, lay: Layout, theme: Theme, series: tuple[Color, int], x: int, y: int
+) -> None:
+    """``series ●●●``: the series stones in the panel, for boards without a central square."""
+    color, stones = series
+    size = lay.px(16)
+    draw_text(img, (x, y), "series", size, theme.muted, "lm")
+    x += round(font(size).getlength("series")) + lay.px(10)
+    pr = 7.0 * lay.scale
+    step = round(pr * 2.4)
+    peb = sprites.pebble(theme, color is Color.BLACK, pr)
+    shown = stones if stones <= PANEL_SERIES_SHOWN else 1
+    for k in range(shown):
+        sprites.paste(img, peb, (x + round(pr) + k * step, y))
+    if shown < stones:
+        draw_text(img, (x + step + lay.px(4), y), f"x {stones}", size, theme.muted, "lm")
+
+
+def _plate_colors(theme: Theme, winner: Color | None) -> tuple[RGB, RGB, RGB, RGB]:
+    """Plate, text, detail text and rim colours for a result: the winner's stone colour."""
+    light, dark = theme.white_stone, theme.black_stone
+    if winner is Color.WHITE:
+        return light, dark, _mix(dark, light, 0.35), theme.white_rim
+    if winner is Color.BLACK:
+        return dark, light, _mix(light, dark, 0.3), theme.black_rim
+    return theme.card, theme.text, theme.muted, theme.mark
+
+
+def _mix(a: RGB, b: RGB, t: float) -> RGB:
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+def _draw_card(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    lay: Layout,
+    theme: Theme,
+    position: Position,
+    name: str,
+    color: Color,
+    box: tuple[int, int, int, int],
+    lit: bool,
+) -> None:
+    """A player's card: stone and name; stones on board and in hand; the stones still
+    to place beside the board, later the opponent's stones this player took.
+    ``lit``: this player is to act (or has won)."""
+    x0, y0, x1, y1 = box
+    radius = lay.px(10)
+    if lit:
+        e = lay.px(3)
+        d.rounded_rectangle((x0 - e, y0 - e, x1 + e, y1 + e), radius=radius + e, fill=theme.mark)
+    d.rounded_rectangle(box, radius=radius, fill=theme.card)
+    black = color is Color.BLACK
+    sprites.paste(img, sprites.stone(theme, black, lay.px(13)), (x0 + lay.px(25), y0 + lay.px(26)))
+    name = printable(name) or color.label.capitalize()
+    ns = lay.px(23)
+    tx = x0 + lay.px(47)
+    draw_text(
+        img, (tx, y0 + lay.px(26)), fit(name, font(ns), x1 - tx - lay.px(8)), ns, theme.text, "lm"
+    )
+    v = position.variant
+    on_board = position.count(color)
+    hand = position.in_hand(color)
+    ss = lay.px(17)
+    row_y = y0 + lay.px(76)
+    px = x0 + lay.px(14)
+    if position.phase is Phase.PLACEMENT:
+        info = f"{on_board} on board  ·  {hand} in hand"
+        pebbles, pebble_black = hand, black
+    else:
+        taken = v.pieces - position.count(color.other) - position.in_hand(color.other)
+        info = f"{on_board} on board"
+        if position.blocked is color:
+            info += "  ·  blocked"
+        pebbles, pebble_black = taken, not black
+        if taken:
+            draw_text(img, (px, row_y), "took", ss, theme.muted, "lm")
+            px += round(font(ss).getlength("took")) + lay.px(8)
+    draw_text(img, (x0 + lay.px(14), y0 + lay.px(52)), info, ss, theme.muted, "lm")
+    pr = 7.0 * lay.scale
+    step = round(pr * 2.3)
+    peb = sprites.pebble(theme, pebble_black, pr)
+    for k in range(pebbles):
+        sprites.paste(img, peb, (px + round(pr) + k * step, row_y))
+
+
+def draw_series(
+    img: Image.Image,
+    lay: Layout,
+    theme: Theme,
+    color: Color,
+    stones: int,
+    cx: int,
+    cy: int,
+    per_row: int,
+) -> None:
+    """The series score: one small stone per consecutive win of ``color`` (source 004).
+
+    Four in a row are a *gal*, five a *gabad*; the name is written under them.
+    """
+    if stones <= 0:
+        return
+    pr = 7.0 * lay.scale
+    step = round(pr * 2.5)
+    shown = min(stones, SERIES_SHOWN)
+    rows = (shown + per_row - 1) // per_row
+    peb = sprites.pebble(theme, color is Color.BLACK, pr)
+    word = {4: "gal", 5: "gabad"}.get(stones)
+    if stones > SERIES_SHOWN:
+        word = f"x {stones}"
+    top = cy - (rows - 1) * step // 2 - (lay.px(9) if word else 0)
+    for k in range(shown):
+        row, col = divmod(k, per_row)
+        in_row = min(per_row, shown - row * per_row)
+        x = cx - (in_row - 1) * step // 2 + col * step
+        sprites.paste(img, peb, (x, top + row * step))
+    if word:
+        y = top + (rows - 1) * step + lay.px(19)
+        draw_text(img, (cx, y), word, lay.px(15), theme.label, "mm")
+
+
+def draw_caption(img: Image.Image, lay: Layout, theme: Theme, caption: str) -> None:
+    """A line of text under board and panel (the image is :attr:`Layout.caption_h` taller)."""
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, lay.height, lay.width, lay.height + lay.caption_h), fill=theme.card)
+    d.line((0, lay.height, lay.width, lay.height), fill=theme.ground_edge, width=lay.px(2))
+    pad = lay.px(16)
+    size = lay.px(20)
+    text = fit(printable(caption), font(size), lay.width - 2 * pad)
+    draw_text(img, (pad, lay.height + lay.caption_h // 2), text, size, theme.text, "lm")
