@@ -550,11 +550,11 @@ class ShaxService:
 
     async def board(self, user: User, place: Place) -> Reply:
         """The game in this channel as a fresh live board (anyone may look). The reply
-        has no ``board_message_id``: post it as the new live board and report its id."""
+        carries the old board's ``board_message_id``: post the fresh board at the bottom
+        of the channel, retire the old one, and report the new id."""
         row = await self._find_game(place, None)
         row, events, finished = await self._bot_turns(row)
-        reply = await self._board_reply(row, events=events, finished=finished)
-        return _replace(reply, board_message_id=None)
+        return await self._board_reply(row, events=events, finished=finished)
 
     async def resign(
         self, user: User, place: Place, game_id: int | None = None, version: int | None = None

@@ -107,13 +107,11 @@ def _run_bot(tmp_path: Path, env: dict[str, str], *args: str) -> subprocess.Comp
     )
 
 
-def test_main_without_a_token_explains_how_to_add_one_and_start_the_console(
-    tmp_path: Path,
-) -> None:
-    result = _run_bot(tmp_path, {})
+def test_sync_without_a_token_says_how_to_add_one(tmp_path: Path) -> None:
+    result = _run_bot(tmp_path, {}, "sync")
     assert result.returncode == 2
-    assert "copy .env.example to .env and set DISCORD_TOKEN" in result.stderr
-    assert "python -m bot local" in result.stderr
+    assert "No Discord token is configured" in result.stderr
+    assert "Add DISCORD_TOKEN to .env (see .env.example)" in result.stderr
     assert "Traceback" not in result.stderr
 
 

@@ -333,7 +333,7 @@ async def test_board_is_a_fresh_live_board_and_remembers_the_message(
     moved = await service.play(AMINA, HERE, "b2")
     assert moved.board_message_id == 4242
     board = await service.board(CAWO, HERE)  # anyone may look
-    assert board.live_board and board.board_message_id is None
+    assert board.live_board and board.board_message_id == 4242  # the board to retire
     assert board.version == moved.version and board.attachments[0].data.startswith(PNG)
     with pytest.raises(NoGameHere):
         await service.board(CAWO, ELSEWHERE)

@@ -1,0 +1,147 @@
+"""The bot: dependencies in the constructor, extensions and persistent components in ``setup_hook``.
+
+Build one for tests with ``ShaxBot(service=..., settings=...)``; :func:`create_bot`
+picks an ``AutoShardedBot`` when ``SHAX_SHARDS`` is set. The bot uses no privileged
+intent (no message content, no members): everything arrives as interactions.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.components import DYNAMIC_ITEMS
+from bot.discord.context import as_user
+from bot.discord.respond import DEFAULT_ACK_BUDGET, Responder
+from bot.replies import User
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+    from bot.service import ShaxService
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("bot.discord.cogs.play", "bot.discord.cogs.notices")
+DEFAULT_TICK_SECONDS = 30.0
+CLOSE_GRACE_SECONDS = 10.0
+
+ServiceFactory = Callable[[User], Awaitable["ShaxService"]]
+"""Builds the service once the bot knows its own account (the bot player of bot games)."""
+
+
+class ShaxTree(app_commands.CommandTree[Any]):
+    """The command tree with the one tree-wide error handler."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /
+    ) -> None:
+        client = self.client
+        if isinstance(client, ShaxBotBase):
+            await client.responder.report(interaction, error)
+        else:  # pragma: no cover - the tree only ever belongs to a ShaxBot
+            await super().on_error(interaction, error)
+
+
+def intents() -> discord.Intents:
+    """Only guilds (channels and threads for the cache); no privileged intent."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    return wanted
+
+
+class ShaxBotBase(commands.Bot):
+    """Everything of the Shax bot; :class:`ShaxBot` and :class:`ShardedShaxBot` add the base."""
+
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        service: ShaxService | None = None,
+        make_service: ServiceFactory | None = None,
+        tick_seconds: float = DEFAULT_TICK_SECONDS,
+        ack_budget: float = DEFAULT_ACK_BUDGET,
+        **options: Any,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            tree_cls=ShaxTree,
+            intents=intents(),
+            allowed_mentions=discord.AllowedMentions.none(),
+            **options,
+        )
+        self.settings = settings
+        self._service = service
+        self._make_service = make_service
+        self.tick_seconds = tick_seconds
+        self.responder = Responder(self, lambda: self.service, ack_budget=ack_budget)
+
+    @property
+    def service(self) -> ShaxService:
+        if self._service is None:
+            raise RuntimeError("no service: pass service= or make_service= to the bot")
+        return self._service
+
+    async def setup_hook(self) -> None:
+        if self._service is None and self._make_service is not None:
+            assert self.user is not None
+            self._service = await self._make_service(as_user(self.user))
+        self.add_dynamic_items(*DYNAMIC_ITEMS.values())
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        await self.sync_configured()
+
+    async def sync_configured(self) -> None:
+        """Sync the commands where the settings ask: always to the development server when
+        one is set (instant, and not counted against the daily global limit), globally
+        only when ``SHAX_SYNC_COMMANDS`` is on (after the commands changed)."""
+        guild_id = self.settings.dev_guild_id
+        if guild_id is not None:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("Synced %d commands to the development server %s", len(synced), guild_id)
+        if self.settings.sync_commands:
+            synced = await self.tree.sync()
+            log.info("Synced %d commands globally", len(synced))
+
+    async def close(self) -> None:
+        # Let interactions in progress finish placing their replies (a few seconds at most).
+        if not await self.responder.wait_idle(CLOSE_GRACE_SECONDS):
+            log.warning("Closing with interactions still being answered")
+        await super().close()
+
+    async def on_ready(self) -> None:
+        log.info("Ready as %s in %d servers", self.user, len(self.guilds))
+
+
+class ShaxBot(ShaxBotBase):
+    """The Shax bot on one gateway connection."""
+
+
+class ShardedShaxBot(ShaxBotBase, commands.AutoShardedBot):
+    """The Shax bot on several shards (``SHAX_SHARDS``)."""
+
+
+def create_bot(
+    settings: Settings,
+    *,
+    service: ShaxService | None = None,
+    make_service: ServiceFactory | None = None,
+    **options: Any,
+) -> ShaxBotBase:
+    """A :class:`ShardedShaxBot` when ``settings.shards`` is set, else a :class:`ShaxBot`."""
+    if settings.shards is not None:
+        return ShardedShaxBot(
+            settings=settings,
+            service=service,
+            make_service=make_service,
+            shard_count=settings.shards,
+            **options,
+        )
+    return ShaxBot(settings=settings, service=service, make_service=make_service, **options)

@@ -1,0 +1,88 @@
+"""What the service says on its own: a loop calls ``ShaxService.tick`` and posts its notices.
+
+Expired challenges, timeout warnings and forfeits, and the bot's move in a game that
+was waiting for it across a restart. A notice that edits a message follows the live
+board rules of :mod:`bot.discord.respond`: edited in place, or reposted (and the old
+message deleted) when it must ping someone; a challenge edited in place that names
+players pings them with a short text-only message.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands, tasks
+
+from bot.discord.render import to_discord, truncate
+from bot.replies import Notice
+
+if TYPE_CHECKING:
+    from bot.discord.app import ShaxBotBase
+
+log = logging.getLogger(__name__)
+
+
+class Notices(commands.Cog):
+    """Runs ``service.tick()`` every ``bot.tick_seconds`` and shows what it returns."""
+
+    def __init__(self, bot: ShaxBotBase) -> None:
+        self.bot = bot
+        self.tick.change_interval(seconds=bot.tick_seconds)
+
+    async def cog_load(self) -> None:
+        self.tick.start()
+
+    async def cog_unload(self) -> None:
+        self.tick.cancel()
+
+    @tasks.loop(seconds=30)
+    async def tick(self) -> None:
+        try:
+            notices = await self.bot.service.tick()
+        except Exception:
+            # One failed tick must not stop the loop: the next one tries again.
+            log.exception("The service's tick failed")
+            return
+        for notice in notices:
+            try:
+                await self.show(notice)
+            except (discord.NotFound, discord.Forbidden):
+                log.warning("Notice for channel %s could not be shown", notice.channel_id)
+            except Exception:
+                log.exception("Notice for channel %s failed", notice.channel_id)
+
+    @tick.before_loop
+    async def before_tick(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def show(self, notice: Notice) -> None:
+        """Post or edit one notice in its channel."""
+        reply = notice.reply
+        message = to_discord(reply)
+        channel = self.bot.get_partial_messageable(notice.channel_id)
+        old = notice.edit_message_id
+        repost = reply.live_board and bool(reply.mentions)
+        if old is not None and not repost:
+            try:
+                await channel.get_partial_message(old).edit(**message.edit_kwargs())
+            except discord.NotFound:
+                pass  # gone: post it anew below
+            else:
+                if reply.mentions:
+                    await channel.send(
+                        content=truncate(reply.text, 2000), allowed_mentions=message.mentions
+                    )
+                await self.bot.responder.remember(notice.channel_id, reply, old)
+                return
+        sent = await channel.send(**message.send_kwargs())
+        replaced = [old, reply.board_message_id if reply.live_board else None]
+        await self.bot.responder.remember(notice.channel_id, reply, sent.id, replaced)
+
+
+async def setup(bot: commands.Bot) -> None:
+    from bot.discord.app import ShaxBotBase
+
+    assert isinstance(bot, ShaxBotBase)
+    await bot.add_cog(Notices(bot))

@@ -1,0 +1,189 @@
+"""The ``/shax`` commands: each one translates its options into one service call.
+
+Refusals raised by the service (``UserError``) reach the tree-wide error handler and
+are shown ephemerally; :class:`~bot.discord.respond.Responder` acknowledges each
+interaction in time and places the reply (see its module for the live board).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+from discord.ext import commands
+
+from bot.discord.context import actor, as_user, place_of
+from bot.discord.render import truncate
+from bot.replies import MAX_CHOICES, UserError
+
+if TYPE_CHECKING:
+    from bot.discord.app import ShaxBotBase
+
+log = logging.getLogger(__name__)
+
+MAX_ACTION_LENGTH = 16
+"""Longer than any action in notation (``a7-d7`` is 5); Discord enforces it in the client,
+and the command checks it again for clients that do not."""
+AUTOCOMPLETE_SECONDS = 2.0
+"""Autocomplete must answer within Discord's 3 seconds; after this it offers nothing."""
+
+VARIANTS = [
+    Choice(name="Shax — 12 stones each, three squares", value="shax"),
+    Choice(name="Shax small — 8 stones each, two squares", value="shax-small"),
+    Choice(name="Jar — 3 stones each, the children's game", value="jar"),
+]
+LEVELS = [
+    Choice(name="Easy", value="easy"),
+    Choice(name="Medium", value="medium"),
+    Choice(name="Hard", value="hard"),
+    Choice(name="Master", value="master"),
+]
+FIRST = [
+    Choice(name="Me", value="me"),
+    Choice(name="The bot", value="bot"),
+    Choice(name="Random", value="random"),
+]
+
+TOO_LONG = (
+    "That is far too long to be a move. Moves look like **d7** (place), **a7-d7** (move) "
+    "or **xg1** (remove) — start typing and pick one of the suggestions."
+)
+
+
+class ShaxCommands(
+    commands.GroupCog,
+    group_name="shax",
+    group_description="Play Shax, the Somali mill game",
+):
+    """Challenges, games against people and the bot, streaks and the rules."""
+
+    def __init__(self, bot: ShaxBotBase) -> None:
+        self.bot = bot
+        super().__init__()
+
+    # -- challenges and games ------------------------------------------------------------
+
+    @app_commands.command(name="challenge", description="Challenge someone to a game")
+    @app_commands.describe(opponent="Who you want to play", variant="The board (default: Shax)")
+    @app_commands.choices(variant=VARIANTS)
+    async def challenge(
+        self, interaction: discord.Interaction[Any], opponent: discord.User, variant: str = "shax"
+    ) -> None:
+        user, place = actor(interaction), place_of(interaction)
+        await self.bot.responder.command(
+            interaction,
+            lambda: self.bot.service.challenge(user, as_user(opponent), place, variant),
+        )
+
+    @app_commands.command(name="play-bot", description="Play a game against the bot")
+    @app_commands.describe(
+        level="How strong the bot plays (default: medium)",
+        variant="The board (default: Shax)",
+        first="Who places the first stone (default: the last winner; you in a new series)",
+    )
+    @app_commands.choices(level=LEVELS, variant=VARIANTS, first=FIRST)
+    async def play_bot(
+        self,
+        interaction: discord.Interaction[Any],
+        level: str = "medium",
+        variant: str = "shax",
+        first: str | None = None,
+    ) -> None:
+        user, place = actor(interaction), place_of(interaction)
+        await self.bot.responder.command(
+            interaction,
+            lambda: self.bot.service.play_bot(user, place, level, variant, first),
+        )
+
+    @app_commands.command(
+        name="move", description="Play a move: d7 places, a7-d7 moves, xg1 removes"
+    )
+    @app_commands.describe(action="Your move in notation — start typing to see the legal ones")
+    async def move(
+        self,
+        interaction: discord.Interaction[Any],
+        action: app_commands.Range[str, 1, MAX_ACTION_LENGTH],
+    ) -> None:
+        action = action.strip()
+        if len(action) > MAX_ACTION_LENGTH:
+            raise UserError(TOO_LONG)
+        user, place = actor(interaction), place_of(interaction)
+        await self.bot.responder.command(
+            interaction, lambda: self.bot.service.play(user, place, action)
+        )
+
+    @move.autocomplete("action")
+    async def move_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[Choice[str]]:
+        typed = current.strip()
+        if len(typed) > MAX_ACTION_LENGTH:
+            return []
+        try:
+            choices = await asyncio.wait_for(
+                self.bot.service.legal_choices(actor(interaction), place_of(interaction), typed),
+                AUTOCOMPLETE_SECONDS,
+            )
+        except (TimeoutError, UserError):
+            return []
+        except Exception:
+            log.exception("Autocomplete failed for %s", interaction.user.id)
+            return []
+        return [
+            Choice(name=truncate(choice.label or choice.value, 100), value=choice.value[:100])
+            for choice in choices[:MAX_CHOICES]
+            if choice.value
+        ]
+
+    @app_commands.command(name="board", description="Show the game in this channel again")
+    async def board(self, interaction: discord.Interaction[Any]) -> None:
+        user, place = actor(interaction), place_of(interaction)
+        await self.bot.responder.command(interaction, lambda: self.bot.service.board(user, place))
+
+    @app_commands.command(name="resign", description="Resign the game in this channel")
+    async def resign(self, interaction: discord.Interaction[Any]) -> None:
+        user, place = actor(interaction), place_of(interaction)
+        await self.bot.responder.command(interaction, lambda: self.bot.service.resign(user, place))
+
+    @app_commands.command(name="draw", description="Offer a draw, or accept the one on the table")
+    async def draw(self, interaction: discord.Interaction[Any]) -> None:
+        user, place = actor(interaction), place_of(interaction)
+        await self.bot.responder.command(interaction, lambda: self.bot.service.draw(user, place))
+
+    # -- statistics and help -------------------------------------------------------------
+
+    @app_commands.command(
+        name="streak",
+        description="Current and best streaks, gal and gabad, and the record against everyone",
+    )
+    @app_commands.describe(user="Whose streak (default: yours)")
+    async def streak(
+        self, interaction: discord.Interaction[Any], user: discord.User | None = None
+    ) -> None:
+        who = as_user(user) if user is not None else actor(interaction)
+        place = place_of(interaction)
+        await self.bot.responder.command(interaction, lambda: self.bot.service.streak(place, who))
+
+    @app_commands.command(
+        name="leaderboard", description="This server's best current and all-time streaks"
+    )
+    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
+        place = place_of(interaction)
+        await self.bot.responder.command(interaction, lambda: self.bot.service.leaderboard(place))
+
+    @app_commands.command(name="rules", description="The rules in short, with the board's points")
+    @app_commands.describe(variant="Which game (default: Shax)")
+    @app_commands.choices(variant=VARIANTS)
+    async def rules(self, interaction: discord.Interaction[Any], variant: str = "shax") -> None:
+        await self.bot.responder.command(interaction, lambda: self.bot.service.rules(variant))
+
+
+async def setup(bot: commands.Bot) -> None:
+    from bot.discord.app import ShaxBotBase
+
+    assert isinstance(bot, ShaxBotBase)
+    await bot.add_cog(ShaxCommands(bot))

@@ -1,0 +1,47 @@
+"""Who acted and where, in the service's words; and where a click's reply goes."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any
+
+import discord
+
+from bot.replies import Place, Reply, User
+
+
+class Placement(Enum):
+    """Where a click's reply goes (an ephemeral reply always goes to the clicker only)."""
+
+    REPLACE = "replace"
+    """It replaces the clicked message (edited; reposted when someone must be pinged)."""
+    NEW = "new"
+    """It is a new message; the clicked one stays (Rematch keeps the final board)."""
+    BOARD = "board"
+    """The click came from an ephemeral picker; the reply updates the game's board message."""
+
+
+def as_user(user: discord.abc.User) -> User:
+    """A Discord user or member as the service sees one."""
+    return User(id=user.id, name=user.display_name, is_bot=user.bot)
+
+
+def actor(interaction: discord.Interaction[Any]) -> User:
+    """The user who acted."""
+    return as_user(interaction.user)
+
+
+def place_of(interaction: discord.Interaction[Any]) -> Place:
+    """Where the interaction happened; a thread is its own channel with its parent noted."""
+    channel = interaction.channel
+    parent_id = channel.parent_id if isinstance(channel, discord.Thread) else None
+    return Place(
+        guild_id=interaction.guild_id,
+        channel_id=interaction.channel_id or 0,
+        parent_channel_id=parent_id,
+    )
+
+
+def pings_someone_else(reply: Reply, actor_id: int | None) -> bool:
+    """Whether the reply must notify someone other than the one who acted."""
+    return any(user_id != actor_id for user_id in reply.mentions)

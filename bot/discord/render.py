@@ -1,0 +1,197 @@
+"""Service replies as Discord messages: the one place that builds content, images and components.
+
+Commands, component clicks and notices all go through :func:`to_discord`, so every
+message the bot sends respects Discord's limits (content ≤ 2000 characters, ≤ 25
+select options, ≤ 5 rows, custom ids ≤ 100) and pings only ``Reply.mentions``.
+
+Pictures: a PNG board (``board.png``, or the rules' ``board-points.png``) is shown as
+the image of an embed (``attachment://…``) so the text above it stays short and the
+picture keeps its place when the message is edited; any other attachment (the replay
+GIF at the end of a game) is attached as a plain file under it.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.discord import components as c
+from bot.replies import (
+    MAX_CHOICES,
+    Attachment,
+    BoardControls,
+    ChallengeControls,
+    Choice,
+    Controls,
+    DestinationControls,
+    Reply,
+)
+
+MAX_CONTENT = 2000
+MAX_OPTION_TEXT = 100
+MAX_PLACEHOLDER = 150
+MAX_ROWS = 5
+MAX_EMBED_DESCRIPTION = 4096
+ELLIPSIS = "…"
+BOARD_COLOUR = discord.Colour(0xC8963E)
+"""The colour of the board's embed: the sand of a board drawn on the ground."""
+
+
+def truncate(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, at a line or word break when one is near,
+    ending with an ellipsis so the reader sees that something was left out."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - len(ELLIPSIS)]
+    for separator in ("\n", " ", ","):
+        at = cut.rfind(separator)
+        if at >= limit * 3 // 4:
+            cut = cut[:at]
+            break
+    return cut.rstrip(" ,;\n") + ELLIPSIS
+
+
+def allowed_mentions(reply: Reply) -> discord.AllowedMentions:
+    """Ping exactly the users the service named; never @everyone, roles or a replied user."""
+    return discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        replied_user=False,
+        users=[discord.Object(id=user_id) for user_id in reply.mentions],
+    )
+
+
+def is_image(attachment: Attachment) -> bool:
+    return attachment.filename.lower().endswith(".png")
+
+
+@dataclass
+class DiscordMessage:
+    """A reply ready for discord.py: pass :meth:`send_kwargs` or :meth:`edit_kwargs`.
+
+    ``discord.File`` objects are consumed by a request, so every call builds fresh ones.
+    """
+
+    content: str
+    embeds: list[discord.Embed] = field(default_factory=list)
+    attachments: tuple[Attachment, ...] = ()
+    view: discord.ui.View | None = None
+    mentions: discord.AllowedMentions = field(default_factory=discord.AllowedMentions.none)
+    ephemeral: bool = False
+
+    def files(self) -> list[discord.File]:
+        return [discord.File(io.BytesIO(a.data), filename=a.filename) for a in self.attachments]
+
+    def send_kwargs(self) -> dict[str, Any]:
+        """For ``Messageable.send``, ``InteractionResponse.send_message`` and ``Webhook.send``
+        (``ephemeral`` is added by the caller where it applies)."""
+        kwargs: dict[str, Any] = {
+            "content": self.content,
+            "embeds": self.embeds,
+            "files": self.files(),
+            "allowed_mentions": self.mentions,
+        }
+        if self.view is not None:
+            kwargs["view"] = self.view
+        return kwargs
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        """For every ``edit``: replaces the text, the pictures and the components."""
+        return {
+            "content": self.content,
+            "embeds": self.embeds,
+            "attachments": self.files(),
+            "view": self.view,
+            "allowed_mentions": self.mentions,
+        }
+
+
+def to_discord(reply: Reply) -> DiscordMessage:
+    """The Discord message for a service reply."""
+    embeds: list[discord.Embed] = []
+    image = next((a for a in reply.attachments if is_image(a)), None)
+    if image is not None:
+        embed = discord.Embed(colour=BOARD_COLOUR)
+        embed.set_image(url=f"attachment://{image.filename}")
+        embeds.append(embed)
+    return DiscordMessage(
+        content=truncate(reply.text, MAX_CONTENT),
+        embeds=embeds,
+        attachments=reply.attachments,
+        view=build_view(reply.controls),
+        mentions=allowed_mentions(reply),
+        ephemeral=reply.ephemeral,
+    )
+
+
+def text_only(text: str, *, ephemeral: bool = True) -> DiscordMessage:
+    """A short message with no pictures or components (refusals, receipts)."""
+    return DiscordMessage(content=truncate(text, MAX_CONTENT), ephemeral=ephemeral)
+
+
+# -- components ------------------------------------------------------------------------------
+
+
+def select_options(choices: tuple[Choice, ...]) -> list[discord.SelectOption]:
+    """At most 25 options with unique values; labels and descriptions cut to 100 characters."""
+    options: list[discord.SelectOption] = []
+    seen: set[str] = set()
+    for choice in choices:
+        value = choice.value[:MAX_OPTION_TEXT]
+        if not value or value in seen:
+            continue
+        seen.add(value)
+        options.append(
+            discord.SelectOption(
+                label=truncate(choice.label or choice.value, MAX_OPTION_TEXT),
+                value=value,
+                description=truncate(choice.description, MAX_OPTION_TEXT) or None,
+            )
+        )
+        if len(options) == MAX_CHOICES:
+            break
+    return options
+
+
+def build_view(controls: Controls | None) -> discord.ui.View | None:
+    """The components for a reply's controls: persistent (no timeout), routed by custom id."""
+    if controls is None:
+        return None
+    view = discord.ui.View(timeout=None)
+    if isinstance(controls, BoardControls):
+        options = select_options(controls.choices)
+        if options and not controls.over:
+            placeholder = controls.placeholder or (
+                "Choose a stone to move…" if controls.two_step else "Choose your move…"
+            )
+            view.add_item(
+                c.ActSelect(
+                    controls.game_id,
+                    controls.version,
+                    options=options,
+                    placeholder=truncate(placeholder, MAX_PLACEHOLDER),
+                    row=0,
+                )
+            )
+        if not controls.over:
+            view.add_item(c.ResignButton(controls.game_id, controls.version, row=1))
+            if controls.draw_offered_by is not None:
+                view.add_item(c.DrawButton(controls.game_id, controls.version, accept=True, row=1))
+                view.add_item(c.NoDrawButton(controls.game_id, controls.version, row=1))
+            elif controls.can_offer_draw:
+                view.add_item(c.DrawButton(controls.game_id, controls.version, row=1))
+        if controls.rematch:
+            view.add_item(c.RematchButton(controls.game_id, row=1))
+    elif isinstance(controls, DestinationControls):
+        options = select_options(controls.choices)
+        if options:
+            view.add_item(
+                c.ToSelect(controls.game_id, controls.version, controls.src, options=options, row=0)
+            )
+    elif isinstance(controls, ChallengeControls):
+        view.add_item(c.AcceptButton(controls.challenge_id, row=0))
+        view.add_item(c.DeclineButton(controls.challenge_id, row=0))
+    return view if view.children else None

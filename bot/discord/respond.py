@@ -1,0 +1,336 @@
+"""Answering interactions: acknowledge in time, show the reply where it belongs, refuse kindly.
+
+**In time.** Discord drops an interaction that is not acknowledged within 3 seconds.
+The service call starts at once; if it has not answered within ``ack_budget``
+(1 s by default: a bot game where the AI thinks, a slow disk) the interaction is
+deferred — "thinking…" for a command, a deferred update for a click — and the
+reply edits or follows up later. Quick answers (most moves, every refusal) are sent
+directly, so refusals are always ephemeral and nothing flickers.
+
+**The live board** (one message per game, always the newest picture):
+
+* A click on the board updates that message in place — unless the reply must ping
+  someone other than the clicker (the opponent now on turn, a draw offer), because
+  Discord never notifies for an edit. Then the board is *reposted*: a new message,
+  which pings exactly ``Reply.mentions``, replaces the old one, which is deleted.
+  Against the bot the human is on turn again after every click, so that board is
+  edited in place for the whole game.
+* A slash command that shows the board (``/shax move``, ``/shax board``…) answers
+  with the board as its response, at the bottom of the channel where the player is
+  typing; the previous board message of the game is deleted.
+* The destination picker of a two-step move is ephemeral; picking edits the game's
+  board message by id (or reposts it when someone must be pinged) and closes the
+  picker with a short receipt.
+* Rematch posts a new message; the finished board (result, replay) stays as the record.
+* Every new board message is reported with ``ShaxService.set_board_message`` (and a
+  challenge with ``set_challenge_message``), so later edits and notices find it.
+
+So the channel shows at most one board per game, at the bottom whenever someone was
+pinged, and the player on turn is always notified by a fresh message.
+
+**Refusals and failures.** ``UserError`` s are shown ephemerally with their own
+sentence; anything else is logged with its traceback and the user reads
+:data:`SORRY`. One method does it, :meth:`Responder.report`: for service calls of
+commands and clicks, and as the command tree's ``on_error`` for everything else
+(option conversion, checks, a command body that raises).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.discord.context import Placement, pings_someone_else
+from bot.discord.render import DiscordMessage, text_only, to_discord
+from bot.replies import ChallengeControls, Reply, UserError
+
+if TYPE_CHECKING:
+    from bot.service import ShaxService
+
+log = logging.getLogger(__name__)
+
+SORRY = "Something went wrong on our side; your game is safe — try again."
+DEFAULT_ACK_BUDGET = 1.0
+"""Seconds a service call may take before the interaction is deferred."""
+_PUBLIC_DEFER = "shax_public_defer"
+
+
+class Responder:
+    """Turns service calls made for an interaction into Discord responses."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        service: Callable[[], ShaxService],
+        *,
+        ack_budget: float = DEFAULT_ACK_BUDGET,
+    ) -> None:
+        self.client = client
+        self._service = service
+        self.ack_budget = ack_budget
+        self._active = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    @contextlib.contextmanager
+    def _tracked(self) -> Iterator[None]:
+        self._active += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._active -= 1
+            if self._active == 0:
+                self._idle.set()
+
+    @property
+    def busy(self) -> bool:
+        """Whether an interaction is still being answered (its reply placed and reported)."""
+        return self._active > 0
+
+    async def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until no interaction is being answered; ``False`` if ``timeout`` passed first.
+        Shutdown waits here so a move in progress is shown before the connection closes."""
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    @property
+    def service(self) -> ShaxService:
+        return self._service()
+
+    # -- entry points --------------------------------------------------------------------
+
+    async def command(
+        self, interaction: discord.Interaction[Any], call: Callable[[], Awaitable[Reply]]
+    ) -> None:
+        """Answer a slash command with the reply of ``call``; errors are reported here (the
+        tree's ``on_error`` reports those raised before, such as bad options)."""
+
+        async def defer() -> None:
+            await interaction.response.defer(thinking=True)
+            interaction.extras[_PUBLIC_DEFER] = True
+
+        # Reported inside the tracked block, so "idle" means the user has seen the answer.
+        with self._tracked():
+            try:
+                reply = await self._in_time(call, defer)
+                await self._command_reply(interaction, reply)
+            except Exception as error:
+                await self.report(interaction, error)
+
+    async def click(
+        self,
+        interaction: discord.Interaction[Any],
+        call: Callable[[], Awaitable[Reply]],
+        placement: Placement,
+        *,
+        receipt: str = "Done.",
+    ) -> None:
+        """Answer a component click with the reply of ``call``; errors are reported here."""
+        with self._tracked():
+            try:
+                reply = await self._in_time(call, interaction.response.defer)
+                await self._click_reply(interaction, reply, placement, receipt)
+            except Exception as error:
+                await self.report(interaction, error)
+
+    async def report(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
+        """The one error handler: a refusal in its own words, anything else logged and
+        answered with :data:`SORRY`, always ephemerally."""
+        with self._tracked():
+            await self._report(interaction, error)
+
+    async def _report(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
+        if isinstance(error, app_commands.CommandInvokeError):
+            error = error.original
+        if isinstance(error, UserError):
+            message = to_discord(error.reply())
+        else:
+            command = interaction.command.qualified_name if interaction.command else None
+            custom_id = dict(interaction.data or {}).get("custom_id")
+            log.error(
+                "Interaction failed (command=%s, custom_id=%s, user=%s, channel=%s)",
+                command,
+                custom_id,
+                interaction.user.id,
+                interaction.channel_id,
+                exc_info=error,
+            )
+            message = text_only(SORRY)
+        try:
+            await self._private(interaction, message)
+        except discord.HTTPException:
+            log.warning(
+                "Could not tell user %s about a failure", interaction.user.id, exc_info=True
+            )
+
+    # -- acknowledging in time -----------------------------------------------------------
+
+    async def _in_time(
+        self, call: Callable[[], Awaitable[Reply]], defer: Callable[[], Awaitable[Any]]
+    ) -> Reply:
+        task = asyncio.ensure_future(call())
+        done, _ = await asyncio.wait({task}, timeout=self.ack_budget)
+        if not done:
+            try:
+                await defer()
+            except BaseException:
+                # Too late to answer; the action itself still completes (and is logged).
+                task.add_done_callback(_log_outcome)
+                raise
+        return await task
+
+    # -- commands ------------------------------------------------------------------------
+
+    async def _command_reply(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
+        message = to_discord(reply)
+        if reply.ephemeral:
+            await self._private(interaction, message)
+            return
+        if not interaction.response.is_done():
+            sent_id = await self._respond_new(interaction, message)
+        elif pings_someone_else(reply, interaction.user.id):
+            # The first edit of a "thinking…" message notifies nobody: post a fresh one.
+            with contextlib.suppress(discord.NotFound):
+                await interaction.delete_original_response()
+            interaction.extras[_PUBLIC_DEFER] = False
+            sent = await interaction.followup.send(wait=True, **message.send_kwargs())
+            sent_id = sent.id
+        else:
+            edited = await interaction.edit_original_response(**message.edit_kwargs())
+            interaction.extras[_PUBLIC_DEFER] = False
+            sent_id = edited.id
+        replaced = [reply.board_message_id] if reply.live_board else []
+        await self.remember(interaction.channel_id, reply, sent_id, replaced)
+
+    # -- clicks --------------------------------------------------------------------------
+
+    async def _click_reply(
+        self,
+        interaction: discord.Interaction[Any],
+        reply: Reply,
+        placement: Placement,
+        receipt: str,
+    ) -> None:
+        message = to_discord(reply)
+        if reply.ephemeral:
+            await self._private(interaction, message)
+            return
+        if placement is Placement.BOARD:
+            await self._update_board(interaction, reply, message)
+            await interaction.edit_original_response(
+                content=receipt, embeds=[], attachments=[], view=None
+            )
+            return
+        replaced: list[int | None] = [reply.board_message_id] if reply.live_board else []
+        clicked = interaction.message
+        in_place = (
+            placement is Placement.REPLACE
+            and clicked is not None
+            and not clicked.flags.ephemeral
+            and not pings_someone_else(reply, interaction.user.id)
+        )
+        if in_place and clicked is not None:
+            if interaction.response.is_done():
+                await interaction.edit_original_response(**message.edit_kwargs())
+            else:
+                await interaction.response.edit_message(**message.edit_kwargs())
+            sent_id = clicked.id
+        else:
+            sent_id = await self._respond_new(interaction, message)
+            if placement is Placement.REPLACE and clicked is not None:
+                replaced.append(clicked.id)
+        await self.remember(interaction.channel_id, reply, sent_id, replaced)
+
+    async def _update_board(
+        self, interaction: discord.Interaction[Any], reply: Reply, message: DiscordMessage
+    ) -> None:
+        """Show a board reached from an ephemeral message on the game's board message."""
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+        board_id = reply.board_message_id
+        if board_id is not None and not pings_someone_else(reply, interaction.user.id):
+            try:
+                await self._partial(interaction.channel_id, board_id).edit(**message.edit_kwargs())
+                return
+            except discord.NotFound:
+                board_id = None
+        sent = await interaction.followup.send(wait=True, **message.send_kwargs())
+        await self.remember(interaction.channel_id, reply, sent.id, [board_id])
+
+    # -- sending ---------------------------------------------------------------------------
+
+    async def _respond_new(
+        self, interaction: discord.Interaction[Any], message: DiscordMessage
+    ) -> int:
+        """Post ``message`` as the interaction's response (or a follow-up); its id."""
+        if interaction.response.is_done():
+            sent = await interaction.followup.send(wait=True, **message.send_kwargs())
+            return sent.id
+        callback = await interaction.response.send_message(**message.send_kwargs())
+        if callback.message_id is not None:
+            return callback.message_id
+        return (await interaction.original_response()).id
+
+    async def _private(
+        self, interaction: discord.Interaction[Any], message: DiscordMessage
+    ) -> None:
+        """Show ``message`` to the user who acted only, whatever state the interaction is in."""
+        kwargs = message.send_kwargs()
+        if not interaction.response.is_done():
+            await interaction.response.send_message(ephemeral=True, **kwargs)
+            return
+        if interaction.extras.get(_PUBLIC_DEFER):
+            # A public "thinking…" message cannot turn private: remove it, then follow up.
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
+            interaction.extras[_PUBLIC_DEFER] = False
+        await interaction.followup.send(ephemeral=True, **kwargs)
+
+    async def remember(
+        self,
+        channel_id: int | None,
+        reply: Reply,
+        message_id: int,
+        replaced: Iterable[int | None] = (),
+    ) -> None:
+        """Report a new board or challenge message to the service; delete what it replaces."""
+        if reply.live_board and reply.game_id is not None and message_id != reply.board_message_id:
+            await self.service.set_board_message(reply.game_id, message_id)
+        if isinstance(reply.controls, ChallengeControls):
+            await self.service.set_challenge_message(reply.controls.challenge_id, message_id)
+        if channel_id is None:
+            return
+        for old in dict.fromkeys(replaced):
+            if old is not None and old != message_id:
+                await self.delete_quietly(channel_id, old)
+
+    def _partial(self, channel_id: int | None, message_id: int) -> discord.PartialMessage:
+        channel = self.client.get_partial_messageable(channel_id or 0)
+        return channel.get_partial_message(message_id)
+
+    async def delete_quietly(self, channel_id: int, message_id: int) -> None:
+        """Delete an old message of ours; one already gone (or not ours to delete) is fine."""
+        try:
+            await self._partial(channel_id, message_id).delete()
+        except (discord.NotFound, discord.Forbidden):
+            pass
+        except discord.HTTPException:
+            log.warning("Could not delete message %s in %s", message_id, channel_id, exc_info=True)
+
+
+def _log_outcome(task: asyncio.Future[Reply]) -> None:
+    if task.cancelled():
+        return
+    error = task.exception()
+    if error is not None and not isinstance(error, UserError):
+        log.error("A late interaction's service call failed", exc_info=error)

@@ -1,0 +1,62 @@
+"""``python -m bot`` as a real process against the fake Discord: start, play, SIGTERM, exit 0."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+
+from tests.bot.discord_helpers import (  # noqa: F401 (the *_fixture names are fixtures)
+    Scene,
+    act_select,
+    board_image,
+    option_values,
+    process_scene_fixture,
+    start_bot_process,
+)
+
+
+async def test_the_bot_process_plays_and_stops_cleanly_on_sigterm(process_scene: Scene) -> None:
+    scene, fake = process_scene, process_scene.fake
+    process = await start_bot_process(scene)
+    try:
+        await fake.wait_for_sessions(1, timeout=30)
+        await fake.wait_for(lambda: fake.commands(fake.guild_id), timeout=10, what="commands")
+
+        rules = await fake.slash(scene.amina, scene.channel, "shax", "rules", {"variant": "jar"})
+        await rules.wait_for_response()
+        started = await fake.slash(
+            scene.amina,
+            scene.channel,
+            "shax",
+            "play-bot",
+            {"level": "easy", "variant": "jar", "first": "bot"},
+        )
+        board = await started.wait_for_response(timeout=20)
+        board_image(board)
+        clicked = await fake.select(
+            scene.amina, board, act_select(board)["custom_id"], option_values(act_select(board))[:1]
+        )
+        await fake.wait_for(
+            lambda: clicked.acknowledged and fake.message(board.id).content != board.content,
+            timeout=20,
+            what="the bot's answer",
+        )
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+        _, stderr = await asyncio.wait_for(process.communicate(), 30)
+    log = stderr.decode()
+    assert process.returncode == 0, log
+    assert "Stopped" in log
+    assert "Traceback" not in log
+    fake.assert_clean()
+
+
+async def test_sync_registers_the_commands_globally_and_exits(process_scene: Scene) -> None:
+    scene, fake = process_scene, process_scene.fake
+    process = await start_bot_process(scene, "sync")
+    _, stderr = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode == 0, stderr.decode()
+    assert [c["name"] for c in fake.commands(None)] == ["shax"]
+    assert fake.sessions == []  # it never connected to the gateway
+    fake.assert_clean()
