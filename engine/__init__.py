@@ -33,6 +33,7 @@ from engine.variants import (
     UnknownVariantError,
     Variant,
     get_variant,
+    iter_bits,
 )
 
 __all__ = [
@@ -60,6 +61,7 @@ __all__ = [
     "Variant",
     "format_record",
     "get_variant",
+    "iter_bits",
     "iter_positions",
     "normalize_record",
     "parse_action",

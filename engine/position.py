@@ -61,23 +61,34 @@ class Outcome:
         """``'white'``, ``'black'`` or ``'draw'``."""
         return self.winner.label if self.winner else "draw"
 
-    def describe(self) -> str:
-        """The ending in words, e.g. ``'White wins: black has only two stones left'``."""
-        t = self.termination
-        if self.winner is None:
-            return {
-                Termination.MUTUAL_BLOCKADE: "Draw: neither player can move",
-                Termination.THREEFOLD_REPETITION: "Draw: the same position occurred three times",
-                Termination.MOVE_LIMIT: "Draw: 100 moves without a capture",
-                Termination.AGREEMENT: "Draw by agreement",
-            }.get(t, f"Draw ({t.value})")
-        w, loser = self.winner.label.capitalize(), self.winner.other.label
+    @property
+    def headline(self) -> str:
+        """``'White wins'``, ``'Black wins'`` or ``'Draw'``."""
+        return f"{self.winner.label.capitalize()} wins" if self.winner else "Draw"
+
+    def reason(self, white: str = "white", black: str = "black") -> str:
+        """Why the game ended, naming the players: ``'black has only two stones left'``."""
+        loser = black if self.winner is Color.WHITE else white
         return {
-            Termination.TWO_PIECES: f"{w} wins: {loser} has only two stones left",
-            Termination.THREE_IN_A_ROW: f"{w} wins with three in a row",
-            Termination.RESIGNATION: f"{w} wins: {loser} resigned",
-            Termination.TIMEOUT: f"{w} wins: {loser} ran out of time",
-        }.get(t, f"{w} wins ({t.value})")
+            Termination.TWO_PIECES: f"{loser} has only two stones left",
+            Termination.THREE_IN_A_ROW: "three in a row",
+            Termination.RESIGNATION: f"{loser} resigned",
+            Termination.TIMEOUT: f"{loser} ran out of time",
+            Termination.MUTUAL_BLOCKADE: "neither player can move",
+            Termination.THREEFOLD_REPETITION: "the same position occurred three times",
+            Termination.MOVE_LIMIT: "100 moves without a capture",
+            Termination.AGREEMENT: "both players agreed",
+        }[self.termination]
+
+    def describe(self, white: str | None = None, black: str | None = None) -> str:
+        """The ending in words: ``'White wins: black has only two stones left'``, or with
+        names, ``'Amina wins: Bashir resigned'``."""
+        if white is None or black is None:
+            return f"{self.headline}: {self.reason()}"
+        if self.winner is None:
+            return f"Draw: {self.reason(white, black)}"
+        winner = white if self.winner is Color.WHITE else black
+        return f"{winner} wins: {self.reason(white, black)}"
 
 
 class Kind(IntEnum):

@@ -21,10 +21,10 @@ from engine import (
     Step,
     Variant,
     get_variant,
+    iter_bits,
     split_record,
 )
 from engine import iter_positions as _iter_positions
-from engine.variants import iter_bits
 from renderer import sprites
 from renderer.layout import Layout, make_layout
 from renderer.panel import draw_caption, draw_panel, draw_series

@@ -121,15 +121,8 @@ def status_lines(position: Position, outcome: Outcome | None = None) -> tuple[st
     """
     outcome = outcome or position.outcome
     if outcome is not None:
-        # "White wins: black resigned", "White wins with three in a row",
-        # "Draw by agreement": the result as the headline, the reason below it.
-        words = outcome.describe()
-        head, _, detail = words.partition(": ")
-        if not detail:
-            result = f"{_cap(outcome.winner)} wins" if outcome.winner else "Draw"
-            if words.startswith(result + " "):
-                head, detail = result, words[len(result) + 1 :]
-        return head, detail
+        # The result as the headline ("White wins"), the reason below it.
+        return outcome.headline, outcome.reason()
     me = Color(position.turn)
     them = me.other
     step = position.step

@@ -5,7 +5,7 @@ Pure functions of engine values and names; the service adds mentions and control
 
 from __future__ import annotations
 
-from engine import Action, Color, Kind, Outcome, Phase, Position, Step, Termination, Variant
+from engine import Action, Color, Kind, Outcome, Phase, Position, Step, Variant
 from engine.errors import summarize
 
 STONE = {Color.WHITE: "○", Color.BLACK: "●"}
@@ -72,17 +72,7 @@ def turn_prompt(position: Position) -> str:
 
 def result_sentence(outcome: Outcome, white_name: str, black_name: str) -> str:
     """The ending with names: ``"Amina wins: Bashir has only two stones left"``."""
-    if outcome.winner is None:
-        return outcome.describe()
-    winner = white_name if outcome.winner is Color.WHITE else black_name
-    loser = black_name if outcome.winner is Color.WHITE else white_name
-    reason = {
-        Termination.TWO_PIECES: f"{loser} has only two stones left",
-        Termination.THREE_IN_A_ROW: "three in a row",
-        Termination.RESIGNATION: f"{loser} resigned",
-        Termination.TIMEOUT: f"{loser} ran out of time",
-    }.get(outcome.termination, outcome.termination.value)
-    return f"{winner} wins: {reason}"
+    return outcome.describe(white_name, black_name)
 
 
 # -- rules ----------------------------------------------------------------------

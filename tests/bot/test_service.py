@@ -375,7 +375,7 @@ async def test_draw_offer_then_accept_ends_in_a_draw_by_agreement(service: ShaxS
     with pytest.raises(DrawError, match="already offered"):
         await service.draw(AMINA, HERE)
     reply = await service.draw(BASHIR, HERE, game.game_id, offer.version)
-    assert "**Draw by agreement.**" in reply.text
+    assert "**Draw: both players agreed.**" in reply.text
     assert "A draw breaks nobody's streak." in reply.text
     tallies = await service.storage.tallies(GUILD, AMINA.id)
     assert tallies["human"].draws == 1

@@ -126,3 +126,18 @@ def test_records_are_formatted_and_normalized() -> None:
     p = Position.initial("jar")
     a = p.legal_actions()[0]
     assert format_record([a, "B2"], "jar") == f"{a.notation(p.variant)} b2"
+
+
+def test_an_outcome_says_who_won_and_why_with_or_without_names() -> None:
+    from engine import Color, Outcome, Termination
+
+    won = Outcome(Color.WHITE, Termination.TWO_PIECES)
+    assert won.result == "white" and won.headline == "White wins"
+    assert won.describe() == "White wins: black has only two stones left"
+    assert won.describe("Amina", "Bashir") == "Amina wins: Bashir has only two stones left"
+    drawn = Outcome(None, Termination.THREEFOLD_REPETITION)
+    assert drawn.result == "draw" and drawn.headline == "Draw"
+    assert drawn.describe() == "Draw: the same position occurred three times"
+    for termination in Termination:
+        for winner in (Color.WHITE, Color.BLACK, None):
+            assert Outcome(winner, termination).reason()  # every ending has words
