@@ -254,9 +254,10 @@ class Position:
 
     # -- value semantics -----------------------------------------------------
 
-    def _fields(self) -> tuple[object, ...]:
+    def _args(self) -> tuple[object, ...]:
+        """The constructor's arguments: what a position is."""
         return (
-            self.variant.id,
+            self.variant,
             self.white,
             self.black,
             self.hand,
@@ -268,6 +269,10 @@ class Position:
             self.history,
             self.outcome,
         )
+
+    def _fields(self) -> tuple[object, ...]:
+        # Variants are singletons: compare and hash them by id.
+        return (self.variant.id, *self._args()[1:])
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and self._fields() == other._fields()
@@ -281,22 +286,7 @@ class Position:
         return f"<Position {self.variant.id} {self.phase.value}/{self.step.value} {self.to_fen()}>"
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        return (
-            Position,
-            (
-                self.variant,
-                self.white,
-                self.black,
-                self.hand,
-                self.turn,
-                self.phase,
-                self.step,
-                self.first_jare_index,
-                self.clock,
-                self.history,
-                self.outcome,
-            ),
-        )
+        return (Position, self._args())
 
     # -- reading -------------------------------------------------------------
 
