@@ -1,0 +1,744 @@
+"""Load on the bot: ``python benchmarks/bench_load.py --games N [--ai-games K]``.
+
+Starts the Discord-compatible fake server (``tests/fakediscord``) in this process and
+the real bot as a subprocess (``bot.discord.runner.serve``, what ``python -m bot`` runs)
+on its own database; creates N channels and 2N users, starts N games of Shax (challenge,
+accept) and drives them concurrently: each game is a task in which the player on turn
+thinks (``--think`` seconds on average, uniformly 0.5–1.5× that), picks an action in
+the board's select and waits for the bot's answer. Two phases of ``--seconds`` each:
+
+1. ``people``: the N games between people only;
+2. ``people+AI``: the same while K games against the bot (``--level``, default hard)
+   keep the AI pool busy (each clicks again as soon as the bot has answered).
+
+Printed per phase: interactions per second; p50/p99/max acknowledgement latency
+(INTERACTION_CREATE sent → its callback received by the fake server) of the games
+between people, and how many of them the bot deferred; the same for clicks in bot games
+(deferred by design: the bot waits up to its 1 s ack budget, the AI thinks longer); the
+bot process's worst event-loop lag (a probe task in the bot process: how late a 50 ms
+sleep wakes up); the worst gateway heartbeat gap the server saw; the fake server's own
+worst lag (its latencies are only as good as that); CPU used by the bot process, its AI
+workers and this driver. Then where the time goes inside the bot (timers around the
+service call, the picture, each database call and the acknowledgement), and how often
+the AI overran its time and a random action was played instead.
+
+``--ai-nice`` and ``--ack-budget`` are experiments: they change the bot process (AI
+workers at a lower priority; defer sooner) to show what a fix would buy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import contextvars
+import functools
+import gc
+import itertools
+import json
+import os
+import random
+import re
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+if TYPE_CHECKING:  # the bot process (--serve-bot) never imports the fake server
+    from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
+    from tests.fakediscord.world import World
+
+T = TypeVar("T")
+TOKEN = "MTIzNDU2Nzg5.bench-load.token_for_the_fake"  # shaped like a bot token
+PROBE_SECONDS = 0.05
+TIMEOUT = 60.0
+"""Seconds to wait for the bot's answer after an acknowledgement."""
+_YOUR_TURN = re.compile(r"<@(\d+)> — your turn")
+
+
+# -- the bot process ------------------------------------------------------------------------
+
+
+async def _probe_lag(samples: list[tuple[float, float]]) -> None:
+    """Record ``(when, lateness)`` of a short sleep, forever: the event loop's lag."""
+    loop = asyncio.get_running_loop()
+    while True:
+        started = loop.time()
+        await asyncio.sleep(PROBE_SECONDS)
+        samples.append((started, loop.time() - started - PROBE_SECONDS))
+
+
+Spans = dict[str, list[tuple[float, float]]]
+"""Named ``(when, seconds)`` samples measured inside the bot process."""
+_ai_involved: contextvars.ContextVar[bool] = contextvars.ContextVar("ai_involved", default=False)
+
+
+def _time_calls(spans: Spans) -> None:
+    """Time the steps of an answer inside the bot: the service call (apart for bot games,
+    where the AI thinks inside it), the picture, the database, the acknowledgement."""
+    import discord
+
+    import renderer
+    from bot.ai_pool import AIPool
+    from bot.service import ShaxService
+    from bot.storage import Storage
+
+    def record(name: str, started: float) -> None:
+        spans.setdefault(name, []).append((started, time.monotonic() - started))
+
+    def timed_async(owner: Any, attr: str, name: str) -> None:
+        original = getattr(owner, attr)
+
+        @functools.wraps(original)
+        async def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.monotonic()
+            try:
+                return await original(*args, **kwargs)
+            finally:
+                record(name, started)
+
+        setattr(owner, attr, timed)
+
+    original_play = ShaxService.play
+
+    @functools.wraps(original_play)
+    async def play(*args: Any, **kwargs: Any) -> Any:
+        started = time.monotonic()
+        token = _ai_involved.set(False)
+        try:
+            return await original_play(*args, **kwargs)
+        finally:
+            record("service.play (bot game)" if _ai_involved.get() else "service.play", started)
+            _ai_involved.reset(token)
+
+    original_choose = AIPool.choose
+
+    @functools.wraps(original_choose)
+    async def choose(*args: Any, **kwargs: Any) -> Any:
+        _ai_involved.set(True)
+        return await original_choose(*args, **kwargs)
+
+    original_render = renderer.render_board
+
+    @functools.wraps(original_render)
+    def render_board(*args: Any, **kwargs: Any) -> Any:
+        started = time.monotonic()
+        try:
+            return original_render(*args, **kwargs)
+        finally:
+            record("render_board (thread)", started)
+
+    collecting: dict[str, float] = {}
+
+    def on_gc(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collecting["since"] = time.monotonic()
+        elif "since" in collecting:
+            record(f"gc pause (generation {info['generation']})", collecting.pop("since"))
+
+    gc.callbacks.append(on_gc)
+    ShaxService.play = play  # type: ignore[method-assign]
+    AIPool.choose = choose  # type: ignore[method-assign]
+    renderer.render_board = render_board
+    for attr in ("get_game", "update_game", "series", "set_board_message"):
+        timed_async(Storage, attr, f"db.{attr}")
+    timed_async(discord.InteractionResponse, "send_message", "ack: send_message")
+    timed_async(discord.InteractionResponse, "edit_message", "ack: edit_message")
+    timed_async(discord.InteractionResponse, "defer", "ack: defer")
+
+
+async def _serve_with_probe(stats_path: Path, options: dict[str, Any]) -> None:
+    from bot.config import load_settings
+    from bot.discord.runner import serve
+
+    lag: list[tuple[float, float]] = []
+    spans: Spans = {}
+    _time_calls(spans)
+    probe = asyncio.create_task(_probe_lag(lag))
+    try:
+        await serve(load_settings(dotenv_path=None), **options)
+    finally:
+        probe.cancel()
+        stats_path.write_text(json.dumps({"lag": lag, "spans": spans}))
+
+
+def serve_bot(
+    stats_path: Path, *, ack_budget: float | None, ai_nice: int, db_sync: str | None
+) -> None:
+    """The bot as ``python -m bot`` runs it (``bot.discord.run``), plus a lag probe and
+    timers around its steps; SIGTERM stops it cleanly and the measurements go to
+    ``stats_path``.
+
+    Experiments change the bot: ``ack_budget`` (seconds before a slow answer is
+    deferred; the bot's default is 1 s), ``ai_nice`` (the AI worker processes run at
+    this niceness, so that the event loop wins the CPU when both want it) and
+    ``db_sync`` (SQLite's ``synchronous`` pragma; the bot leaves SQLite's FULL)."""
+    from bot import ai_pool
+    from bot.config import load_settings
+    from bot.discord.runner import setup_logging, use_endpoints
+    from bot.storage import Storage
+
+    if db_sync:
+        open_storage = Storage.open.__func__  # type: ignore[attr-defined]
+
+        async def open_with_sync(cls: type[Storage], path: Any) -> Storage:
+            storage: Storage = await open_storage(cls, path)
+            await storage._db.execute(f"PRAGMA synchronous = {db_sync}")
+            return storage
+
+        Storage.open = classmethod(open_with_sync)  # type: ignore[method-assign,assignment]
+
+    if ai_nice:
+        pool_class = ai_pool.ProcessPoolExecutor
+
+        def niced_pool(*args: Any, **kwargs: Any) -> Any:
+            return pool_class(*args, initializer=os.nice, initargs=(ai_nice,), **kwargs)
+
+        ai_pool.ProcessPoolExecutor = niced_pool  # type: ignore[misc,assignment]
+    settings = load_settings(dotenv_path=None)
+    setup_logging(settings)
+    use_endpoints(settings)
+    options = {} if ack_budget is None else {"ack_budget": ack_budget}
+    asyncio.run(_serve_with_probe(stats_path, options))
+
+
+# -- waiting on the fake, cheaply ------------------------------------------------------------
+
+
+class LeanWaits:
+    """Replaces ``World.wait_for`` of one fake with a version that scales to many waiters.
+
+    The fake's own ``wait_for`` gives every waiter a future that every change wakes (and
+    a 50 ms poll): fine for tests, but with a thousand waiters the fake server would spend
+    its time waking them and the latencies measured would be the fake's own. Here each
+    change re-checks the waiting predicates in place and wakes only those now true.
+    """
+
+    def __init__(self, world: World) -> None:
+        self._changed = world.changed
+        self._waiting: dict[asyncio.Future[Any], Callable[[], Any]] = {}
+        world.changed = self.changed  # type: ignore[method-assign]
+        world.wait_for = self.wait_for  # type: ignore[method-assign]
+
+    def changed(self) -> None:
+        self._changed()
+        for future, predicate in list(self._waiting.items()):
+            if not future.done():
+                value = predicate()
+                if value:
+                    future.set_result(value)
+
+    async def wait_for(
+        self, predicate: Callable[[], T | None], timeout: float = 5.0, what: str = "condition"
+    ) -> T:
+        value = predicate()
+        if value:
+            return value
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._waiting[future] = predicate
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            raise TimeoutError(f"timed out after {timeout:g}s waiting for {what}") from None
+        finally:
+            self._waiting.pop(future, None)
+
+
+# -- measuring ----------------------------------------------------------------------------
+
+
+@dataclass
+class Phase:
+    """What happened between ``start`` and ``end`` (monotonic seconds, as loop.time())."""
+
+    name: str
+    start: float = 0.0
+    end: float = 0.0
+    people: list[float] = field(default_factory=list)
+    bot_games: list[float] = field(default_factory=list)
+    deferred: int = 0
+    refused: int = 0
+    errors: list[str] = field(default_factory=list)
+    games_finished: int = 0
+    cpu: dict[str, float] = field(default_factory=dict)
+    """CPU seconds used during the phase: the bot process, its AI workers, this driver."""
+
+    @property
+    def seconds(self) -> float:
+        return max(self.end - self.start, 1e-9)
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far (Linux /proc; 0 if unknown)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _descendants(pid: int) -> list[int]:
+    """The processes below ``pid`` (the AI pool's forkserver and workers)."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        parents.setdefault(ppid, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        children = parents.get(todo.pop(), [])
+        found += children
+        todo += children
+    return found
+
+
+def cpu_snapshot(bot_pid: int) -> dict[str, float]:
+    return {
+        "bot": _cpu_seconds(bot_pid),
+        "AI": sum(_cpu_seconds(child) for child in _descendants(bot_pid)),
+        "driver": _cpu_seconds(os.getpid()),
+    }
+
+
+@dataclass
+class Recorder:
+    """Routes each acknowledgement to the phase running when it was dispatched."""
+
+    phases: list[Phase] = field(default_factory=list)
+
+    @property
+    def current(self) -> Phase | None:
+        phase = self.phases[-1] if self.phases else None
+        return phase if phase is not None and phase.end == 0.0 else None
+
+    def record(self, result: InteractionResult, *, bot_game: bool) -> None:
+        phase = self.current
+        if phase is None or result.acknowledged_at is None or result.dispatched_at < phase.start:
+            return
+        latency = result.acknowledged_at - result.dispatched_at
+        (phase.bot_games if bot_game else phase.people).append(latency)
+        if result.response_type in (5, 6) and not bot_game:
+            phase.deferred += 1
+
+    def error(self, text: str) -> None:
+        if self.current is not None:
+            self.current.errors.append(text)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+# -- players --------------------------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    """One channel with its two players."""
+
+    fake: FakeDiscord
+    channel_id: int
+    white: FakeUser
+    black: FakeUser
+
+    def on_turn(self, board: FakeMessage) -> FakeUser | None:
+        found = _YOUR_TURN.search(board.content)
+        if found is None:
+            return None
+        return self.white if int(found.group(1)) == self.white.id else self.black
+
+
+def act_select(board: FakeMessage) -> dict[str, Any] | None:
+    return next((s for s in board.selects() if s["custom_id"].startswith("shax:act:")), None)
+
+
+async def answered(result: InteractionResult, timeout: float) -> FakeMessage:
+    """The board the bot left after a click or command: the response, or — after a
+    deferral — the follow-up or the edited message."""
+    if result.response_type in (5, 6):
+        await result.wait_until(lambda r: r.followup_ids or r.edit_count, timeout=timeout)
+    if result.followup_ids:
+        return result.followups[-1]
+    message = result.message
+    assert message is not None, result.label
+    return message
+
+
+async def new_game(table: Table, level: str | None) -> FakeMessage | None:
+    """A new game at the table: white challenges black and black accepts, or (with a
+    ``level``) white plays the bot. Its first board, or None if the bot refused."""
+    fake = table.fake
+    if level is not None:
+        options = {"level": level, "variant": "shax", "first": "me"}
+        started = await fake.slash(table.white, table.channel_id, "shax", "play-bot", options)
+        return None if started.ephemeral else await answered(started, TIMEOUT)
+    challenge = await fake.slash(
+        table.white, table.channel_id, "shax", "challenge", {"opponent": table.black}
+    )
+    if challenge.ephemeral:
+        return None
+    posted = await answered(challenge, TIMEOUT)
+    accept = next(b["custom_id"] for b in posted.buttons() if b["custom_id"].startswith("shax:acc"))
+    accepted = await fake.click(table.black, posted, accept)
+    return None if accepted.ephemeral else await answered(accepted, TIMEOUT)
+
+
+async def current_board(table: Table) -> FakeMessage | None:
+    """What a player does when the board seems stuck: ``/shax board`` (None: no game)."""
+    shown = await table.fake.slash(table.white, table.channel_id, "shax", "board")
+    return None if shown.ephemeral else await answered(shown, TIMEOUT)
+
+
+async def play_turn(
+    table: Table,
+    board: FakeMessage | None,
+    recorder: Recorder,
+    rng: random.Random,
+    level: str | None,
+) -> FakeMessage | None:
+    """One action at the table (or what it takes to get a playable board); the board after."""
+    if board is None:
+        board = await current_board(table)
+    select = None if board is None else act_select(board)
+    if select is None:  # no game, or it is over: another one
+        if board is not None and recorder.current is not None:
+            recorder.current.games_finished += 1
+        return await new_game(table, level)
+    assert board is not None
+    player = table.on_turn(board)
+    if player is None:  # the bot is still thinking in the game shown
+        return None
+    value = rng.choice([option["value"] for option in select["options"]])
+    result = await table.fake.select(player, board, select["custom_id"], [value])
+    recorder.record(result, bot_game=level is not None)
+    if result.ephemeral:  # refused (a board that changed meanwhile): look again
+        if recorder.current is not None:
+            recorder.current.refused += 1
+        return None
+    return await answered(result, TIMEOUT)
+
+
+async def play_table(
+    table: Table,
+    board: FakeMessage | None,
+    recorder: Recorder,
+    rng: random.Random,
+    stop: asyncio.Event,
+    *,
+    think: float,
+    level: str | None = None,
+) -> None:
+    """Play at one table until ``stop``. People think before each action; a person
+    playing the bot clicks again as soon as it has answered."""
+    while not stop.is_set():
+        if level is None:
+            await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+        try:
+            board = await play_turn(table, board, recorder, rng, level)
+        except Exception as error:  # a missed deadline is a result: note it, play on
+            recorder.error(f"{type(error).__name__}: {error}")
+            board = None
+        if board is None:
+            await asyncio.sleep(0.5)
+
+
+# -- the run --------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def bot_environment(fake: FakeDiscord, db_path: Path, workers: int) -> Iterator[dict[str, str]]:
+    yield {
+        **os.environ,
+        **fake.env(),
+        "DISCORD_TOKEN": TOKEN,
+        "SHAX_DB_PATH": str(db_path),
+        "SHAX_DEV_GUILD_ID": str(fake.guild_id),
+        "SHAX_AI_WORKERS": str(workers),
+        "SHAX_LOG_LEVEL": "WARNING",
+        "PYTHONPATH": str(ROOT),
+    }
+
+
+async def gather_limited(coros: list[Any], limit: int) -> list[Any]:
+    gate = asyncio.Semaphore(limit)
+
+    async def one(coro: Any) -> Any:
+        async with gate:
+            return await coro
+
+    return list(await asyncio.gather(*(one(c) for c in coros)))
+
+
+async def run(args: argparse.Namespace) -> int:
+    from tests.fakediscord import FakeDiscord
+
+    workdir = Path(tempfile.mkdtemp(prefix="bench-load-"))
+    stats_path = workdir / "lag.json"
+    fake = FakeDiscord(token=TOKEN, heartbeat_interval=args.heartbeat)
+    await fake.start()
+    LeanWaits(fake.world)
+    tables: list[Table] = []
+    for number in range(args.games + args.ai_games):
+        channel = fake.add_channel(f"game-{number}")
+        white = fake.add_user(f"white{number}")
+        black = fake.add_user(f"black{number}")
+        tables.append(Table(fake, channel.id, white, black))
+    people, bots = tables[: args.games], tables[args.games :]
+
+    log = (workdir / "bot.log").open("wb")
+    with bot_environment(fake, workdir / "shax.db", args.ai_workers) as env:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--serve-bot",
+            str(stats_path),
+            "--ai-nice",
+            str(args.ai_nice),
+            *([] if args.ack_budget is None else ["--ack-budget", str(args.ack_budget)]),
+            *([] if args.db_sync is None else ["--db-sync", args.db_sync]),
+            cwd=ROOT,
+            env=env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+        )
+    tasks: list[asyncio.Task[None]] = []
+    stop = asyncio.Event()
+    recorder = Recorder()
+    # The fake server's own lag: a busy driver would delay the acknowledgements it records.
+    driver_samples: list[tuple[float, float]] = []
+    tasks.append(asyncio.create_task(_probe_lag(driver_samples)))
+    load_before = os.getloadavg()[0]
+    rng = random.Random(args.seed)
+    try:
+        await fake.wait_for_sessions(1, timeout=60)
+        await fake.wait_for(lambda: fake.commands(fake.guild_id), timeout=30, what="commands")
+        began = time.perf_counter()
+        boards = await gather_limited([new_game(table, None) for table in people], 25)
+        # The fake server is the measuring instrument: keep its garbage collector from
+        # pausing it (a full collection over the set-up's objects takes ~0.2 s).
+        gc.freeze()
+        print(
+            f"{args.games} games started in {time.perf_counter() - began:.1f}s "
+            f"(bot: python -m bot's serve() in pid {process.pid}, AI workers {args.ai_workers})"
+        )
+        for table, board in zip(people, boards, strict=True):
+            seed = rng.randrange(2**32)
+            tasks.append(
+                asyncio.create_task(
+                    play_table(table, board, recorder, random.Random(seed), stop, think=args.think)
+                )
+            )
+        loop = asyncio.get_running_loop()
+        for name, ai_games in (("people", []), ("people+AI", bots)):
+            phase = Phase(name)
+            phase.start = loop.time() + args.warmup
+            recorder.phases.append(phase)
+            for table in ai_games:
+                seed = rng.randrange(2**32)
+                tasks.append(
+                    asyncio.create_task(
+                        play_table(
+                            table,
+                            None,
+                            recorder,
+                            random.Random(seed),
+                            stop,
+                            think=0.0,
+                            level=args.level,
+                        )
+                    )
+                )
+            await asyncio.sleep(args.warmup)
+            gc.freeze()
+            before = cpu_snapshot(process.pid)
+            await asyncio.sleep(args.seconds)
+            phase.end = loop.time()
+            after = cpu_snapshot(process.pid)
+            phase.cpu = {key: after[key] - before.get(key, 0.0) for key in after}
+    finally:
+        # Python 3.11's wait_for can swallow a cancellation; the flag ends the loops anyway.
+        stop.set()
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=30)
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(process.wait(), 30)
+        except TimeoutError:
+            process.kill()
+        log.close()
+        await fake.stop()
+
+    stats = json.loads(stats_path.read_text()) if stats_path.exists() else {}
+    samples: list[tuple[float, float]] = stats.get("lag", [])
+    spans: Spans = stats.get("spans", {})
+    beats = [c.heartbeats for c in fake.gateway.connections]
+    print(
+        f"load average (1 min) before {load_before:.2f}, after {os.getloadavg()[0]:.2f} "
+        f"on {os.cpu_count()} CPUs (includes this benchmark; other jobs show as the rest)"
+    )
+    report(args, recorder.phases, samples, driver_samples, beats, fake)
+    report_spans(recorder.phases, spans)
+    bot_log = (workdir / "bot.log").read_text(errors="replace")
+    print(
+        f"\nbot log: {bot_log.count('playing a random legal action')} AI fallbacks "
+        f"(the AI overran its time, a random legal action was played), "
+        f"{bot_log.count(' ERROR ')} errors, {bot_log.count('Traceback')} tracebacks "
+        f"({workdir / 'bot.log'})"
+    )
+    if process.returncode not in (0, None):
+        print(f"the bot exited with {process.returncode}; its log: {workdir / 'bot.log'}")
+        return 1
+    return 0
+
+
+def heartbeat_gap(beats: list[list[float]], start: float, end: float) -> float:
+    gaps = [
+        later - earlier
+        for series in beats
+        for earlier, later in itertools.pairwise(series)
+        if start <= later <= end
+    ]
+    return max(gaps, default=float("nan"))
+
+
+def report(
+    args: argparse.Namespace,
+    phases: list[Phase],
+    samples: list[tuple[float, float]],
+    driver_samples: list[tuple[float, float]],
+    beats: list[list[float]],
+    fake: FakeDiscord,
+) -> None:
+    experiments = []
+    if args.ack_budget is not None:
+        experiments.append(f"ack budget {args.ack_budget:g}s")
+    if args.ai_nice:
+        experiments.append(f"AI workers at nice {args.ai_nice}")
+    if args.db_sync:
+        experiments.append(f"SQLite synchronous={args.db_sync}")
+    print(
+        f"\nN={args.games} games between people (think {args.think:g}s mean), "
+        f"K={args.ai_games} bot games at {args.level}, {args.seconds:g}s per phase, "
+        f"heartbeat every {args.heartbeat:g}s"
+        + (f"; experiment: {', '.join(experiments)}" if experiments else "")
+    )
+    header = (
+        f"{'phase':<10} {'inter/s':>8} {'acks':>6} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} "
+        f"{'deferred':>8} {'bot-game acks':>13} {'p50 ms':>7} {'p99 ms':>7} "
+        f"{'bot lag ms':>10} {'hb gap s':>8} {'fake lag ms':>11}"
+    )
+    print(header)
+    print("-" * len(header))
+    for phase in phases:
+        lags = [lag for when, lag in samples if phase.start <= when <= phase.end]
+        fake_lags = [lag for when, lag in driver_samples if phase.start <= when <= phase.end]
+        total = len(phase.people) + len(phase.bot_games)
+        people_ms = [x * 1000 for x in phase.people]
+        bots_ms = [x * 1000 for x in phase.bot_games]
+        print(
+            f"{phase.name:<10} {total / phase.seconds:>8.1f} {len(people_ms):>6} "
+            f"{percentile(people_ms, 0.5):>7.1f} {percentile(people_ms, 0.99):>7.1f} "
+            f"{max(people_ms, default=float('nan')):>7.1f} {phase.deferred:>8} "
+            f"{len(bots_ms):>13} {percentile(bots_ms, 0.5):>7.1f} "
+            f"{percentile(bots_ms, 0.99):>7.1f} "
+            f"{max(lags, default=float('nan')) * 1000:>10.1f} "
+            f"{heartbeat_gap(beats, phase.start, phase.end):>8.2f} "
+            f"{max(fake_lags, default=float('nan')) * 1000:>11.1f}"
+        )
+    for phase in phases:
+        shares = ", ".join(
+            f"{key} {100 * value / phase.seconds:.0f}%" for key, value in phase.cpu.items()
+        )
+        print(f"{phase.name}: CPU (100% = one core): {shares}")
+    for phase in phases:
+        if phase.errors or phase.refused or phase.games_finished:
+            print(
+                f"{phase.name}: {len(phase.errors)} errors, {phase.refused} refused, "
+                f"{phase.games_finished} games finished"
+            )
+            for error in sorted(set(phase.errors))[:5]:
+                print(f"  {error[:200]}")
+    kinds = sorted({v.kind for v in fake.violations})
+    print(f"Discord violations: {len(fake.violations)} {kinds if kinds else ''}".rstrip())
+
+
+def report_spans(phases: list[Phase], spans: Spans) -> None:
+    """Where the time goes inside the bot: p50 / p99 of each step, per phase."""
+    if not spans:
+        return
+    columns = "".join(f" {phase.name + ' p50/p99 ms (n)':>34}" for phase in phases)
+    print(f"\n{'inside the bot':<26}{columns}")
+    for name in sorted(spans):
+        cells = []
+        for phase in phases:
+            ms = [1000 * took for when, took in spans[name] if phase.start <= when <= phase.end]
+            cell = f"{percentile(ms, 0.5):.1f} / {percentile(ms, 0.99):.1f} ({len(ms)})"
+            cells.append(f" {cell:>34}")
+        print(f"{name:<26}{''.join(cells)}")
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--games", type=int, default=50, help="games between people (N)")
+    parser.add_argument("--ai-games", type=int, default=4, help="games against the bot (K)")
+    parser.add_argument("--level", default="hard", help="the bot's level in those games")
+    parser.add_argument("--ai-workers", type=int, default=2, help="SHAX_AI_WORKERS of the bot")
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds per phase")
+    parser.add_argument("--warmup", type=float, default=5.0, help="unmeasured seconds first")
+    parser.add_argument(
+        "--think", type=float, default=10.0, help="mean seconds a person thinks per action"
+    )
+    parser.add_argument("--heartbeat", type=float, default=1.0, help="heartbeat interval (s)")
+    parser.add_argument(
+        "--ack-budget",
+        type=float,
+        default=None,
+        help="experiment: seconds before the bot defers a slow answer (bot default: 1)",
+    )
+    parser.add_argument(
+        "--ai-nice",
+        type=int,
+        default=0,
+        help="experiment: niceness of the bot's AI worker processes (bot default: 0)",
+    )
+    parser.add_argument(
+        "--db-sync",
+        choices=("NORMAL", "FULL", "OFF"),
+        default=None,
+        help="experiment: SQLite's synchronous pragma in the bot (bot default: FULL)",
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--serve-bot", type=Path, help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.serve_bot is not None:
+        serve_bot(
+            args.serve_bot, ack_budget=args.ack_budget, ai_nice=args.ai_nice, db_sync=args.db_sync
+        )
+        return 0
+    return asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,207 @@
+"""Nothing is lost when the bot dies: SIGKILL mid-game, start again on the same database.
+
+The real entry point (``python -m bot``) runs as a subprocess against the fake server.
+It is killed right after Discord received its acknowledgement of an action; the new
+process picks up the old board message's components (persistent custom ids) and the
+game goes on from the last accepted action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest_asyncio
+
+from tests.bot.discord_helpers import Scene, act_select, live_boards, make_scene, option_values
+from tests.e2e.conftest import (
+    assert_board_png,
+    assert_refused,
+    db_rows,
+    game_state,
+    game_version,
+    on_turn,
+    stale_click,
+)
+from tests.fakediscord import FakeDiscord, FakeMessage, InteractionResult
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "MTIzNDU2Nzg5.fake-bot.token_for_e2e_tests"  # shaped like a bot token (three parts)
+START_SECONDS = 30.0
+ANSWER_SECONDS = 10.0
+
+
+@pytest_asyncio.fixture
+async def process_scene(tmp_path: Path) -> AsyncIterator[Scene]:
+    """A fake server that accepts the bot token a real process presents."""
+    async with FakeDiscord(token=TOKEN) as fake:
+        yield make_scene(fake, tmp_path / "shax.db")
+
+
+class BotProcess:
+    """``python -m bot`` against the scene's fake server, its output in a log file."""
+
+    def __init__(self, scene: Scene, name: str) -> None:
+        self.scene = scene
+        self.log_path = scene.db_path.parent / f"{name}.log"
+        self.process: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> BotProcess:
+        fake = self.scene.fake
+        env = {
+            **os.environ,
+            **fake.env(),
+            "DISCORD_TOKEN": TOKEN,
+            "SHAX_DB_PATH": str(self.scene.db_path),
+            "SHAX_DEV_GUILD_ID": str(fake.guild_id),
+            "SHAX_AI_WORKERS": "1",
+            "SHAX_LOG_LEVEL": "INFO",
+        }
+        identified = len(fake.gateway.identify_payloads)
+        with self.log_path.open("wb") as log:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "bot",
+                "--env-file",
+                str(self.scene.db_path.parent / "no.env"),
+                cwd=ROOT,
+                env=env,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+            )
+        await fake.wait_for(
+            lambda: (
+                len(fake.gateway.identify_payloads) > identified
+                and fake.gateway.identified_connections()
+            ),
+            timeout=START_SECONDS,
+            what=f"IDENTIFY from the bot process ({self.log()})",
+        )
+        return self
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    async def kill(self) -> None:
+        """SIGKILL: no shutdown code runs, nothing is flushed or closed."""
+        os.kill(self.pid, signal.SIGKILL)
+        assert self.process is not None
+        assert await asyncio.wait_for(self.process.wait(), 10) == -signal.SIGKILL
+        fake = self.scene.fake
+        await fake.wait_for(
+            lambda: not fake.gateway.identified_connections(), what="the dead connection closed"
+        )
+
+    async def stop(self) -> int:
+        """SIGTERM and wait for a clean exit."""
+        assert self.process is not None
+        if self.process.returncode is None:
+            self.process.send_signal(signal.SIGTERM)
+        return await asyncio.wait_for(self.process.wait(), 30)
+
+
+async def next_board(
+    scene: Scene, game_id: int, version: int, *, may_linger: int | None = None
+) -> FakeMessage:
+    """The game's live board once it shows ``version`` and the bot deleted the old one.
+
+    ``may_linger`` is a board the killed process may not have got round to deleting
+    (it reports the new board's id before deleting the old one)."""
+    fake = scene.fake
+
+    def ready() -> FakeMessage | None:
+        boards = [b for b in live_boards(fake, scene.channel) if b.id != may_linger]
+        newest = boards[-1] if boards else None
+        if newest is None or game_version(newest) != (game_id, version):
+            return None
+        return newest if len(boards) == 1 else None
+
+    return await fake.wait_for(ready, timeout=ANSWER_SECONDS, what=f"board v{version}")
+
+
+async def click_first_option(scene: Scene, board: FakeMessage) -> tuple[InteractionResult, str]:
+    """The player on turn picks the first action the board offers."""
+    select = act_select(board)
+    action = option_values(select)[0]
+    result = await scene.fake.select(on_turn(scene, board), board, select["custom_id"], [action])
+    return result, action
+
+
+async def test_sigkill_mid_game_then_restart_loses_nothing(process_scene: Scene) -> None:
+    scene, fake = process_scene, process_scene.fake
+    first = await BotProcess(scene, "first").start()
+    second: BotProcess | None = None
+    try:
+        await fake.wait_for(lambda: fake.commands(fake.guild_id), what="the commands synced")
+        challenge = await fake.slash(
+            scene.amina, scene.channel, "shax", "challenge", {"opponent": scene.bashir}
+        )
+        posted = await challenge.wait_for_response(timeout=ANSWER_SECONDS)
+        accept = next(b["custom_id"] for b in posted.buttons() if "accept" in b["custom_id"])
+        await fake.click(scene.bashir, posted, accept)
+        board = await next_board(scene, 1, 0)
+        game_id, version = game_version(board)
+        for _ in range(4):
+            await click_first_option(scene, board)
+            version += 1
+            board = await next_board(scene, game_id, version)
+
+        # The action Discord saw acknowledged is the last thing the first process does.
+        stale_board = board
+        before, _, _ = game_state(scene.db_path, game_id)
+        acknowledged, action = await click_first_option(scene, board)
+        assert acknowledged.acknowledged
+        await first.kill()
+        killed_at, killed_version, status = game_state(scene.db_path, game_id)
+        assert killed_at == (*before, action) and killed_version == version + 1, first.log()
+        assert status == "active"
+        # The board the first process posted in its last answer, with the new version.
+        last_board = acknowledged.message
+        assert last_board is not None and game_version(last_board) == (game_id, version + 1)
+        assert_board_png(last_board, "shax")
+
+        second = await BotProcess(scene, "second").start()
+        # A client still showing the board from before the kill: refused, nothing changes.
+        # (That board may even still be there: the first process reports a new board's id
+        # before it deletes the old one, and may have died in between.)
+        player = on_turn(scene, last_board)
+        unchanged = db_rows(scene.db_path)
+        old_select = act_select(stale_board)
+        stale = await stale_click(
+            fake, player, stale_board, old_select["custom_id"], option_values(old_select)[-1:]
+        )
+        await stale.wait_until(lambda r: r.message is not None, timeout=ANSWER_SECONDS)
+        assert "out of date" in assert_refused(stale), stale.content
+        assert db_rows(scene.db_path) == unchanged
+
+        # The old board message's select works in the new process: the game goes on.
+        resumed, next_action = await click_first_option(scene, last_board)
+        assert not resumed.ephemeral, resumed.content
+        board = await next_board(scene, game_id, version + 2, may_linger=stale_board.id)
+        record, now_version, _ = game_state(scene.db_path, game_id)
+        assert record == (*killed_at, next_action) and now_version == version + 2
+        assert_board_png(board, "shax")
+        # And on: the other player answers on the new board.
+        await click_first_option(scene, board)
+        board = await next_board(scene, game_id, version + 3, may_linger=stale_board.id)
+        assert len(game_state(scene.db_path, game_id)[0]) == len(record) + 1
+    finally:
+        for process in (first, second):
+            if process and process.process and process.process.returncode is None:
+                await process.stop()
+    assert second is not None and second.process is not None
+    log = second.log()
+    assert second.process.returncode == 0, log
+    assert "Traceback" not in log, log
+    fake.assert_clean()
