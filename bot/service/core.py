@@ -285,7 +285,7 @@ class ShaxService:
             raise NotYourGame(f"This challenge is for {c.opponent_name}, not for you.")
         now = self.clock()
         if c.expires_at <= now:
-            await self.storage.resolve_challenge(c.id, "expired", now)
+            # A refusal changes nothing: the next tick closes the challenge and its message.
             raise ChallengeError(
                 "This challenge has expired — send a new one with /shax challenge."
             )
