@@ -9,8 +9,10 @@ in-thread executor and a fixed-depth chooser.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
+import os
 import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -22,6 +24,16 @@ Chooser = Callable[[str, tuple[str, ...], str, int], str]
 
 GRACE_SECONDS = 5.0
 """How much longer than a level's time budget to wait before playing a fallback move."""
+
+WORKER_NICENESS = 10
+"""Workers think at a lower priority than the bot's event loop, which must answer
+Discord within 3 seconds however many games are thinking."""
+
+
+def _lower_priority() -> None:
+    """Process-pool initializer: yield the CPU to the event loop's process."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(WORKER_NICENESS)
 
 
 def engine_chooser(variant: str, record: tuple[str, ...], level: str, seed: int) -> str:
@@ -80,12 +92,15 @@ class AIPool:
         self._executor = executor
         self._owns_executor = executor is None
         self._budget = budget
+        # One search per worker at a time: a move's time budget starts when its
+        # search starts, not while it waits behind other games' searches.
+        self._slots = asyncio.Semaphore(workers)
 
     def _pool(self) -> Executor:
         # Created on first use, so a console that never plays the bot starts no process.
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=pool_context()
+                max_workers=self.workers, mp_context=pool_context(), initializer=_lower_priority
             )
         return self._executor
 
@@ -97,12 +112,13 @@ class AIPool:
         """
         loop = asyncio.get_running_loop()
         args = (variant, tuple(record), level, seed)
-        future = loop.run_in_executor(self._pool(), self.chooser, *args)
-        try:
-            return await asyncio.wait_for(future, self._budget(level) + GRACE_SECONDS)
-        except Exception as exc:  # a timeout, a crashed worker: play on rather than hang
-            log.warning("AI failed at %s (%s); playing a random legal action", level, exc)
-            return random_chooser(*args)
+        async with self._slots:
+            future = loop.run_in_executor(self._pool(), self.chooser, *args)
+            try:
+                return await asyncio.wait_for(future, self._budget(level) + GRACE_SECONDS)
+            except Exception as exc:  # a timeout, a crashed worker: play on rather than hang
+                log.warning("AI failed at %s (%r); playing a random legal action", level, exc)
+                return random_chooser(*args)
 
     def shutdown(self, wait: bool = True) -> None:
         """Stop the workers (only an executor this pool created)."""

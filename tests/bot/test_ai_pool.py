@@ -1,0 +1,55 @@
+"""The AI pool: a move's time budget is spent thinking, never waiting for a worker."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from bot.ai_pool import GRACE_SECONDS, AIPool
+
+THINK = 0.2
+
+
+def slow_chooser(variant: str, record: tuple[str, ...], level: str, seed: int) -> str:
+    time.sleep(THINK)
+    return f"thought-{seed}"
+
+
+async def test_games_queued_behind_one_worker_all_get_their_full_budget() -> None:
+    # Six games share one worker: the last waits 5 × THINK, longer than its budget
+    # of 1 s (budget + grace), yet it still gets its own searched move.
+    with ThreadPoolExecutor(max_workers=1) as executor:
+        pool = AIPool(
+            1, chooser=slow_chooser, executor=executor, budget=lambda level: 1.0 - GRACE_SECONDS
+        )
+        moves = await asyncio.gather(*(pool.choose("jar", (), "hard", seed) for seed in range(6)))
+    assert moves == [f"thought-{seed}" for seed in range(6)]
+
+
+async def test_a_search_that_overruns_falls_back_to_a_legal_action() -> None:
+    with ThreadPoolExecutor(max_workers=1) as executor:
+        pool = AIPool(
+            1, chooser=slow_chooser, executor=executor, budget=lambda level: 0.05 - GRACE_SECONDS
+        )
+        move = await pool.choose("jar", ("a1",), "hard", 3)
+    assert move in {"a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"}
+
+
+def test_workers_run_below_the_event_loops_priority() -> None:
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import os; from bot.ai_pool import _lower_priority; "
+        "before = os.nice(0); _lower_priority(); print(os.nice(0) - before)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ},
+    )
+    assert int(out.stdout) > 0
