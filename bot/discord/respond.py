@@ -56,6 +56,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SORRY = "Something went wrong on our side; your game is safe — try again."
+UNKNOWN_INTERACTION = 10062
+"""Discord's error code for an interaction acknowledged after its 3 seconds."""
 DEFAULT_ACK_BUDGET = 1.0
 """Seconds a service call may take before the interaction is deferred."""
 _PUBLIC_DEFER = "shax_public_defer"
@@ -121,11 +123,12 @@ class Responder:
 
         # Reported inside the tracked block, so "idle" means the user has seen the answer.
         with self._tracked():
+            reply: Reply | None = None
             try:
                 reply = await self._in_time(call, defer)
                 await self._command_reply(interaction, reply)
             except Exception as error:
-                await self.report(interaction, error)
+                await self._fail(interaction, error, reply)
 
     async def click(
         self,
@@ -137,11 +140,45 @@ class Responder:
     ) -> None:
         """Answer a component click with the reply of ``call``; errors are reported here."""
         with self._tracked():
+            reply: Reply | None = None
             try:
                 reply = await self._in_time(call, interaction.response.defer)
                 await self._click_reply(interaction, reply, placement, receipt)
             except Exception as error:
-                await self.report(interaction, error)
+                await self._fail(interaction, error, reply)
+
+    async def _fail(
+        self, interaction: discord.Interaction[Any], error: Exception, reply: Reply | None
+    ) -> None:
+        """Report a failure; a public reply that Discord no longer takes is posted instead.
+
+        When the event loop was held up past Discord's 3 seconds, the action has still
+        been committed: its board must reach the channel, or the game would look stuck.
+        """
+        if isinstance(error, _TooLate):
+            reply, error = error.reply, error.cause
+        too_late = isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
+        if too_late and reply is not None and not reply.ephemeral:
+            await self._post_late(interaction, reply)
+        else:
+            await self.report(interaction, error)
+
+    async def _post_late(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
+        log.warning(
+            "Interaction %s was answered too late; posting its reply to the channel",
+            interaction.id,
+        )
+        channel = self.client.get_partial_messageable(interaction.channel_id or 0)
+        try:
+            sent = await channel.send(**to_discord(reply).send_kwargs())
+        except discord.HTTPException:
+            log.exception("Could not post a late reply in channel %s", interaction.channel_id)
+            return
+        replaced = [reply.board_message_id] if reply.live_board else []
+        clicked = interaction.message
+        if reply.live_board and clicked is not None and not clicked.flags.ephemeral:
+            replaced.append(clicked.id)  # the board that was clicked is superseded
+        await self.remember(interaction.channel_id, reply, sent.id, replaced)
 
     async def report(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
         """The one error handler: a refusal in its own words, anything else logged and
@@ -183,8 +220,11 @@ class Responder:
         if not done:
             try:
                 await defer()
+            except discord.NotFound as exc:
+                # Too late to answer: the action itself still completes, and its reply
+                # goes to the channel (see _fail).
+                raise _TooLate(await task, exc) from exc
             except BaseException:
-                # Too late to answer; the action itself still completes (and is logged).
                 task.add_done_callback(_log_outcome)
                 raise
         return await task
@@ -326,6 +366,15 @@ class Responder:
             pass
         except discord.HTTPException:
             log.warning("Could not delete message %s in %s", message_id, channel_id, exc_info=True)
+
+
+class _TooLate(Exception):
+    """Discord forgot the interaction before it was deferred; ``reply`` is the service's."""
+
+    def __init__(self, reply: Reply, cause: discord.NotFound) -> None:
+        super().__init__("interaction acknowledged too late")
+        self.reply = reply
+        self.cause = cause
 
 
 def _log_outcome(task: asyncio.Future[Reply]) -> None:
