@@ -17,6 +17,8 @@ from engine.variants import Color, Variant, get_variant, iter_bits
 WHITE, BLACK = 0, 1
 MOVE_LIMIT = 100
 """Moves in a row without a capture after which the game is drawn (50 each)."""
+MAX_NOTATION = 16
+"""Longer text is never an action (the longest, a move, is 5 characters)."""
 REPETITIONS = 3
 """The occurrence of a movement-phase position that draws the game."""
 
@@ -120,6 +122,12 @@ def parse_action(variant: Variant, text: str) -> Action:
     if not text:
         raise NotationError(
             raw, "empty action; write a point (d7), a move (a7-d7) or a removal (xg1)"
+        )
+
+    if len(text) > MAX_NOTATION:
+        raise NotationError(
+            raw[:MAX_NOTATION] + "…",
+            "far too long for an action; write a point (d7), a move (a7-d7) or a removal (xg1)",
         )
 
     def point(name: str) -> int:

@@ -119,8 +119,14 @@ def illegal_sentence(action: str, reason: str, legal: list[str]) -> str:
     return text
 
 
+SHOWN_INPUT = 16
+"""At most this much of what a user typed is quoted back (actions are 5 characters)."""
+
+
 def malformed_sentence(text: str, reason: str, legal: list[str]) -> str:
     shown = text.strip() or "(nothing)"
+    if len(shown) > SHOWN_INPUT:
+        shown = shown[:SHOWN_INPUT] + "…"
     out = f"I can't read {shown!r} as an action: {reason}."
     if legal:
         out += f" Legal now: {legal_list(legal)}."

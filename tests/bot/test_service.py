@@ -515,3 +515,12 @@ async def test_rules_are_short_true_and_illustrated(service: ShaxService) -> Non
     assert "three in a row" in jar.text and "Nothing is captured" in jar.text
     with pytest.raises(BadOption):
         await service.rules("go")
+
+
+async def test_a_forged_long_action_is_refused_and_quoted_only_briefly(
+    service: ShaxService,
+) -> None:
+    await start_game(service, "jar")
+    with pytest.raises(MalformedAction) as info:
+        await service.play(AMINA, HERE, "b" * 4500)
+    assert len(info.value.message) < 400 and "b" * 17 not in info.value.message

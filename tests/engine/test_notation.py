@@ -141,3 +141,9 @@ def test_an_outcome_says_who_won_and_why_with_or_without_names() -> None:
     for termination in Termination:
         for winner in (Color.WHITE, Color.BLACK, None):
             assert Outcome(winner, termination).reason()  # every ending has words
+
+
+def test_absurdly_long_text_is_refused_without_being_echoed_in_full() -> None:
+    with pytest.raises(NotationError, match="far too long") as info:
+        parse_action(SHAX, "a7-" + "d" * 6000)
+    assert len(str(info.value)) < 200
