@@ -67,6 +67,8 @@ class FakeMessage:
     data: JSON
     attachments: tuple[FakeAttachment, ...] = ()
     deleted: bool = False
+    pinged: tuple[int, ...] = ()
+    """The users this message notified when it was created (see ``allowed_mentions``)."""
 
     @property
     def id(self) -> int:

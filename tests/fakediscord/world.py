@@ -63,6 +63,9 @@ class StoredMessage:
     channel_id: int
     data: JSON
     deleted: bool = False
+    pinged: tuple[int, ...] = ()
+    """Users notified when the message was created (mentions that ``allowed_mentions``
+    let through); Discord notifies nobody for an edit."""
 
     @property
     def flags(self) -> int:
@@ -348,6 +351,8 @@ class World:
         data.update(extra or {})
         stored = StoredMessage(message_id, target.id, data)
         self._apply(stored, body, list(uploads), creating=True)
+        if not stored.ephemeral:
+            stored.pinged = self._pinged(stored.data["content"], body.get("allowed_mentions"))
         self._messages[message_id] = stored
         if not stored.ephemeral:
             target.last_message_id = message_id
@@ -410,7 +415,7 @@ class World:
             )
             for a in stored.data.get("attachments") or []
         )
-        return FakeMessage(copy.deepcopy(stored.data), attachments, stored.deleted)
+        return FakeMessage(copy.deepcopy(stored.data), attachments, stored.deleted, stored.pinged)
 
     def messages(
         self, channel: FakeChannel | int, *, include_ephemeral: bool = False
@@ -538,6 +543,16 @@ class World:
                     media.update(url=attachment["url"], proxy_url=attachment["proxy_url"])
                     if "width" in attachment:
                         media.update(width=attachment["width"], height=attachment["height"])
+
+    def _pinged(self, content: str, allowed: JSON | None) -> tuple[int, ...]:
+        """Who a new message notifies: its user mentions, as ``allowed_mentions`` permits
+        (no ``allowed_mentions`` at all: every mention pings)."""
+        ids = [int(m.group(1)) for m in _USER_MENTION.finditer(content)]
+        ids = [i for i in dict.fromkeys(ids) if i in self.users]
+        if allowed is None or "users" in (allowed.get("parse") or []):
+            return tuple(ids)
+        permitted = {int(u) for u in allowed.get("users") or []}
+        return tuple(i for i in ids if i in permitted)
 
     def _mentions(self, content: str, channel_id: int) -> list[JSON]:
         mentioned: list[JSON] = []
