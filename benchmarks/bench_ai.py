@@ -1,0 +1,114 @@
+"""Benchmark of the Shax AI: search speed and time per move.
+
+    python benchmarks/bench_ai.py            # nodes/s per variant, then time per move per level
+    python benchmarks/bench_ai.py --quick    # smaller depths, two levels only
+
+Nodes are the positions the search visits (interior, quiescence and terminal); the
+reference is a C++ mill engine at about 10 million nodes per second on the same machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from engine.ai import DEFAULT_MOVETIME, LEVELS, choose_action, core, warm_up
+from engine.ai.levels import WEIGHTS
+from engine.record import replay
+
+REFERENCE_NPS = 10_000_000
+
+# Two self-play games per board (medium level, fixed seeds): records cut at the plies listed.
+GAMES = {
+    "shax": [
+        "b4 e4 c5 f6 b6 f2 b2 d2 g4 f4 a4 d6 g7 a7 c4 c3 a1 e3 d7 d3 d5 g1 e5 d1 xa7 xg7 d7-g7 "
+        "d6-d7 a4-a7 f6-d6 b4-a4 xd6 f4-f6 a4-b4 xf6 d7-d6 b4-a4 xd6 f2-f4 a7-d7 d2-f2 c4-b4 xf2 "
+        "d3-d2 b6-d6 xd2 c3-c4 d7-a7 xd1 c4-c3 c5-c4 xe4 g1-d1 d6-d7 xc3 d1-d2 d5-d6 d2-d3 d6-d5",
+        "d5 d7 e5 c5 f2 g7 a7 c4 c3 a4 b4 g4 g1 f4 e4 d2 d6 e3 d1 b6 d3 a1 b2 f6 xd6 xe3 d7-d6 "
+        "xd3 c3-d3 d6-d7 d5-d6 c4-c3 d3-e3 xb6 c5-d5 e3-d3 c3-c4 d3-e3 xd2 d5-c5 e3-d3 c4-c3 "
+        "b2-d2 xf4 g4-f4 d6-b6 c5-d5 d2-b2 xd5 g7-g4 b2-d2 xa1 f6-d6 d2-b2 xd6 f4-f6 f2-d2 xd7",
+    ],
+    "shax-small": [
+        "a3 c1 d2 a5 c5 b3 d4 d3 b4 c4 e3 e1 e5 b2 a1 c2 xb4 xc4 b3-b4 a3-b3 b4-c4 b3-b4 b2-b3 "
+        "a1-a3 c1-a1 b3-b2 b4-b3 c2-c1 xd2 b3-b4 c1-c2 b4-b3 d3-d2 xc5 e5-c5 c2-c1 xa3",
+        "c5 a3 e3 a5 a1 e1 b2 b3 c2 d2 b4 d3 d4 c1 e5 c4 xa1 xc1 a3-a1 c2-c1 b3-a3 xc1 b2-c2 "
+        "a1-c1 b4-b3 c1-a1 xc2 b3-b2 a1-c1 b2-b3 c1-a1 xd4",
+    ],
+    "jar": [
+        "b2 b1 c2 a2 a1 b3 c2-c1 b3-c3 c1-c2 c3-b3",
+        "a2 b2 c2 a1 b1 c3 a2-a3 a1-a2 a3-b3 a2-a3",
+    ],
+}
+CUTS = {
+    "shax": [[4, 12, 20, 24, 30, 44], [8, 18, 25, 40, 55]],
+    "shax-small": [[4, 10, 16, 22, 30], [6, 12, 17, 26]],
+    "jar": [[0, 3, 6, 10], [2, 5, 8]],
+}
+DEPTHS = {"shax": 13, "shax-small": 17, "jar": 60}
+
+
+def bench_positions(variant: str) -> list[tuple[str, list[str]]]:
+    out = []
+    for game, cuts in zip(GAMES[variant], CUTS[variant], strict=True):
+        actions = game.split()
+        for cut in cuts:
+            out.append((variant, actions[:cut]))
+    return out
+
+
+def bench_speed(variant: str, depth: int) -> tuple[int, float]:
+    nodes, seconds = 0, 0.0
+    for v, record in bench_positions(variant):
+        position = replay(v, record)
+        params = core.make_params(WEIGHTS, max_depth=depth, tt_log2=20)
+        t0 = time.perf_counter()
+        found = core.search(position, params)
+        seconds += time.perf_counter() - t0
+        nodes += found.nodes
+    return nodes, seconds
+
+
+def bench_levels(levels: list[str], variant: str) -> None:
+    positions = bench_positions(variant)
+    for level in levels:
+        times, depths = [], []
+        for i, (v, record) in enumerate(positions):
+            r = choose_action(v, record, level, seed=i)
+            times.append(r.elapsed)
+            depths.append(r.depth)
+        budget = DEFAULT_MOVETIME[level]
+        print(
+            f"  {level:7s} budget {budget:.2f} s: mean {statistics.mean(times):.3f} s, "
+            f"max {max(times):.3f} s ({100 * max(times) / budget:.1f}% of budget), "
+            f"depth {min(depths)}-{max(depths)}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    t0 = time.perf_counter()
+    warm_up()
+    print(f"core loaded in {time.perf_counter() - t0:.3f} s")
+    print("search speed (fixed depth per variant, transposition table 2**20 buckets):")
+    total_nodes, total_s = 0, 0.0
+    for variant, depth in DEPTHS.items():
+        d = depth - 3 if args.quick else depth
+        nodes, seconds = bench_speed(variant, d)
+        total_nodes += nodes
+        total_s += seconds
+        nps = nodes / seconds
+        print(
+            f"  {variant:10s} depth {d:2d}: {nodes:>11,d} nodes in {seconds:6.2f} s = "
+            f"{nps / 1e6:5.2f} M nodes/s ({nps / REFERENCE_NPS:.2f}x the 10 M reference)"
+        )
+    nps = total_nodes / total_s
+    print(f"  all: {nps / 1e6:.2f} M nodes/s ({nps / REFERENCE_NPS:.2f}x the 10 M reference)")
+    print("time per move (default budgets, shax bench positions):")
+    bench_levels(["easy", "hard"] if args.quick else list(LEVELS), "shax")
+
+
+if __name__ == "__main__":
+    main()

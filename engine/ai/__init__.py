@@ -1,0 +1,37 @@
+"""The Shax AI: levels from friendly to the strongest player the time budget allows.
+
+:func:`choose_action` is a pure function of (variant, record, level, time budget, seed,
+depth) to an action, safe to call in a process pool (``spawn`` or ``fork``): it keeps no
+state between calls. The search runs in a compiled core (``_core.c``, loaded by
+:mod:`engine.ai.core`); the readable engine in :mod:`engine.position` is the reference
+it is tested against (``tests/engine/test_ai_core.py``).
+
+Levels (see :data:`engine.ai.levels.LEVEL_TABLE`):
+
+- ``easy``: two plies, then a softmax over every action's score (temperature 45
+  centi-stones), with a jare at hand looking a stone better than it is: it takes an
+  obvious jare about four times in five and otherwise plays like a beginner.
+- ``medium``: four plies, a little noise (temperature 12).
+- ``hard``: nine plies, no noise; within 1.8 s (it usually needs a tenth of that).
+- ``master``: iterative deepening until the 4.5 s budget runs out.
+
+Scores are in centi-stones (100 = one stone) from the point of view of the player to
+act; a forced win in n plies scores ``30000 - n``, a forced loss ``-(30000 - n)``.
+
+A process that will answer moves can call :func:`warm_up` once at start-up (for
+example as a ``ProcessPoolExecutor`` initializer): it loads the core and, in a checkout
+where ``pip install`` has not built it, compiles it (a second or two, once).
+"""
+
+from __future__ import annotations
+
+from engine.ai.core import warm_up
+from engine.ai.player import (
+    DEFAULT_MOVETIME,
+    LEVELS,
+    SearchResult,
+    check_level,
+    choose_action,
+)
+
+__all__ = ["DEFAULT_MOVETIME", "LEVELS", "SearchResult", "check_level", "choose_action", "warm_up"]

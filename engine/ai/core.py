@@ -1,0 +1,476 @@
+"""The compiled core, loaded with ctypes: the rules on bitboards and the alpha-beta search.
+
+The C source is ``engine/ai/_core.c``. ``pip install`` builds it (``setup.py``) as
+``engine/ai/_core.<abi>.so``, a plain shared library without Python bindings. When that
+file is missing or older than the source (a checkout that was not reinstalled), it is
+compiled on first use with the system C compiler into ``__pycache__``.
+
+Everything here is per process and read-only once loaded, so it is safe in a pool. The
+C side keeps one transposition table per thread (32 MB at hard, 64 MB at master), reused
+and emptied for every search, so a search never sees another's entries.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import hashlib
+import importlib.machinery
+import os
+import platform
+import shutil
+import subprocess
+import sysconfig
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.position import Action, Kind, Outcome, Phase, Position, Step, Termination
+from engine.variants import Color, Variant, get_variant
+
+CORE_ABI = 11
+"""Must equal ``CORE_ABI`` in ``_core.c``."""
+
+MAXP = 24
+MAXLINES = 16
+MAXTHROUGH = 4
+MAXMOVES = 96
+NW = 48
+MATE = 30000
+MATE_BOUND = 29000
+
+SOURCE = Path(__file__).with_name("_core.c")
+
+PHASES = (Phase.PLACEMENT, Phase.REMOVAL, Phase.MOVEMENT)
+STEPS = (Step.PLACE, Step.REMOVE, Step.MOVE, Step.FREE)
+TERMINATIONS = (
+    None,
+    Termination.TWO_PIECES,
+    Termination.THREE_IN_A_ROW,
+    Termination.MUTUAL_BLOCKADE,
+    Termination.THREEFOLD_REPETITION,
+    Termination.MOVE_LIMIT,
+)
+PHASE_CODE = {p: i for i, p in enumerate(PHASES)}
+STEP_CODE = {s: i for i, s in enumerate(STEPS)}
+
+MOVEMENT_FEATURES: tuple[str, ...] = (
+    "mat",
+    "mob",
+    "blocked",
+    "stuck",
+    "threat",
+    "threat_tomove",
+    "opp_unblockable",
+    "opp_double",
+    "two",
+    "irmaan",
+    "jare_open",
+    "few",
+    "freeing",
+    "own_double",
+)
+PLACEMENT_FEATURES: tuple[str, ...] = (
+    "first",
+    "first_now",
+    "first_lost",
+    "two_open",
+    "two_blocked",
+    "jare",
+    "deg3",
+    "deg4",
+    "lib",
+    "fork",
+    "tempo",
+    "pairs",
+)
+WEIGHT_NAMES: tuple[str, ...] = (
+    *MOVEMENT_FEATURES,
+    *(f"p_{n}" for n in PLACEMENT_FEATURES),
+    *(f"p_early_{n}" for n in PLACEMENT_FEATURES),
+)
+"""The evaluation weights, in the order of the ``W_*`` names in ``_core.c``."""
+
+
+class CoreBoard(ctypes.Structure):
+    _fields_ = (
+        ("n", ctypes.c_int32),
+        ("family", ctypes.c_int32),
+        ("pieces", ctypes.c_int32),
+        ("nlines", ctypes.c_int32),
+        ("all", ctypes.c_uint32),
+        ("adj", ctypes.c_uint32 * MAXP),
+        ("lines", ctypes.c_uint32 * MAXLINES),
+        ("nthrough", ctypes.c_int32 * MAXP),
+        ("through", (ctypes.c_uint32 * MAXTHROUGH) * MAXP),
+        ("line_index", (ctypes.c_int32 * MAXTHROUGH) * MAXP),
+    )
+
+
+class CoreNode(ctypes.Structure):
+    _fields_ = (
+        ("bb", ctypes.c_uint32 * 2),
+        ("hand", ctypes.c_int8 * 2),
+        ("turn", ctypes.c_int8),
+        ("phase", ctypes.c_int8),
+        ("step", ctypes.c_int8),
+        ("first", ctypes.c_int8),
+        ("outcome", ctypes.c_int8),
+        ("term", ctypes.c_int8),
+        ("clock", ctypes.c_int16),
+        ("hstart", ctypes.c_int16),
+        ("hend", ctypes.c_int16),
+    )
+
+
+class CoreParams(ctypes.Structure):
+    _fields_ = (
+        ("max_depth", ctypes.c_int32),
+        ("time_ms", ctypes.c_int32),
+        ("tt_log2", ctypes.c_int32),
+        ("all_scores", ctypes.c_int32),
+        ("min_depth", ctypes.c_int32),
+        ("soft_ms", ctypes.c_int32),
+        ("tt_min_depth", ctypes.c_int32),
+        ("weights", ctypes.c_int32 * NW),
+    )
+
+
+class CoreResult(ctypes.Structure):
+    _fields_ = (
+        ("nodes", ctypes.c_int64),
+        ("action", ctypes.c_int32),
+        ("score", ctypes.c_int32),
+        ("depth", ctypes.c_int32),
+        ("nroot", ctypes.c_int32),
+        ("seldepth", ctypes.c_int32),
+        ("stopped", ctypes.c_int32),
+        ("root_actions", ctypes.c_int32 * MAXMOVES),
+        ("root_scores", ctypes.c_int32 * MAXMOVES),
+    )
+
+
+class CoreUnavailableError(RuntimeError):
+    """The compiled core is neither installed nor buildable here (no C compiler)."""
+
+
+# -- loading -------------------------------------------------------------------
+
+
+def compile_flags() -> list[str]:
+    """Optimisation flags for this machine (popcnt where the CPU has it)."""
+    flags = ["-O3", "-fPIC", "-shared", "-std=c99", "-D_POSIX_C_SOURCE=199309L"]
+    if platform.machine() in ("x86_64", "AMD64"):
+        try:
+            cpu = Path("/proc/cpuinfo").read_text()
+        except OSError:
+            cpu = ""
+        if " popcnt" in cpu:
+            flags.append("-mpopcnt")
+    return flags
+
+
+def _installed_library() -> Path | None:
+    here = SOURCE.parent
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        path = here / f"_core{suffix}"
+        if path.exists():
+            return path
+    return None
+
+
+def _build_library() -> Path:
+    """Compile ``_core.c`` into a cache file named after its contents; returns its path."""
+    source = SOURCE.read_bytes()
+    digest = hashlib.sha256(source + " ".join(compile_flags()).encode()).hexdigest()[:16]
+    name = f"_core_{digest}.so"
+    for cache in (SOURCE.parent / "__pycache__", Path(tempfile.gettempdir()) / "shax-ai"):
+        target = cache / name
+        if target.exists():
+            return target
+        try:
+            cache.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            continue
+        if not os.access(cache, os.W_OK):
+            continue
+        compiler = sysconfig.get_config_var("CC") or "cc"
+        compiler = compiler.split()[0]
+        if shutil.which(compiler) is None:
+            compiler = shutil.which("cc") or shutil.which("gcc") or ""
+        if not compiler:
+            raise CoreUnavailableError(
+                "the Shax AI core is not built and no C compiler was found; "
+                "run `pip install -e .` on a machine with gcc"
+            )
+        fd, tmp = tempfile.mkstemp(suffix=".so", dir=cache)
+        os.close(fd)
+        try:
+            subprocess.run(
+                [compiler, *compile_flags(), "-o", tmp, str(SOURCE)],
+                check=True,
+                capture_output=True,
+                text=True,
+            )
+            os.replace(tmp, target)  # atomic: concurrent builders agree
+            for old in cache.glob("_core_*.so"):
+                if old != target:
+                    old.unlink(missing_ok=True)  # builds of older sources
+        except subprocess.CalledProcessError as exc:
+            raise CoreUnavailableError(f"building the AI core failed:\n{exc.stderr}") from exc
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        return target
+    raise CoreUnavailableError("no writable directory to build the AI core in")
+
+
+def _bind(lib: ctypes.CDLL) -> ctypes.CDLL:
+    node_p = ctypes.POINTER(CoreNode)
+    board_p = ctypes.POINTER(CoreBoard)
+    lib.core_abi.restype = ctypes.c_int
+    lib.core_abi.argtypes = ()
+    lib.core_legal.restype = ctypes.c_int
+    lib.core_legal.argtypes = (board_p, node_p, ctypes.POINTER(ctypes.c_int32))
+    lib.core_play.restype = None
+    lib.core_play.argtypes = (
+        board_p,
+        node_p,
+        ctypes.c_int32,
+        node_p,
+        ctypes.POINTER(ctypes.c_uint64),
+    )
+    lib.core_search.restype = ctypes.c_int
+    lib.core_search.argtypes = (
+        board_p,
+        node_p,
+        ctypes.POINTER(ctypes.c_uint64),
+        ctypes.c_int32,
+        ctypes.POINTER(CoreParams),
+        ctypes.POINTER(CoreResult),
+    )
+    lib.core_features.restype = ctypes.c_int
+    lib.core_features.argtypes = (board_p, node_p, ctypes.POINTER(ctypes.c_int32))
+    lib.core_evaluate.restype = ctypes.c_int
+    lib.core_evaluate.argtypes = (board_p, node_p, ctypes.POINTER(CoreParams))
+    return lib
+
+
+@functools.cache
+def library() -> ctypes.CDLL:
+    """The loaded core (built on first use if the installed one is missing or stale)."""
+    installed = _installed_library()
+    if installed is not None:
+        fresh = not SOURCE.exists() or installed.stat().st_mtime >= SOURCE.stat().st_mtime
+        lib = _bind(ctypes.CDLL(str(installed)))
+        if fresh and lib.core_abi() == CORE_ABI:
+            return lib
+        if not SOURCE.exists():
+            raise CoreUnavailableError("the installed AI core is out of date; reinstall")
+    lib = _bind(ctypes.CDLL(str(_build_library())))
+    if lib.core_abi() != CORE_ABI:
+        raise CoreUnavailableError("the AI core does not match engine/ai/core.py (CORE_ABI)")
+    return lib
+
+
+# -- boards and positions --------------------------------------------------------
+
+
+@functools.cache
+def core_board(variant: str) -> CoreBoard:
+    """The C description of a variant's board (cached per process, never mutated)."""
+    v = get_variant(variant)
+    b = CoreBoard()
+    b.n = v.size
+    b.family = 0 if v.family == "shax" else 1
+    b.pieces = v.pieces
+    b.nlines = len(v.lines)
+    b.all = v.all_points
+    for i, mask in enumerate(v.adjacent):
+        b.adj[i] = mask
+    for i, line in enumerate(v.lines):
+        b.lines[i] = line
+    for i, through in enumerate(v.lines_through):
+        b.nthrough[i] = len(through)
+        for k, line in enumerate(through):
+            b.through[i][k] = line
+            b.line_index[i][k] = v.lines.index(line)
+    return b
+
+
+def encode_action(action: Action) -> int:
+    src = action.src if action.kind is Kind.MOVE else 0
+    return int(action.kind) << 10 | src << 5 | action.dst
+
+
+def decode_action(code: int) -> Action:
+    kind = Kind(code >> 10)
+    if kind is Kind.MOVE:
+        return Action(kind, code & 31, (code >> 5) & 31)
+    return Action(kind, code & 31)
+
+
+def core_node(position: Position) -> tuple[CoreNode, list[int]]:
+    """The C node of a position and its repetition history."""
+    node = CoreNode()
+    node.bb[0] = position.white
+    node.bb[1] = position.black
+    node.hand[0], node.hand[1] = position.hand
+    node.turn = position.turn
+    node.phase = PHASE_CODE[position.phase]
+    node.step = STEP_CODE[position.step]
+    node.first = position.first_jare_index
+    node.clock = position.clock
+    node.hstart = 0
+    node.hend = len(position.history)
+    outcome = position.outcome
+    if outcome is not None:
+        node.outcome = 3 if outcome.winner is None else 1 + outcome.winner.value
+        node.term = TERMINATIONS.index(outcome.termination)
+    return node, list(position.history)
+
+
+def legal_codes(position: Position) -> list[int]:
+    """The legal actions of the compiled core, as codes, in its order."""
+    node, _ = core_node(position)
+    out = (ctypes.c_int32 * MAXMOVES)()
+    n = library().core_legal(ctypes.byref(core_board(position.variant.id)), node, out)
+    return list(out[:n])
+
+
+def legal_actions(position: Position) -> list[Action]:
+    """The compiled core's legal actions (to check against ``Position.legal_actions``)."""
+    return [decode_action(c) for c in legal_codes(position)]
+
+
+def play(position: Position, action: Action) -> Position:
+    """The position after ``action`` according to the compiled core (for tests)."""
+    v = position.variant
+    node, history = core_node(position)
+    keys = (ctypes.c_uint64 * (len(history) + 2))(*history)
+    out = CoreNode()
+    library().core_play(
+        ctypes.byref(core_board(v.id)), node, encode_action(action), ctypes.byref(out), keys
+    )
+    outcome = None
+    if out.outcome:
+        winner = None if out.outcome == 3 else Color(out.outcome - 1)
+        termination = TERMINATIONS[out.term]
+        assert termination is not None
+        outcome = Outcome(winner, termination)
+    return Position(
+        v,
+        out.bb[0],
+        out.bb[1],
+        (out.hand[0], out.hand[1]),
+        out.turn,
+        PHASES[out.phase],
+        STEPS[out.step],
+        out.first,
+        out.clock,
+        tuple(keys[out.hstart : out.hend]),
+        outcome,
+    )
+
+
+# -- search ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CoreSearch:
+    """What the compiled search found: the best action, and every root action's score."""
+
+    action: Action
+    score: int
+    depth: int
+    nodes: int
+    seldepth: int
+    stopped: bool
+    root: tuple[tuple[Action, int], ...]
+    """Root actions, best first, with their scores at the last completed depth."""
+
+
+def make_params(
+    weights: Mapping[str, int],
+    *,
+    max_depth: int,
+    time_limit: float | None = None,
+    soft_limit: float | None = None,
+    all_scores: bool = False,
+    tt_log2: int = 20,
+    min_depth: int = 1,
+    tt_min_depth: int = 1,
+) -> CoreParams:
+    p = CoreParams()
+    p.max_depth = max_depth
+    p.time_ms = 0 if time_limit is None else max(1, int(time_limit * 1000))
+    p.soft_ms = 0 if soft_limit is None else max(1, int(soft_limit * 1000))
+    p.tt_log2 = tt_log2
+    p.all_scores = int(all_scores)
+    p.min_depth = min_depth
+    p.tt_min_depth = tt_min_depth
+    for i, name in enumerate(WEIGHT_NAMES):
+        p.weights[i] = int(weights[name])
+    return p
+
+
+def search(position: Position, params: CoreParams) -> CoreSearch:
+    """Run the compiled iterative-deepening search from ``position`` (not over)."""
+    node, history = core_node(position)
+    keys = (ctypes.c_uint64 * max(1, len(history)))(*history)
+    res = CoreResult()
+    status = library().core_search(
+        ctypes.byref(core_board(position.variant.id)),
+        ctypes.byref(node),
+        keys,
+        len(history),
+        ctypes.byref(params),
+        ctypes.byref(res),
+    )
+    if status != 0:
+        raise RuntimeError("the AI core could not search this position")
+    root = tuple(
+        (decode_action(res.root_actions[i]), int(res.root_scores[i])) for i in range(res.nroot)
+    )
+    return CoreSearch(
+        decode_action(res.action),
+        int(res.score),
+        int(res.depth),
+        int(res.nodes),
+        int(res.seldepth),
+        bool(res.stopped),
+        root,
+    )
+
+
+def evaluate(position: Position, weights: Mapping[str, int]) -> int:
+    """The static evaluation of a position, from the point of view of the player to act."""
+    node, _ = core_node(position)
+    params = make_params(weights, max_depth=1)
+    return int(
+        library().core_evaluate(
+            ctypes.byref(core_board(position.variant.id)), ctypes.byref(node), ctypes.byref(params)
+        )
+    )
+
+
+FSCALE = 24
+"""``evaluate == sum(weight * feature) // FSCALE`` (features are scaled integers)."""
+
+
+def features(position: Position) -> list[int]:
+    """The evaluation's features of a position, in the order of :data:`WEIGHT_NAMES`."""
+    node, _ = core_node(position)
+    out = (ctypes.c_int32 * NW)()
+    n = library().core_features(
+        ctypes.byref(core_board(position.variant.id)), ctypes.byref(node), out
+    )
+    return list(out[:n])
+
+
+def warm_up(variants: Sequence[str | Variant] = ("shax", "shax-small", "jar")) -> None:
+    """Load (or build) the core and its boards now, so the first move pays nothing."""
+    library()
+    for v in variants:
+        core_board(get_variant(v).id)

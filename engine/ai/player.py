@@ -1,0 +1,132 @@
+"""choose_action: the AI's answer for a record, at a level, within a time budget."""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.ai import core
+from engine.ai.levels import LEVEL_TABLE, Level, weights_for
+from engine.errors import GameOverError
+from engine.position import Action, Position, Step
+from engine.record import replay
+from engine.variants import get_variant
+
+LEVELS: tuple[str, ...] = tuple(LEVEL_TABLE)
+DEFAULT_MOVETIME: dict[str, float] = {name: lv.movetime for name, lv in LEVEL_TABLE.items()}
+
+SAFETY = 0.015
+"""Seconds kept back from the budget for returning the answer."""
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The AI's answer.
+
+    ``score`` is in centi-stones (100 = one stone) from the point of view of the player
+    to act; a forced win in n plies scores ``30000 - n`` (a loss, its negative).
+    ``depth`` is the last completed search depth (a capture's removal rides with its
+    move), ``nodes`` the positions searched, ``elapsed`` the seconds the call took.
+    """
+
+    action: str
+    score: int
+    depth: int
+    nodes: int
+    elapsed: float
+
+
+def check_level(level: str) -> Level:
+    """The level's settings, or a ``ValueError`` listing the levels."""
+    try:
+        return LEVEL_TABLE[level]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown level {level!r}; choose one of: {', '.join(LEVELS)}") from None
+
+
+def softmax_pick(
+    scored: Sequence[tuple[Action, int]], temperature: float, rng: random.Random
+) -> int:
+    """Index of an action drawn with probability ∝ exp(score / temperature)."""
+    top = max(s for _, s in scored)
+    weights = [math.exp(max(-50.0, (s - top) / temperature)) for _, s in scored]
+    return rng.choices(range(len(scored)), weights=weights)[0]
+
+
+def choose_action(
+    variant: str,
+    record: str | Sequence[str],
+    level: str = "hard",
+    movetime: float | None = None,
+    seed: int | None = None,
+    depth: int | None = None,
+) -> SearchResult:
+    """The AI's action after ``record`` at ``level``.
+
+    ``movetime`` (seconds, default :data:`DEFAULT_MOVETIME`) bounds the whole call;
+    ``depth`` fixes the search depth instead (no time cut-off then, so the answer is a
+    function of the arguments alone); ``seed`` drives the noise of easy and medium.
+    Raises :class:`engine.errors.RecordError` for a bad record, ``ValueError`` for an
+    unknown level and :class:`engine.errors.GameOverError` when the game is over.
+    """
+    start = time.perf_counter()
+    lv = check_level(level)
+    position = replay(get_variant(variant), record)
+    return choose_for_position(position, lv, movetime, seed, depth, start)
+
+
+def choose_for_position(
+    position: Position,
+    lv: Level,
+    movetime: float | None = None,
+    seed: int | None = None,
+    depth: int | None = None,
+    start: float | None = None,
+) -> SearchResult:
+    """:func:`choose_action` on a position already replayed."""
+    if start is None:
+        start = time.perf_counter()
+    if position.outcome is not None:
+        raise GameOverError("bestmove", f"the game is over ({position.outcome.describe()})", [])
+    if depth is not None and depth < 1:
+        raise ValueError("depth must be at least 1")
+    budget = lv.movetime if movetime is None else float(movetime)
+    core.warm_up((position.variant.id,))  # a first call's loading counts against the budget
+    if depth is None:
+        left = budget - (time.perf_counter() - start) - SAFETY
+        time_limit: float | None = max(0.001, left)
+        soft: float | None = max(0.001, left * lv.soft_fraction)
+        max_depth = lv.max_depth
+    else:
+        time_limit = soft = None
+        max_depth = depth
+    params = core.make_params(
+        weights_for(position.variant.id),
+        max_depth=max_depth,
+        time_limit=time_limit,
+        soft_limit=soft,
+        all_scores=lv.noisy,
+        tt_log2=lv.tt_log2,
+    )
+    found = core.search(position, params)
+    action, score = found.action, found.score
+    if lv.noisy and len(found.root) > 1:
+        rng = random.Random(seed if seed is not None else int.from_bytes(os.urandom(8)))
+        captures = position.step is not Step.FREE  # a freeing move never captures
+        seen = [
+            (a, s + (lv.jare_salience if captures and position.jare_formed(a) else 0))
+            for a, s in found.root
+        ]
+        pick = softmax_pick(seen, lv.temperature, rng)
+        action, score = found.root[pick]
+    return SearchResult(
+        action.notation(position.variant),
+        score,
+        found.depth,
+        found.nodes,
+        time.perf_counter() - start,
+    )

@@ -1,0 +1,173 @@
+"""Tuning the evaluation weights from self-play games (a developer tool, not used in play).
+
+    python -m engine.ai.tune games --variant shax --games 3000 --out /tmp/shax.jsonl
+    python -m engine.ai.tune fit /tmp/shax.jsonl
+
+``games`` plays the engine against itself at a fixed depth from random openings and
+writes, for every position where a player places or moves, the evaluation's features
+and the game's result for the player to act. ``fit`` finds the weights of a logistic
+model of the result (Texel's method) by Newton's method, rescaled so that a stone is
+worth 100, and prints them as a ``WEIGHTS`` table for :mod:`engine.ai.levels`.
+``fit`` needs numpy (only this tool does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from collections.abc import Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor
+
+from engine.ai import core
+from engine.ai.levels import weights_for
+from engine.position import Position, Step
+from engine.variants import VARIANT_IDS, Color, get_variant
+
+Sample = tuple[list[int], float]
+"""A position as ``[white, black, hand_white, hand_black, turn, phase, step, first_jare,
+clock]`` and the game's result for the player to act (1, 0.5 or 0)."""
+
+
+def pack(position: Position) -> list[int]:
+    return [
+        position.white,
+        position.black,
+        *position.hand,
+        position.turn,
+        core.PHASE_CODE[position.phase],
+        core.STEP_CODE[position.step],
+        position.first_jare_index,
+        position.clock,
+    ]
+
+
+def unpack(variant: str, packed: list[int]) -> Position:
+    white, black, hw, hb, turn, phase, step, first, clock = packed
+    return Position(
+        get_variant(variant),
+        white,
+        black,
+        (hw, hb),
+        turn,
+        core.PHASES[phase],
+        core.STEPS[step],
+        first,
+        clock,
+    )
+
+
+def self_play(variant: str, seed: int, depth: int, weights: Mapping[str, int]) -> list[Sample]:
+    """One game; each placing or moving position and the result for its player to act."""
+    rng = random.Random(seed)
+    position = Position.initial(variant)
+    for _ in range(rng.randint(1, 8)):
+        position = position.play(rng.choice(position.legal_actions()))
+        if position.outcome is not None:
+            return []
+    samples: list[tuple[list[int], int]] = []
+    while position.outcome is None:
+        if position.step is not Step.REMOVE:
+            samples.append((pack(position), position.turn))
+        found = core.search(position, core.make_params(weights, max_depth=depth, tt_log2=18))
+        action = found.action
+        if len(found.root) > 1 and position.clock < 20 and rng.random() < 0.08:
+            action = found.root[1][0]  # a little variety: the second choice now and then
+        position = position.play(action)
+    winner = position.outcome.winner
+    out = []
+    for packed, turn in samples:
+        result = 0.5 if winner is None else 1.0 if winner is Color(turn) else 0.0
+        out.append((packed, result))
+    return out
+
+
+def _game_job(args: tuple[str, int, int, dict[str, int]]) -> list[Sample]:
+    return self_play(*args)
+
+
+def games(variant: str, count: int, depth: int, seed: int, out: str, workers: int) -> None:
+    weights = dict(weights_for(variant))
+    jobs = [(variant, seed * 1_000_003 + i, depth, weights) for i in range(count)]
+    n = 0
+    with open(out, "a") as fh, ProcessPoolExecutor(max_workers=workers) as pool:
+        for i, samples in enumerate(pool.map(_game_job, jobs, chunksize=4)):
+            for packed, result in samples:
+                fh.write(json.dumps([variant, packed, result]) + "\n")
+                n += 1
+            if (i + 1) % 100 == 0:
+                print(f"{i + 1} games, {n} positions", file=sys.stderr, flush=True)
+
+
+def read_samples(path: str) -> Iterator[tuple[list[int], float]]:
+    """The features (recomputed, so old games serve new features) and result of each sample."""
+    with open(path) as fh:
+        for line in fh:
+            row = json.loads(line)
+            if len(row) == 2:  # features stored directly (older files)
+                yield row[0], row[1]
+            else:
+                variant, packed, result = row
+                yield core.features(unpack(variant, packed)), result
+
+
+def fit(paths: list[str], l2: float, iterations: int) -> dict[str, int]:
+    import numpy as np  # only this developer tool needs numpy
+
+    rows, labels = [], []
+    for path in paths:
+        for feats, result in read_samples(path):
+            rows.append(feats)
+            labels.append(result)
+    x = np.asarray(rows, dtype=np.float64) / core.FSCALE
+    y = np.asarray(labels, dtype=np.float64)
+    used = np.abs(x).sum(axis=0) > 0
+    xs = x[:, used]
+    w = np.zeros(xs.shape[1])
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-(xs @ w)))
+        grad = xs.T @ (p - y) + l2 * w
+        hess = (xs * (p * (1 - p))[:, None]).T @ xs + l2 * np.eye(len(w))
+        w -= np.linalg.solve(hess, grad)
+    p = 1.0 / (1.0 + np.exp(-(xs @ w)))
+    loss = -np.mean(y * np.log(p + 1e-12) + (1 - y) * np.log(1 - p + 1e-12))
+    full = np.zeros(x.shape[1])
+    full[used] = w
+    names = core.WEIGHT_NAMES
+    mat = full[names.index("mat")]
+    scale = 100.0 / mat if mat > 0 else 1.0
+    print(
+        f"{len(y)} positions, log loss {loss:.4f}; one stone = {mat:.3f} logits "
+        f"(so 100 centi-stones = {1 / (1 + math.exp(-mat)):.0%} to win)",
+        file=sys.stderr,
+    )
+    return {name: round(float(full[i] * scale)) for i, name in enumerate(names)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.ai.tune", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    g = sub.add_parser("games", help="self-play games to a JSON-lines file of samples")
+    g.add_argument("--variant", choices=VARIANT_IDS, default="shax")
+    g.add_argument("--games", type=int, default=1000)
+    g.add_argument("--depth", type=int, default=6)
+    g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--workers", type=int, default=2)
+    g.add_argument("--out", required=True)
+    f = sub.add_parser("fit", help="fit the weights to sample files")
+    f.add_argument("paths", nargs="+")
+    f.add_argument("--l2", type=float, default=1.0)
+    f.add_argument("--iterations", type=int, default=12)
+    args = parser.parse_args(argv)
+    if args.command == "games":
+        games(args.variant, args.games, args.depth, args.seed, args.out, args.workers)
+    else:
+        weights = fit(args.paths, args.l2, args.iterations)
+        print(json.dumps(weights, indent=4))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,14 @@
+"""Builds the Shax AI's compiled core (engine/ai/_core.c); everything else is in pyproject.toml."""
+
+import platform
+from pathlib import Path
+
+from setuptools import Extension, setup
+
+flags = ["-O3", "-std=c99", "-D_POSIX_C_SOURCE=199309L"]
+cpuinfo = Path("/proc/cpuinfo")
+if platform.machine() == "x86_64" and cpuinfo.exists() and " popcnt" in cpuinfo.read_text():
+    flags.append("-mpopcnt")
+
+# A plain C library without Python bindings, loaded with ctypes by engine/ai/core.py.
+setup(ext_modules=[Extension("engine.ai._core", ["engine/ai/_core.c"], extra_compile_args=flags)])
