@@ -31,9 +31,18 @@ Discord within 3 seconds however many games are thinking."""
 
 
 def _lower_priority() -> None:
-    """Process-pool initializer: yield the CPU to the event loop's process."""
+    """Yield the CPU to the event loop's process."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(WORKER_NICENESS)
+
+
+def _start_worker() -> None:
+    """Process-pool initializer: lower priority, and load the search core before the
+    first move so that no move pays for it."""
+    _lower_priority()
+    from engine.ai import warm_up
+
+    warm_up()
 
 
 def engine_chooser(variant: str, record: tuple[str, ...], level: str, seed: int) -> str:
@@ -100,7 +109,7 @@ class AIPool:
         # Created on first use, so a console that never plays the bot starts no process.
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=pool_context(), initializer=_lower_priority
+                max_workers=self.workers, mp_context=pool_context(), initializer=_start_worker
             )
         return self._executor
 
