@@ -717,7 +717,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--ai-nice",
         type=int,
         default=0,
-        help="experiment: niceness of the bot's AI worker processes (bot default: 0)",
+        help="experiment: niceness of the bot's AI worker processes (0: the bot's own, nice 19)",
     )
     parser.add_argument(
         "--db-sync",

@@ -25,7 +25,7 @@ Chooser = Callable[[str, tuple[str, ...], str, int], str]
 GRACE_SECONDS = 5.0
 """How much longer than a level's time budget to wait before playing a fallback move."""
 
-WORKER_NICENESS = 10
+WORKER_NICENESS = 19
 """Workers think at a lower priority than the bot's event loop, which must answer
 Discord within 3 seconds however many games are thinking."""
 
