@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.ai import DEFAULT_MOVETIME, LEVELS, choose_action, core, warm_up
 from engine.ai.levels import WEIGHTS
