@@ -136,11 +136,14 @@ class ToSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLATE
 
 
 class _GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
-    """A button of one game version; subclasses set the template, label and service call."""
+    """A button of one game version; subclasses set the template, the label and
+    ``service_call``, the name of the :class:`ShaxService` method the click makes
+    (called as ``method(user, place, game_id, version)``)."""
 
     label = ""
     style = discord.ButtonStyle.secondary
     emoji: str | None = None
+    service_call = ""
 
     def __init__(self, game_id: int, version: int, *, row: int | None = None) -> None:
         super().__init__(
@@ -165,6 +168,16 @@ class _GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!
     ) -> Self:
         return cls(_int(match, "game_id"), _int(match, "version"))
 
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot = _bot(interaction)
+        user, place = actor(interaction), place_of(interaction)
+        call = getattr(bot.service, self.service_call)
+        await bot.responder.click(
+            interaction,
+            lambda: call(user, place, self.game_id, self.version),
+            Placement.REPLACE,
+        )
+
 
 class ResignButton(_GameButton, template=TEMPLATES["resign"]):
     label = "Resign"
@@ -172,15 +185,7 @@ class ResignButton(_GameButton, template=TEMPLATES["resign"]):
     emoji = "🏳️"
 
     make_id = staticmethod(resign_id)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot = _bot(interaction)
-        user, place = actor(interaction), place_of(interaction)
-        await bot.responder.click(
-            interaction,
-            lambda: bot.service.resign(user, place, self.game_id, self.version),
-            Placement.REPLACE,
-        )
+    service_call = "resign"
 
 
 class DrawButton(_GameButton, template=TEMPLATES["draw"]):
@@ -191,6 +196,7 @@ class DrawButton(_GameButton, template=TEMPLATES["draw"]):
     emoji = "🤝"
 
     make_id = staticmethod(draw_id)
+    service_call = "draw"
 
     def __init__(
         self, game_id: int, version: int, *, accept: bool = False, row: int | None = None
@@ -200,30 +206,13 @@ class DrawButton(_GameButton, template=TEMPLATES["draw"]):
             self.item.label = "Accept draw"
             self.item.style = discord.ButtonStyle.success
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot = _bot(interaction)
-        user, place = actor(interaction), place_of(interaction)
-        await bot.responder.click(
-            interaction,
-            lambda: bot.service.draw(user, place, self.game_id, self.version),
-            Placement.REPLACE,
-        )
-
 
 class NoDrawButton(_GameButton, template=TEMPLATES["nodraw"]):
     label = "Decline draw"
     style = discord.ButtonStyle.secondary
 
     make_id = staticmethod(nodraw_id)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot = _bot(interaction)
-        user, place = actor(interaction), place_of(interaction)
-        await bot.responder.click(
-            interaction,
-            lambda: bot.service.decline_draw(user, place, self.game_id, self.version),
-            Placement.REPLACE,
-        )
+    service_call = "decline_draw"
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATES["rematch"]):
