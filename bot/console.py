@@ -185,6 +185,15 @@ class Console:
     async def shax(self, command: str, args: list[str]) -> None:
         opts, rest = _options(args)
         s, me, here = self.service, self.user, self.place
+        simple = {  # the commands that take no options
+            "accept": s.accept,
+            "decline": s.decline,
+            "cancel": s.cancel,
+            "board": s.board,
+            "resign": s.resign,
+            "draw": s.draw,
+            "decline-draw": s.decline_draw,
+        }
 
         def opt(name: str, default: str | None = None) -> str | None:
             if name in opts:
@@ -196,12 +205,8 @@ class Console:
             if opponent is None:
                 raise UserError("Name your opponent: /shax challenge opponent:@name.")
             reply = await s.challenge(me, self.person(opponent), here, opt("variant", "shax") or "")
-        elif command == "accept":
-            reply = await s.accept(me, here)
-        elif command == "decline":
-            reply = await s.decline(me, here)
-        elif command == "cancel":
-            reply = await s.cancel(me, here)
+        elif command in simple:
+            reply = await simple[command](me, here)
         elif command == "play-bot":
             level = opt("level", "medium") or "medium"
             variant = opt("variant", "shax") or "shax"
@@ -211,14 +216,6 @@ class Console:
             if action is None:
                 raise UserError("Say which action: /shax move action:d7.")
             reply = await s.play(me, here, action)
-        elif command == "board":
-            reply = await s.board(me, here)
-        elif command == "resign":
-            reply = await s.resign(me, here)
-        elif command == "draw":
-            reply = await s.draw(me, here)
-        elif command == "decline-draw":
-            reply = await s.decline_draw(me, here)
         elif command == "rematch":
             if self.last_game_id is None:
                 raise UserError("There is no finished game to rematch yet.")

@@ -249,6 +249,8 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEM
 class _ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
     label = ""
     style = discord.ButtonStyle.secondary
+    service_call = ""
+    """The :class:`ShaxService` method a click makes, as ``method(user, place, challenge_id)``."""
 
     def __init__(self, challenge_id: int, *, row: int | None = None) -> None:
         super().__init__(
@@ -268,21 +270,21 @@ class _ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
     ) -> Self:
         return cls(_int(match, "challenge_id"))
 
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot = _bot(interaction)
+        user, place = actor(interaction), place_of(interaction)
+        call = getattr(bot.service, self.service_call)
+        await bot.responder.click(
+            interaction, lambda: call(user, place, self.challenge_id), Placement.REPLACE
+        )
+
 
 class AcceptButton(_ChallengeButton, template=TEMPLATES["accept"]):
     label = "Accept"
     style = discord.ButtonStyle.success
 
     make_id = staticmethod(accept_id)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot = _bot(interaction)
-        user, place = actor(interaction), place_of(interaction)
-        await bot.responder.click(
-            interaction,
-            lambda: bot.service.accept(user, place, self.challenge_id),
-            Placement.REPLACE,
-        )
+    service_call = "accept"
 
 
 class DeclineButton(_ChallengeButton, template=TEMPLATES["decline"]):
@@ -292,15 +294,7 @@ class DeclineButton(_ChallengeButton, template=TEMPLATES["decline"]):
     style = discord.ButtonStyle.danger
 
     make_id = staticmethod(decline_id)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot = _bot(interaction)
-        user, place = actor(interaction), place_of(interaction)
-        await bot.responder.click(
-            interaction,
-            lambda: bot.service.decline(user, place, self.challenge_id),
-            Placement.REPLACE,
-        )
+    service_call = "decline"
 
 
 DYNAMIC_ITEMS: dict[str, type[discord.ui.DynamicItem[Any]]] = {
