@@ -253,13 +253,6 @@ class Position:
             return cls(v, w, b, hand, player, Phase.MOVEMENT, Step.REMOVE, -1, clock)
         return _begin_turn(v, w, b, hand, player, -1, clock, ())
 
-    @classmethod
-    def from_record(cls, variant: str | Variant, record: str | list[str]) -> Position:
-        """Replay a record from the start; raises :class:`engine.errors.RecordError`."""
-        from engine.record import replay
-
-        return replay(variant, record)
-
     # -- value semantics -----------------------------------------------------
 
     def _args(self) -> tuple[object, ...]:
@@ -414,9 +407,6 @@ class Position:
         """The legal actions in notation, sorted."""
         v = self.variant
         return sorted(a.notation(v) for a in self.legal_actions())
-
-    def is_legal(self, action: Action) -> bool:
-        return action in self.legal_actions()
 
     def parse(self, text: str) -> Action:
         """Read an action in notation on this position's board (legality not checked)."""
