@@ -186,6 +186,14 @@ def test_a_blocked_player_is_freed_by_the_opponent() -> None:
     assert sorted(p.legal_notations()) == ["a7-d7", "g7-d7"]
 
 
+def test_a_last_placement_that_walls_in_the_first_mover_is_followed_by_a_freeing_move() -> None:
+    # Jar: black's last stone (b2) leaves white, due to move first, without a move.
+    p = replay("jar", ["b1", "a3", "a1", "c1", "a2", "b2"])
+    assert p.step is Step.FREE and p.to_move is B and p.blocked is W
+    assert p.legal_notations() == ["a3-b3", "b2-b3", "b2-c2", "c1-c2"]
+    assert p.apply("b2-b3").to_move is W
+
+
 def test_a_freeing_move_never_captures_oodan() -> None:
     p = Position.setup("shax", black="a7 g7 a1", white="d7 a4 g4 d1 b6 f6", to_move=B)
     p = p.apply("d7-d6")  # forms b6 d6 f6, but it is a freeing move
