@@ -7,7 +7,10 @@ be replayed and checked; its ``version`` grows with every change, and updates sa
 ``WHERE id = ? AND version = ?`` so a stale or concurrent change applies at most once.
 
 One connection serves the whole bot; an asyncio lock keeps each transaction whole
-(statements of two coroutines never interleave inside one transaction).
+(statements of two coroutines never interleave inside one transaction). Each trip to
+aiosqlite's thread costs a thread switch, so the frequent calls (reading a game,
+storing a move) are one statement each: ``UPDATE … RETURNING`` writes and reads back
+in a single trip and commits on its own.
 """
 
 from __future__ import annotations
@@ -254,6 +257,10 @@ _CHALLENGE_COLUMNS = (
     "resolved_at"
 )
 _TALLY_COLUMNS = "wins, losses, draws, streak, best, gal, gabad"
+_SERIES_SELECT = (
+    "SELECT holder, stones, last_white, last_winner, games FROM series "
+    "WHERE guild_id = ? AND a = ? AND b = ?"
+)
 
 
 def _game(row: sqlite3.Row) -> GameRow:
@@ -341,8 +348,11 @@ class Storage:
             await self._db.execute("COMMIT")
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        async with self._lock, self._db.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+        """One statement, all its rows, in a single trip to the database thread. Outside
+        a transaction a statement commits on its own, so an ``UPDATE … RETURNING`` here
+        is a whole write."""
+        async with self._lock:
+            return list(await self._db.execute_fetchall(sql, params))
 
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
         rows = await self._all(sql, params)
@@ -398,42 +408,36 @@ class Storage:
         ``new_turn`` restarts the turn clock (and its warning). ``None`` when the game
         has moved on or ended meanwhile: nothing is changed.
         """
-        async with self._tx() as tx:
-            cursor = await tx.execute(
-                "UPDATE games SET record = ?, draw_offered_by = ?, version = version + 1, "
-                "updated_at = ?, "
-                "turn_started_at = CASE WHEN ? THEN ? ELSE turn_started_at END, "
-                "warned = CASE WHEN ? THEN 0 ELSE warned END "
-                "WHERE id = ? AND version = ? AND status = 'active'",
-                (
-                    " ".join(record),
-                    draw_offered_by,
-                    _ts(now),
-                    new_turn,
-                    _ts(now),
-                    new_turn,
-                    game_id,
-                    version,
-                ),
-            )
-            if cursor.rowcount != 1:
-                return None
-            return await tx.game(game_id)
+        row = await self._one(
+            "UPDATE games SET record = ?, draw_offered_by = ?, version = version + 1, "
+            "updated_at = ?, "
+            "turn_started_at = CASE WHEN ? THEN ? ELSE turn_started_at END, "
+            "warned = CASE WHEN ? THEN 0 ELSE warned END "
+            f"WHERE id = ? AND version = ? AND status = 'active' RETURNING {_GAME_COLUMNS}",
+            (
+                " ".join(record),
+                draw_offered_by,
+                _ts(now),
+                new_turn,
+                _ts(now),
+                new_turn,
+                game_id,
+                version,
+            ),
+        )
+        return _game(row) if row else None
 
     async def mark_warned(self, game_id: int, version: int) -> bool:
         """Note that the turn-timeout warning was sent (only if the game is unchanged)."""
-        async with self._tx() as tx:
-            cursor = await tx.execute(
-                "UPDATE games SET warned = 1 WHERE id = ? AND version = ? AND status = 'active'",
-                (game_id, version),
-            )
-            return cursor.rowcount == 1
+        rows = await self._all(
+            "UPDATE games SET warned = 1 WHERE id = ? AND version = ? AND status = 'active' "
+            "RETURNING id",
+            (game_id, version),
+        )
+        return len(rows) == 1
 
     async def set_board_message(self, game_id: int, message_id: int) -> None:
-        async with self._tx() as tx:
-            await tx.execute(
-                "UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id)
-            )
+        await self._all("UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id))
 
     async def finish_game(
         self,
@@ -532,13 +536,12 @@ class Storage:
     async def resolve_challenge(self, challenge_id: int, status: str, now: datetime) -> bool:
         """Close an open challenge as declined, cancelled or expired; ``False`` if it
         was no longer open."""
-        async with self._tx() as tx:
-            cursor = await tx.execute(
-                "UPDATE challenges SET status = ?, resolved_at = ? "
-                "WHERE id = ? AND status = 'open'",
-                (status, _ts(now), challenge_id),
-            )
-            return cursor.rowcount == 1
+        rows = await self._all(
+            "UPDATE challenges SET status = ?, resolved_at = ? "
+            "WHERE id = ? AND status = 'open' RETURNING id",
+            (status, _ts(now), challenge_id),
+        )
+        return len(rows) == 1
 
     async def accept_challenge(
         self, challenge_id: int, new: NewGame, now: datetime
@@ -563,10 +566,9 @@ class Storage:
             return await tx.game(game_id)
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
-        async with self._tx() as tx:
-            await tx.execute(
-                "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
-            )
+        await self._all(
+            "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
+        )
 
     # -- tallies and series ----------------------------------------------------
 
@@ -596,8 +598,11 @@ class Storage:
     async def series(self, guild_id: int | None, x: str, y: str) -> Series:
         """The series between two keys on a server (empty if they never played)."""
         a, b = series_keys(x, y)
-        async with self._lock:
-            return await _Tx(self._db).series(_guild(guild_id), a, b)
+        row = await self._one(
+            _SERIES_SELECT,
+            (_guild(guild_id), a, b),
+        )
+        return Series(*row) if row else Series()
 
 
 class _Tx:
@@ -693,8 +698,7 @@ class _Tx:
 
     async def series(self, guild: int, a: str, b: str) -> Series:
         async with self.db.execute(
-            "SELECT holder, stones, last_white, last_winner, games FROM series "
-            "WHERE guild_id = ? AND a = ? AND b = ?",
+            _SERIES_SELECT,
             (guild, a, b),
         ) as cursor:
             row = await cursor.fetchone()

@@ -467,9 +467,9 @@ class ShaxService:
         Refusals: ``NoGameHere``, ``NotYourGame``, ``NotYourTurn``, ``MalformedAction``,
         ``IllegalAction`` (with the legal list), ``StaleBoard``, ``GameOver``.
         """
-        row = await self._find_game(place, game_id)
-        async with self._lock(row.id):
-            row = await self._fresh(row.id)
+        game_id = await self._game_id(place, game_id)
+        async with self._lock(game_id):
+            row = await self._game_by_id(game_id)
             side = self._check_turn(row, user, version)
             position = self._position(row)
             text = action.strip().lower()
@@ -552,7 +552,7 @@ class ShaxService:
         """The game in this channel as a fresh live board (anyone may look). The reply
         carries the old board's ``board_message_id``: post the fresh board at the bottom
         of the channel, retire the old one, and report the new id."""
-        row = await self._find_game(place, None)
+        row = await self._find_game(place)
         row, events, finished = await self._bot_turns(row)
         return await self._board_reply(row, events=events, finished=finished)
 
@@ -560,9 +560,9 @@ class ShaxService:
         self, user: User, place: Place, game_id: int | None = None, version: int | None = None
     ) -> Reply:
         """Resign: the opponent wins. Returns the final board with the replay attached."""
-        row = await self._find_game(place, game_id)
-        async with self._lock(row.id):
-            row = await self._fresh(row.id)
+        game_id = await self._game_id(place, game_id)
+        async with self._lock(game_id):
+            row = await self._game_by_id(game_id)
             side = self._check_player(row, user, version)
             outcome = Outcome(side.color.other, Termination.RESIGNATION)
             finished = await self._finish(row, row.record, outcome)
@@ -573,9 +573,9 @@ class ShaxService:
     ) -> Reply:
         """Offer a draw, or accept the opponent's offer (the game ends drawn).
         The bot declines draw offers."""
-        row = await self._find_game(place, game_id)
-        async with self._lock(row.id):
-            row = await self._fresh(row.id)
+        game_id = await self._game_id(place, game_id)
+        async with self._lock(game_id):
+            row = await self._game_by_id(game_id)
             side = self._check_player(row, user, version)
             other = _other(row, side)
             if row.ai_level is not None:
@@ -609,9 +609,9 @@ class ShaxService:
     ) -> Reply:
         """Decline the opponent's draw offer, or withdraw one's own (making a move
         declines an offer too)."""
-        row = await self._find_game(place, game_id)
-        async with self._lock(row.id):
-            row = await self._fresh(row.id)
+        game_id = await self._game_id(place, game_id)
+        async with self._lock(game_id):
+            row = await self._game_by_id(game_id)
             side = self._check_player(row, user, version)
             if row.draw_offered_by is None:
                 raise DrawError("There is no draw offer to decline.")
@@ -762,7 +762,7 @@ class ShaxService:
         elapsed = now - row.turn_started_at
         if elapsed >= self.turn_timeout:
             async with self._lock(row.id):
-                fresh = await self._fresh(row.id)
+                fresh = await self._game_by_id(row.id)
                 if fresh.version != row.version:
                     return None
                 outcome = Outcome(on_turn.color.other, Termination.TIMEOUT)
@@ -794,9 +794,15 @@ class ShaxService:
             self._locks[game_id] = lock
         return lock
 
-    async def _find_game(self, place: Place, game_id: int | None) -> GameRow:
+    async def _game_id(self, place: Place, game_id: int | None) -> int:
+        """The game a call acts in: the clicked board's, or the one in ``place``'s channel
+        (the caller reads it afresh under the game's lock)."""
         if game_id is not None:
-            return await self._game_by_id(game_id)
+            return game_id
+        return (await self._find_game(place)).id
+
+    async def _find_game(self, place: Place) -> GameRow:
+        """The active game in ``place``'s channel."""
         row = await self.storage.active_game_in_channel(place.channel_id)
         if row is None:
             raise NoGameHere(
@@ -810,9 +816,6 @@ class ShaxService:
         if row is None:
             raise NoGameHere("That game doesn't exist any more.")
         return row
-
-    async def _fresh(self, game_id: int) -> GameRow:
-        return await self._game_by_id(game_id)
 
     def _check_player(self, row: GameRow, user: User, version: int | None) -> _Side:
         """The user's side in an active game, checking the clicked board's version."""
@@ -950,7 +953,7 @@ class ShaxService:
                 seed = ai_seed(row.id, len(row.record))
                 text = await self.ai.choose(row.variant, row.record, row.ai_level, seed)
                 async with self._lock(row.id):
-                    fresh = await self._fresh(row.id)
+                    fresh = await self._game_by_id(row.id)
                     if fresh.version != row.version:
                         return fresh, events, None
                     try:

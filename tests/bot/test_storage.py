@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -93,6 +94,30 @@ async def test_optimistic_version_update_applies_once(tmp_path: Path) -> None:
         )
         assert again is None
         assert (await storage.get_game(game.id)) == first
+    finally:
+        await storage.close()
+
+
+async def test_single_statement_writes_are_committed_and_checked(tmp_path: Path) -> None:
+    """The frequent writes are one statement each (no explicit transaction): each
+    applies only where its condition holds, and is on disk when it returns."""
+    storage = await Storage.open(tmp_path / "s.db")
+    try:
+        game = await storage.create_game(new_game(), NOW)
+        assert await storage.mark_warned(game.id, 0)
+        assert not await storage.mark_warned(game.id, 1)  # not that version
+        moved = await storage.update_game(
+            game.id, 0, record=["b2"], draw_offered_by=None, now=NOW, new_turn=True
+        )
+        assert moved is not None and not moved.warned  # a new turn clears the warning
+        await storage.set_board_message(game.id, 99)
+        # Another connection (a restarted bot) sees every write.
+        other = await Storage.open(tmp_path / "s.db")
+        try:
+            seen = await other.get_game(game.id)
+        finally:
+            await other.close()
+        assert seen == replace(moved, board_message_id=99)
     finally:
         await storage.close()
 
