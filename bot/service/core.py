@@ -6,7 +6,7 @@ import asyncio
 import logging
 import random
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
@@ -90,6 +90,10 @@ BoardRenderer = Callable[[str, list[str], Any], bytes]
 """``renderer.render_board(variant, record, view) -> PNG bytes``."""
 ReplayRenderer = Callable[[str, list[str], Any], bytes]
 """``renderer.render_replay(variant, record, view) -> GIF bytes``."""
+Offload = Callable[..., Awaitable[Any]]
+"""``offload(fn, *args)`` runs the slow replay picture away from the event loop:
+``asyncio.to_thread`` by default, a worker process (``bot.pictures.PicturePool.run``)
+in the running bot."""
 
 
 def utcnow() -> datetime:
@@ -150,6 +154,7 @@ class ShaxService:
         challenge_expiry: timedelta = timedelta(minutes=10),
         turn_timeout: timedelta = timedelta(hours=24),
         on_close: Callable[[], None] | None = None,
+        offload: Offload = asyncio.to_thread,
     ) -> None:
         if render_board is None or render_replay is None:
             import renderer
@@ -165,6 +170,7 @@ class ShaxService:
         self.challenge_expiry = challenge_expiry
         self.turn_timeout = turn_timeout
         self._on_close = on_close
+        self._offload = offload
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._positions: dict[int, tuple[tuple[str, ...], Position]] = {}
         self._thinking: set[int] = set()
@@ -180,11 +186,20 @@ class ShaxService:
         clock: Callable[[], datetime] = utcnow,
     ) -> ShaxService:
         """A service over ``settings.db_path`` with an AI pool of ``settings.ai_workers``
-        (closed by :meth:`close`) unless ``ai`` is given."""
+        unless ``ai`` is given, and a worker process for replay pictures (the pools
+        are closed by :meth:`close`)."""
         from bot.ai_pool import AIPool
+        from bot.pictures import PicturePool
 
         storage = await Storage.open(settings.db_path)
         pool = AIPool(settings.ai_workers) if ai is None else None
+        pictures = PicturePool()
+
+        def close_pools() -> None:
+            if pool is not None:
+                pool.shutdown()
+            pictures.shutdown()
+
         return cls(
             storage,
             bot_user=bot_user,
@@ -192,11 +207,12 @@ class ShaxService:
             clock=clock,
             challenge_expiry=timedelta(seconds=settings.challenge_expiry_seconds),
             turn_timeout=timedelta(seconds=settings.turn_timeout_seconds),
-            on_close=pool.shutdown if pool is not None else None,
+            on_close=close_pools,
+            offload=pictures.run,
         )
 
     async def close(self) -> None:
-        """Close the database (and the AI pool :meth:`open` created)."""
+        """Close the database (and the pools :meth:`open` created)."""
         await self.storage.close()
         if self._on_close is not None:
             self._on_close()
@@ -1024,7 +1040,7 @@ class ShaxService:
             parts.append("Good game, " + " and ".join(s.ref for s in people) + "!")
             mentions += [s.user_id for s in people]
             controls = BoardControls(row.id, row.version, rematch=True)
-            gif = await asyncio.to_thread(self._render_replay, row.variant, list(row.record), view)
+            gif = await self._offload(self._render_replay, row.variant, list(row.record), view)
             png = await asyncio.to_thread(self._render_board, row.variant, list(row.record), view)
             attachments = [
                 Attachment(BOARD_FILENAME, png),

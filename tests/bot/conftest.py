@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -61,7 +62,7 @@ async def make_service(db_path: Path, clock: FakeClock) -> AsyncIterator[Service
     restart); all are closed at the end."""
     opened: list[tuple[ShaxService, ThreadPoolExecutor]] = []
 
-    async def factory(chooser: Chooser = random_chooser) -> ShaxService:
+    async def factory(chooser: Chooser = random_chooser, **options: Any) -> ShaxService:
         executor = ThreadPoolExecutor(max_workers=1)
         storage = await Storage.open(db_path)
         service = ShaxService(
@@ -71,6 +72,7 @@ async def make_service(db_path: Path, clock: FakeClock) -> AsyncIterator[Service
             clock=clock,
             challenge_expiry=CHALLENGE_EXPIRY,
             turn_timeout=TURN_TIMEOUT,
+            **options,
         )
         opened.append((service, executor))
         return service

@@ -41,6 +41,21 @@ async def test_the_bot_process_plays_and_stops_cleanly_on_sigterm(process_scene:
             timeout=20,
             what="the bot's answer",
         )
+        # Resigning ends the game: its replay is drawn by the bot's picture process.
+        await fake.slash(scene.amina, scene.channel, "shax", "resign")
+        final = await fake.wait_for(
+            lambda: next(
+                (
+                    m
+                    for m in fake.messages(scene.channel)
+                    if any(a.filename == "replay.gif" for a in m.attachments)
+                ),
+                None,
+            ),
+            timeout=30,
+            what="the final board with its replay",
+        )
+        assert final.attachment("replay.gif").data.startswith(b"GIF8")
     finally:
         if process.returncode is None:
             process.send_signal(signal.SIGTERM)
@@ -60,3 +75,4 @@ async def test_sync_registers_the_commands_globally_and_exits(process_scene: Sce
     assert [c["name"] for c in fake.commands(None)] == ["shax"]
     assert fake.sessions == []  # it never connected to the gateway
     fake.assert_clean()
+

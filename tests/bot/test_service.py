@@ -3,8 +3,11 @@ bot games, streaks, leaderboard and rules (real renderer, temporary SQLite file)
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -364,6 +367,26 @@ async def test_resign_ends_the_game_with_the_replay_and_a_rematch_button(
     with pytest.raises(NoGameHere):
         await service.play(AMINA, HERE, "a1")
     assert dump(db_path) == before
+
+
+async def test_the_replay_is_drawn_away_from_the_event_loop(
+    make_service: ServiceFactory,
+) -> None:
+    """The slow picture goes to ``offload`` (a worker process in the bot); the board
+    picture, a few milliseconds, is drawn in a thread."""
+    offloaded: list[str] = []
+
+    async def offload(fn: Callable[..., bytes], *args: Any) -> bytes:
+        offloaded.append(fn.__name__)
+        return await asyncio.to_thread(fn, *args)
+
+    service = await make_service(offload=offload)
+    await start_game(service, "jar")
+    await service.play(AMINA, HERE, "b2")
+    assert offloaded == []
+    reply = await service.resign(BASHIR, HERE)
+    assert offloaded == ["render_replay"]
+    assert reply.attachments[1].data.startswith(GIF)
 
 
 async def test_draw_offer_then_accept_ends_in_a_draw_by_agreement(service: ShaxService) -> None:

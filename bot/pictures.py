@@ -1,0 +1,78 @@
+"""Slow pictures off the bot's process: the replay GIF of a finished game.
+
+A replay takes a few tenths of a second of CPU (about 0.6 s for a 170-action game),
+and Pillow holds the GIL for most of it. In a thread of the bot's own process it
+would make the event loop and the database thread wait for the GIL, and every
+other player's answer would be late while a game ends. :class:`PicturePool` renders
+in a worker process instead (started on first use, ``forkserver`` like the AI
+pool, at a lower priority than the event loop but above the AI's workers).
+Board pictures stay in threads: they take a few milliseconds each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from bot.ai_pool import pool_context
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+WORKER_NICENESS = 10
+"""Below the event loop (0), above the AI workers (19)."""
+
+
+def _start_worker() -> None:
+    """Process-pool initializer: a lower priority, and the renderer loaded with its
+    static boards drawn, so that the first replay pays for neither."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(WORKER_NICENESS)
+    import renderer
+
+    renderer.warm_up()
+
+
+class PicturePool:
+    """Runs picture functions (top-level, so they pickle) in a worker process."""
+
+    def __init__(self, workers: int = 1, *, executor: Executor | None = None) -> None:
+        self.workers = workers
+        self._executor = executor
+        self._owns_executor = executor is None
+
+    def _pool(self) -> Executor:
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=pool_context(), initializer=_start_worker
+            )
+        return self._executor
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the pool. If that fails in any way (the worker died, the
+        call would not pickle, ``fn`` raised), ``fn`` runs once more in a thread, whose
+        result or error is the answer; a dead pool is replaced. A finished game's answer
+        never fails for want of the worker."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool(), fn, *args)
+        except BrokenProcessPool:
+            log.warning("The picture worker died; drawing this picture in a thread")
+            if self._owns_executor:
+                self.shutdown(wait=False)
+        except Exception as exc:
+            log.warning("The picture worker failed (%r); drawing this picture in a thread", exc)
+        return await asyncio.to_thread(fn, *args)
+
+    def shutdown(self, wait: bool = True) -> None:
+        """Stop the worker (only an executor this pool created)."""
+        if self._executor is not None and self._owns_executor:
+            self._executor.shutdown(wait=wait, cancel_futures=True)
+            self._executor = None
