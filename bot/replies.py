@@ -11,13 +11,34 @@ The Discord adapter and the local console both turn these values into output:
   warning, forfeit, the bot's move after a restart), from ``ShaxService.tick``.
 * :class:`UserError` and its subclasses — refusals whose message is the complete,
   friendly sentence to show ephemerally (what is wrong and what to do instead).
+* :data:`slow_answer` — how the service tells the adapter, mid-call, that its answer
+  will take a while (the bot is about to think), so the interaction is acknowledged
+  at once.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import NamedTuple
+
+# -- slow answers ---------------------------------------------------------------
+
+slow_answer: ContextVar[Callable[[], None] | None] = ContextVar("shax_slow_answer", default=None)
+"""Set by an adapter around a service call. The service calls it (through
+:func:`announce_slow_answer`) when it starts work that takes a while, such as the
+bot thinking, so that the adapter can acknowledge now instead of waiting out its
+budget for a quick answer."""
+
+
+def announce_slow_answer() -> None:
+    """Tell the adapter serving this call, if any, that the answer will be slow."""
+    hook = slow_answer.get()
+    if hook is not None:
+        hook()
+
 
 # -- who and where -------------------------------------------------------------
 

@@ -2,7 +2,8 @@
 
 **In time.** Discord drops an interaction that is not acknowledged within 3 seconds.
 The service call starts at once; if it has not answered within ``ack_budget``
-(1 s by default: a bot game where the AI thinks, a slow disk) the interaction is
+(1 s by default: a slow disk, a busy machine), or within a tenth of a second of
+announcing that the bot is thinking (``bot.replies.slow_answer``), the interaction is
 deferred — "thinking…" for a command, a deferred update for a click — and the
 reply edits or follows up later. Quick answers (most moves, every refusal) are sent
 directly, so refusals are always ephemeral and nothing flickers.
@@ -48,7 +49,7 @@ from discord import app_commands
 
 from bot.discord.context import Placement, pings_someone_else
 from bot.discord.render import DiscordMessage, text_only, to_discord
-from bot.replies import ChallengeControls, Reply, UserError
+from bot.replies import ChallengeControls, Reply, UserError, slow_answer
 
 if TYPE_CHECKING:
     from bot.service import ShaxService
@@ -60,6 +61,10 @@ UNKNOWN_INTERACTION = 10062
 """Discord's error code for an interaction acknowledged after its 3 seconds."""
 DEFAULT_ACK_BUDGET = 1.0
 """Seconds a service call may take before the interaction is deferred."""
+SLOW_GRACE = 0.1
+"""Once the service announces a slow answer (the bot thinks), the seconds it still
+has to answer directly before the interaction is deferred."""
+FIRST = asyncio.FIRST_COMPLETED
 _PUBLIC_DEFER = "shax_public_defer"
 
 
@@ -215,9 +220,24 @@ class Responder:
     async def _in_time(
         self, call: Callable[[], Awaitable[Reply]], defer: Callable[[], Awaitable[Any]]
     ) -> Reply:
-        task = asyncio.ensure_future(call())
-        done, _ = await asyncio.wait({task}, timeout=self.ack_budget)
-        if not done:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.ack_budget
+        slow = asyncio.Event()
+        token = slow_answer.set(slow.set)  # the call's task inherits the hook
+        try:
+            task = asyncio.ensure_future(call())
+        finally:
+            slow_answer.reset(token)
+        announced = asyncio.ensure_future(slow.wait())
+        try:
+            await asyncio.wait({task, announced}, timeout=self.ack_budget, return_when=FIRST)
+        finally:
+            announced.cancel()
+        if not task.done() and slow.is_set():
+            # The bot is thinking: a quick move is worth a moment's wait, a search is not.
+            grace = min(SLOW_GRACE, max(0.0, deadline - loop.time()))
+            await asyncio.wait({task}, timeout=grace)
+        if not task.done():
             try:
                 await defer()
             except discord.NotFound as exc:

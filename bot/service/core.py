@@ -35,6 +35,7 @@ from bot.replies import (
     Reply,
     StaleBoard,
     User,
+    announce_slow_answer,
     mention,
 )
 from bot.service import texts
@@ -967,6 +968,7 @@ class ShaxService:
                 if side is None or not side.is_bot:
                     break
                 seed = ai_seed(row.id, len(row.record))
+                announce_slow_answer()
                 text = await self.ai.choose(row.variant, row.record, row.ai_level, seed)
                 async with self._lock(row.id):
                     fresh = await self._game_by_id(row.id)

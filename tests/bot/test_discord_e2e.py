@@ -390,6 +390,60 @@ async def test_a_slow_bot_is_deferred_and_answered_later(scene: Scene) -> None:
     fake.assert_clean()
 
 
+async def test_a_thinking_bot_is_acknowledged_at_once_and_a_quick_one_answers_directly(
+    scene: Scene,
+) -> None:
+    """The service announces that the bot starts thinking: the click is acknowledged
+    then (a tenth of a second later), not after the adapter's whole budget."""
+    fake = scene.fake
+    thinking = {"seconds": 0.0}
+
+    def chooser(variant: str, record: tuple[str, ...], level: str, seed: int) -> str:
+        import time
+
+        time.sleep(thinking["seconds"])
+        return random.Random(seed).choice(replay(variant, record).legal_notations())
+
+    async with (
+        open_service(scene, chooser=chooser) as service,
+        bot_running(scene, service, ack_budget=2.5) as bot,  # the bot thinks well within it
+    ):
+        started = await fake.slash(
+            scene.amina, scene.channel, "shax", "play-bot", {"level": "hard", "variant": "shax"}
+        )
+        board = await shown(bot, started)
+        quick = await fake.select(
+            scene.amina,
+            board,
+            act_select(board)["custom_id"],
+            [option_values(act_select(board))[0]],
+        )
+        assert quick.response_type == 7  # the instant bot: the board, in the acknowledgement
+        board = await shown(bot, quick)
+
+        thinking["seconds"] = 0.6
+        slow = await fake.select(
+            scene.amina,
+            board,
+            act_select(board)["custom_id"],
+            [option_values(act_select(board))[0]],
+        )
+        assert slow.response_type == 6  # acknowledged while the bot thinks
+        edited = await shown(bot, slow)
+        assert edited.id == board.id and scene.amina.mention in edited.content
+        moved = await fake.slash(
+            scene.amina,
+            scene.channel,
+            "shax",
+            "move",
+            {"action": option_values(act_select(edited))[0]},
+        )
+        assert moved.response_type == 5  # "thinking…" for a command
+        answered = await shown(bot, moved)
+        assert scene.amina.mention in answered.content and not answered.ephemeral
+    fake.assert_clean()
+
+
 # -- help, statistics, failures, notices ---------------------------------------------------------
 
 
