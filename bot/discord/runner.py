@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 from dataclasses import replace
@@ -81,13 +82,25 @@ async def serve(settings: Settings, **options: Any) -> None:
 
     bot = create_bot(settings, make_service=make_service, **options)
     stop_on_signals(bot)
+    settling = asyncio.create_task(settle_when_ready(bot))
     try:
         async with bot:
             await bot.start(settings.discord_token or "")
     finally:
+        settling.cancel()
         for service in services:
             await service.close()
         log.info("Stopped")
+
+
+async def settle_when_ready(bot: ShaxBotBase) -> None:
+    """Once logged in, move what start-up built (modules, the command tree, the server
+    cache; it lives as long as the process) out of the garbage collector's way: a full
+    collection over it pauses the event loop for tens of milliseconds."""
+    await bot.wait_until_ready()
+    gc.collect()
+    gc.freeze()
+    log.debug("Froze %d start-up objects", gc.get_freeze_count())
 
 
 async def _sync(settings: Settings) -> None:

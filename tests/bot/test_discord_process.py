@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import signal
 
+from bot.discord.runner import settle_when_ready
 from tests.bot.discord_helpers import (  # noqa: F401 (the *_fixture names are fixtures)
     Scene,
     act_select,
@@ -76,3 +78,21 @@ async def test_sync_registers_the_commands_globally_and_exits(process_scene: Sce
     assert fake.sessions == []  # it never connected to the gateway
     fake.assert_clean()
 
+
+async def test_start_up_objects_leave_the_collectors_way_once_the_bot_is_ready() -> None:
+    ready = asyncio.Event()
+
+    class Bot:
+        async def wait_until_ready(self) -> None:
+            await ready.wait()
+
+    gc.unfreeze()
+    try:
+        settling = asyncio.create_task(settle_when_ready(Bot()))  # type: ignore[arg-type]
+        await asyncio.sleep(0.01)
+        assert gc.get_freeze_count() == 0 and not settling.done()
+        ready.set()
+        await settling
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
