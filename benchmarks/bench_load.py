@@ -18,8 +18,9 @@ between people, and how many of them the bot deferred; the same for clicks in bo
 over all acknowledgements (the target: under 250 ms at N = 500 with bot games); the
 bot process's worst event-loop lag (a probe task in the bot process: how late a 50 ms
 sleep wakes up); the worst gateway heartbeat gap the server saw; the fake server's own
-worst lag (its latencies are only as good as that); CPU used by the bot process, its AI
-workers and this driver. Then where the time goes inside the bot (timers around the
+worst lag (its latencies are only as good as that); CPU used by the bot process, its
+workers (AI and pictures), this driver, everything else on the machine, and the time
+the hypervisor stole. Then where the time goes inside the bot (timers around the
 service call, the picture, each database call and the acknowledgement), and how often
 the AI overran its time and a random action was played instead.
 
@@ -152,6 +153,7 @@ def _time_calls(spans: Spans) -> None:
     for attr in ("get_game", "update_game", "series", "set_board_message"):
         timed_async(Storage, attr, f"db.{attr}")
     timed_async(PicturePool, "run", "replay (picture process)")
+    timed_async(ShaxService, "tick", "service.tick (every 30 s)")
     timed_async(discord.InteractionResponse, "send_message", "ack: send_message")
     timed_async(discord.InteractionResponse, "edit_message", "ack: edit_message")
     timed_async(discord.InteractionResponse, "defer", "ack: defer")
@@ -306,12 +308,26 @@ def _descendants(pid: int) -> list[int]:
     return found
 
 
+def _machine_seconds() -> tuple[float, float]:
+    """CPU seconds the whole machine has been busy, and those stolen by the hypervisor
+    (Linux /proc/stat; zeros if unknown)."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return 0.0, 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields[:8]
+    return (user + nice + system + irq + softirq) / tick, steal / tick
+
+
 def cpu_snapshot(bot_pid: int) -> dict[str, float]:
-    return {
+    busy, stolen = _machine_seconds()
+    ours = {
         "bot": _cpu_seconds(bot_pid),
-        "AI": sum(_cpu_seconds(child) for child in _descendants(bot_pid)),
+        "bot's workers (AI, pictures)": sum(_cpu_seconds(child) for child in _descendants(bot_pid)),
         "driver": _cpu_seconds(os.getpid()),
     }
+    return {**ours, "everything else": busy - sum(ours.values()), "stolen": stolen}
 
 
 @dataclass
@@ -572,7 +588,8 @@ async def run(args: argparse.Namespace) -> int:
             await asyncio.sleep(args.seconds)
             phase.end = loop.time()
             after = cpu_snapshot(process.pid)
-            phase.cpu = {key: after[key] - before.get(key, 0.0) for key in after}
+            # max(0, …): per-process and whole-machine clocks differ by a tick or so.
+            phase.cpu = {key: max(0.0, after[key] - before.get(key, 0.0)) for key in after}
     finally:
         # Python 3.11's wait_for can swallow a cancellation; the flag ends the loops anyway.
         stop.set()
