@@ -387,10 +387,19 @@ class Storage:
         )
         return _game(row) if row else None
 
-    async def active_games(self) -> list[GameRow]:
-        rows = await self._all(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
-        )
+    async def active_games(self, *, turn_started_by: datetime | None = None) -> list[GameRow]:
+        """The active games, oldest first. With ``turn_started_by``, only those the clock
+        may concern: bot games, and games whose turn started at or before that moment."""
+        if turn_started_by is None:
+            rows = await self._all(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
+            )
+        else:
+            rows = await self._all(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' "
+                "AND (ai_level IS NOT NULL OR turn_started_at <= ?) ORDER BY id",
+                (_ts(turn_started_by),),
+            )
         return [_game(r) for r in rows]
 
     async def update_game(

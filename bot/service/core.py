@@ -753,15 +753,24 @@ class ShaxService:
                 notices.append(
                     Notice(c.channel_id, Reply(text=text, challenge_id=c.id), c.message_id)
                 )
-        for row in await self.storage.active_games():
+        # Only games the clock may concern are read; each may need its record replayed
+        # (after a restart), so the loop gets a turn in between.
+        for row in await self.storage.active_games(turn_started_by=now - self._warn_after):
             try:
                 notice = await self._tick_game(row, now)
             except Exception:  # one broken game must not stop the others' clocks
                 log.exception("tick failed for game %s", row.id)
                 continue
+            finally:
+                await asyncio.sleep(0)
             if notice is not None:
                 notices.append(notice)
         return notices
+
+    @property
+    def _warn_after(self) -> timedelta:
+        """How long into a turn the timeout warning comes."""
+        return self.turn_timeout - min(self.turn_timeout / 2, WARN_BEFORE)
 
     async def _tick_game(self, row: GameRow, now: datetime) -> Notice | None:
         position = self._position(row)
@@ -786,8 +795,7 @@ class ShaxService:
                 finished = await self._finish(fresh, fresh.record, outcome)
             reply = await self._board_reply(finished.game, finished=finished)
             return Notice(row.channel_id, reply, row.board_message_id)
-        warn_at = self.turn_timeout - min(self.turn_timeout / 2, WARN_BEFORE)
-        if elapsed >= warn_at and not row.warned:
+        if elapsed >= self._warn_after and not row.warned:
             if not await self.storage.mark_warned(row.id, row.version):
                 return None
             left = texts.duration((self.turn_timeout - elapsed).total_seconds())

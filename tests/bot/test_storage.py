@@ -122,6 +122,19 @@ async def test_single_statement_writes_are_committed_and_checked(tmp_path: Path)
         await storage.close()
 
 
+async def test_the_clock_reads_only_bot_games_and_turns_old_enough(tmp_path: Path) -> None:
+    storage = await Storage.open(tmp_path / "s.db")
+    try:
+        old = await storage.create_game(new_game(1), NOW - timedelta(hours=20))
+        await storage.create_game(new_game(2), NOW)  # a fresh turn: nothing to do yet
+        bot = await storage.create_game(replace(new_game(3), ai_level="hard"), NOW)
+        due = await storage.active_games(turn_started_by=NOW - timedelta(hours=1))
+        assert [g.id for g in due] == [old.id, bot.id]
+        assert len(await storage.active_games()) == 3
+    finally:
+        await storage.close()
+
+
 async def test_one_active_game_per_channel(tmp_path: Path) -> None:
     storage = await Storage.open(tmp_path / "s.db")
     try:
