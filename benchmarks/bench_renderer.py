@@ -18,7 +18,6 @@ Then a 150-action shax replay: time and GIF size. Targets (issue 3): shax board
 from __future__ import annotations
 
 import io
-import random
 import statistics
 import sys
 import time
@@ -29,26 +28,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PIL import Image
 
-from engine import VARIANT_IDS, Action, Position, get_variant, iter_positions
+from engine import VARIANT_IDS, Action, Position, iter_positions
 from renderer import render_board, render_position, render_replay
 from renderer.board import compose, palette, static_board
 from renderer.layout import make_layout
 from renderer.sprites import arrow_head, pebble, removed_mark, ring, stone
+from tests.renderer.games import random_record  # the tests' seeded random games
 
 REPEATS = 25
 GAMES = 6
-
-
-def random_record(variant: str, seed: int, max_actions: int = 400) -> list[str]:
-    rng = random.Random(seed)
-    v = get_variant(variant)
-    position = Position.initial(v)
-    record: list[str] = []
-    while not position.is_over and len(record) < max_actions:
-        action = rng.choice(position.legal_actions())
-        record.append(action.notation(v))
-        position = position.play(action)
-    return record
 
 
 def timed_ms(fn: Callable[[], object]) -> float:

@@ -41,6 +41,7 @@ from bot.replies import BOARD_FILENAME, User
 from bot.service import ShaxService
 from bot.storage import Storage
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
+from tests.fakediscord.fixtures import running
 
 BOT_NAME = "ShaxBot"
 
@@ -127,19 +128,8 @@ async def bot_running(
     if ack_budget is not None:
         options["ack_budget"] = ack_budget
     bot = bot_factory(settings=settings or scene.settings(), service=service, **options)
-    await bot.login(scene.fake.token)
-    connection = asyncio.create_task(bot.connect())
-    ready = asyncio.create_task(bot.wait_until_ready())
-    try:
-        done, _ = await asyncio.wait({connection, ready}, timeout=10, return_when="FIRST_COMPLETED")
-        if connection in done:
-            connection.result()
-        assert ready in done, "the bot did not become ready"
+    async with running(bot, scene.fake):
         yield bot
-    finally:
-        ready.cancel()
-        await bot.close()
-        await asyncio.wait_for(connection, 10)
 
 
 PROCESS_TOKEN = "MTIzNDU2Nzg5.fake-bot.token_for_tests"

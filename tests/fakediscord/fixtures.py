@@ -1,12 +1,19 @@
-"""Pytest fixtures for the fake Discord server (registered for all tests by tests/conftest.py)."""
+"""Pytest fixtures for the fake Discord server (registered for all tests by tests/conftest.py),
+and :func:`running`, which logs a discord.py bot in to it."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
+from typing import TypeVar
 
+import discord
 import pytest_asyncio
 
 from .server import FakeDiscord
+
+BotT = TypeVar("BotT", bound=discord.Client)
 
 
 @pytest_asyncio.fixture
@@ -23,3 +30,21 @@ async def fake_discord() -> AsyncIterator[FakeDiscord]:
             yield fake
     finally:
         await fake.stop()
+
+
+@contextlib.asynccontextmanager
+async def running(bot: BotT, fake: FakeDiscord) -> AsyncIterator[BotT]:
+    """Log ``bot`` in to ``fake``, wait for on_ready, and close it afterwards."""
+    await bot.login(fake.token)
+    connection = asyncio.create_task(bot.connect())
+    ready = asyncio.create_task(bot.wait_until_ready())
+    try:
+        done, _ = await asyncio.wait({connection, ready}, timeout=10, return_when="FIRST_COMPLETED")
+        if connection in done:
+            connection.result()
+        assert ready in done, "the bot did not become ready"
+        yield bot
+    finally:
+        ready.cancel()
+        await bot.close()
+        await asyncio.wait_for(connection, 10)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import re
 import struct
@@ -11,7 +10,7 @@ import time
 import zlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import aiohttp
 import discord
@@ -28,6 +27,7 @@ from tests.fakediscord import (
     InteractionNotAcknowledged,
     point_discord_at,
 )
+from tests.fakediscord.fixtures import running
 from tests.fakediscord.limits import check_choices, check_commands, check_message
 
 # The 24 points of a Shax (mill) board, in the usual a1..g7 notation.
@@ -228,27 +228,6 @@ class ShaxTestBot(commands.Bot):
                 await interaction.response.send_message("menu too large", ephemeral=True)
 
         return group
-
-
-BotT = TypeVar("BotT", bound=discord.Client)
-
-
-@contextlib.asynccontextmanager
-async def running(bot: BotT, fake: FakeDiscord) -> AsyncIterator[BotT]:
-    """Log ``bot`` in to ``fake``, wait for on_ready, and close it afterwards."""
-    await bot.login(fake.token)
-    connection = asyncio.create_task(bot.connect())
-    ready = asyncio.create_task(bot.wait_until_ready())
-    try:
-        done, _ = await asyncio.wait({connection, ready}, timeout=10, return_when="FIRST_COMPLETED")
-        if connection in done:
-            connection.result()
-        assert ready in done, "the bot did not become ready"
-        yield bot
-    finally:
-        ready.cancel()
-        await bot.close()
-        await asyncio.wait_for(connection, 10)
 
 
 @dataclass
