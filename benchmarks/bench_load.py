@@ -21,7 +21,7 @@ sleep wakes up); the worst gateway heartbeat gap the server saw; the fake server
 worst lag (its latencies are only as good as that); CPU used by the bot process, its
 workers (AI and pictures), this driver, everything else on the machine, and the time
 the hypervisor stole. Then where the time goes inside the bot (timers around the
-service call, the picture, each database call and the acknowledgement), and how often
+service call, the pictures, each database call and the acknowledgement), and how often
 the AI overran its time and a random action was played instead.
 
 ``--ai-nice`` and ``--ack-budget`` are experiments: they change the bot process (AI
@@ -84,10 +84,10 @@ _ai_involved: contextvars.ContextVar[bool] = contextvars.ContextVar("ai_involved
 
 def _time_calls(spans: Spans) -> None:
     """Time the steps of an answer inside the bot: the service call (apart for bot games,
-    where the AI thinks inside it), the picture, the database, the acknowledgement."""
+    where the AI thinks inside it), the pictures (drawn in worker processes: the time
+    the bot waits for them), the database, the acknowledgement."""
     import discord
 
-    import renderer
     from bot.ai_pool import AIPool
     from bot.pictures import PicturePool
     from bot.service import ShaxService
@@ -128,15 +128,16 @@ def _time_calls(spans: Spans) -> None:
         _ai_involved.set(True)
         return await original_choose(*args, **kwargs)
 
-    original_render = renderer.render_board
+    original_run = PicturePool.run
 
-    @functools.wraps(original_render)
-    def render_board(*args: Any, **kwargs: Any) -> Any:
+    @functools.wraps(original_run)
+    async def run_picture(self: PicturePool, fn: Callable[..., T], *args: Any) -> T:
+        # Timed here, in the bot: the worker process draws ``fn`` itself.
         started = time.monotonic()
         try:
-            return original_render(*args, **kwargs)
+            return await original_run(self, fn, *args)
         finally:
-            record("render_board (thread)", started)
+            record(f"{getattr(fn, '__name__', 'picture')} (worker process)", started)
 
     collecting: dict[str, float] = {}
 
@@ -149,10 +150,9 @@ def _time_calls(spans: Spans) -> None:
     gc.callbacks.append(on_gc)
     ShaxService.play = play  # type: ignore[method-assign]
     AIPool.choose = choose  # type: ignore[method-assign]
-    renderer.render_board = render_board
+    PicturePool.run = run_picture  # type: ignore[method-assign]
     for attr in ("get_game", "update_game", "series", "set_board_message"):
         timed_async(Storage, attr, f"db.{attr}")
-    timed_async(PicturePool, "run", "replay (picture process)")
     timed_async(ShaxService, "tick", "service.tick (every 30 s)")
     timed_async(discord.InteractionResponse, "send_message", "ack: send_message")
     timed_async(discord.InteractionResponse, "edit_message", "ack: edit_message")

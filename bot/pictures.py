@@ -1,12 +1,13 @@
-"""Slow pictures off the bot's process: the replay GIF of a finished game.
+"""Pictures drawn off the bot's process, in worker processes.
 
-A replay takes a few tenths of a second of CPU (about 0.6 s for a 170-action game),
-and Pillow holds the GIL for most of it. In a thread of the bot's own process it
-would make the event loop and the database thread wait for the GIL, and every
-other player's answer would be late while a game ends. :class:`PicturePool` renders
-in a worker process instead (started on first use, ``forkserver`` like the AI
-pool, at a lower priority than the event loop but above the AI's workers).
-Board pictures stay in threads: they take a few milliseconds each.
+A board picture costs ~6 ms of CPU and a replay GIF 0.3-0.6 s, and Pillow holds the
+GIL for much of it. In threads of the bot's own process they would make the event
+loop and the database thread wait for the GIL, and every player's answer with them,
+and the bot's one process would cap how many moves a second it can answer.
+:class:`PicturePool` draws in worker processes instead (started on first use,
+``forkserver`` like the AI pool, at a lower priority than the event loop but above
+the AI's workers): :data:`BOARD_WORKERS` for the boards, and a pool of its own for
+replays so that a finishing game never holds up the other games' boards.
 """
 
 from __future__ import annotations
@@ -28,6 +29,10 @@ T = TypeVar("T")
 
 WORKER_NICENESS = 10
 """Below the event loop (0), above the AI workers (19)."""
+BOARD_WORKERS = 2
+"""Processes drawing board pictures (one is busy ~6 ms a move)."""
+REPLAY_WORKERS = 1
+"""Processes drawing replays (a few a minute on a busy server)."""
 
 
 def _start_worker() -> None:

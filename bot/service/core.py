@@ -92,9 +92,8 @@ BoardRenderer = Callable[[str, list[str], Any], bytes]
 ReplayRenderer = Callable[[str, list[str], Any], bytes]
 """``renderer.render_replay(variant, record, view) -> GIF bytes``."""
 Offload = Callable[..., Awaitable[Any]]
-"""``offload(fn, *args)`` runs the slow replay picture away from the event loop:
-``asyncio.to_thread`` by default, a worker process (``bot.pictures.PicturePool.run``)
-in the running bot."""
+"""``run(fn, *args)`` draws a picture away from the event loop: ``asyncio.to_thread``
+by default, worker processes (``bot.pictures.PicturePool.run``) in the running bot."""
 
 
 def utcnow() -> datetime:
@@ -155,7 +154,8 @@ class ShaxService:
         challenge_expiry: timedelta = timedelta(minutes=10),
         turn_timeout: timedelta = timedelta(hours=24),
         on_close: Callable[[], None] | None = None,
-        offload: Offload = asyncio.to_thread,
+        run_board: Offload = asyncio.to_thread,
+        run_replay: Offload = asyncio.to_thread,
     ) -> None:
         if render_board is None or render_replay is None:
             import renderer
@@ -171,7 +171,8 @@ class ShaxService:
         self.challenge_expiry = challenge_expiry
         self.turn_timeout = turn_timeout
         self._on_close = on_close
-        self._offload = offload
+        self._run_board = run_board
+        self._run_replay = run_replay
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._positions: dict[int, tuple[tuple[str, ...], Position]] = {}
         self._thinking: set[int] = set()
@@ -187,19 +188,21 @@ class ShaxService:
         clock: Callable[[], datetime] = utcnow,
     ) -> ShaxService:
         """A service over ``settings.db_path`` with an AI pool of ``settings.ai_workers``
-        unless ``ai`` is given, and a worker process for replay pictures (the pools
-        are closed by :meth:`close`)."""
+        unless ``ai`` is given, and worker processes for the pictures (the pools are
+        closed by :meth:`close`)."""
         from bot.ai_pool import AIPool
-        from bot.pictures import PicturePool
+        from bot.pictures import BOARD_WORKERS, REPLAY_WORKERS, PicturePool
 
         storage = await Storage.open(settings.db_path)
         pool = AIPool(settings.ai_workers) if ai is None else None
-        pictures = PicturePool()
+        boards = PicturePool(BOARD_WORKERS)
+        replays = PicturePool(REPLAY_WORKERS)  # apart: a replay takes ~100 boards' time
 
         def close_pools() -> None:
             if pool is not None:
                 pool.shutdown()
-            pictures.shutdown()
+            boards.shutdown()
+            replays.shutdown()
 
         return cls(
             storage,
@@ -209,7 +212,8 @@ class ShaxService:
             challenge_expiry=timedelta(seconds=settings.challenge_expiry_seconds),
             turn_timeout=timedelta(seconds=settings.turn_timeout_seconds),
             on_close=close_pools,
-            offload=pictures.run,
+            run_board=boards.run,
+            run_replay=replays.run,
         )
 
     async def close(self) -> None:
@@ -1050,8 +1054,8 @@ class ShaxService:
             parts.append("Good game, " + " and ".join(s.ref for s in people) + "!")
             mentions += [s.user_id for s in people]
             controls = BoardControls(row.id, row.version, rematch=True)
-            gif = await self._offload(self._render_replay, row.variant, list(row.record), view)
-            png = await asyncio.to_thread(self._render_board, row.variant, list(row.record), view)
+            gif = await self._run_replay(self._render_replay, row.variant, list(row.record), view)
+            png = await self._run_board(self._render_board, row.variant, list(row.record), view)
             attachments = [
                 Attachment(BOARD_FILENAME, png),
                 Attachment(renderer.REPLAY_FILENAME, gif),
@@ -1072,7 +1076,7 @@ class ShaxService:
             if not side.is_bot:
                 mentions.append(side.user_id)
             controls = self._controls(row, position)
-            png = await asyncio.to_thread(self._render_board, row.variant, list(row.record), view)
+            png = await self._run_board(self._render_board, row.variant, list(row.record), view)
             attachments = [Attachment(BOARD_FILENAME, png)]
         return Reply(
             text=" ".join(parts),

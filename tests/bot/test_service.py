@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -369,23 +369,26 @@ async def test_resign_ends_the_game_with_the_replay_and_a_rematch_button(
     assert dump(db_path) == before
 
 
-async def test_the_replay_is_drawn_away_from_the_event_loop(
+async def test_pictures_are_drawn_where_the_service_is_told(
     make_service: ServiceFactory,
 ) -> None:
-    """The slow picture goes to ``offload`` (a worker process in the bot); the board
-    picture, a few milliseconds, is drawn in a thread."""
-    offloaded: list[str] = []
+    """Boards and replays go to their own runners (worker processes in the bot)."""
+    ran: list[tuple[str, str]] = []
 
-    async def offload(fn: Callable[..., bytes], *args: Any) -> bytes:
-        offloaded.append(fn.__name__)
-        return await asyncio.to_thread(fn, *args)
+    def runner(kind: str) -> Callable[..., Awaitable[bytes]]:
+        async def run(fn: Callable[..., bytes], *args: Any) -> bytes:
+            ran.append((kind, fn.__name__))
+            return await asyncio.to_thread(fn, *args)
 
-    service = await make_service(offload=offload)
+        return run
+
+    service = await make_service(run_board=runner("board"), run_replay=runner("replay"))
     await start_game(service, "jar")
     await service.play(AMINA, HERE, "b2")
-    assert offloaded == []
+    assert ran == [("board", "render_board")] * 2  # the first board, then after b2
+    ran.clear()
     reply = await service.resign(BASHIR, HERE)
-    assert offloaded == ["render_replay"]
+    assert ran == [("replay", "render_replay"), ("board", "render_board")]
     assert reply.attachments[1].data.startswith(GIF)
 
 
