@@ -37,7 +37,7 @@ REPLAY_WORKERS = 1
 
 def _start_worker() -> None:
     """Process-pool initializer: a lower priority, and the renderer loaded with its
-    static boards drawn, so that the first replay pays for neither."""
+    static boards drawn, so that the first picture pays for neither."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(WORKER_NICENESS)
     import renderer
@@ -45,8 +45,12 @@ def _start_worker() -> None:
     renderer.warm_up()
 
 
+def _ready() -> None:
+    """Nothing: submitted by :meth:`PicturePool.start` to bring a worker up."""
+
+
 class PicturePool:
-    """Runs picture functions (top-level, so they pickle) in a worker process."""
+    """Runs picture functions (top-level, so they pickle) in worker processes."""
 
     def __init__(self, workers: int = 1, *, executor: Executor | None = None) -> None:
         self.workers = workers
@@ -59,6 +63,13 @@ class PicturePool:
                 max_workers=self.workers, mp_context=pool_context(), initializer=_start_worker
             )
         return self._executor
+
+    def start(self) -> None:
+        """Bring the workers up now, in the background (they otherwise start with the
+        first picture, which would wait a second for them)."""
+        pool = self._pool()
+        for _ in range(self.workers):
+            pool.submit(_ready)
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in the pool. If that fails in any way (the worker died, the
@@ -77,7 +88,7 @@ class PicturePool:
         return await asyncio.to_thread(fn, *args)
 
     def shutdown(self, wait: bool = True) -> None:
-        """Stop the worker (only an executor this pool created)."""
+        """Stop the workers (only an executor this pool created)."""
         if self._executor is not None and self._owns_executor:
             self._executor.shutdown(wait=wait, cancel_futures=True)
             self._executor = None

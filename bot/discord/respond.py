@@ -64,7 +64,6 @@ DEFAULT_ACK_BUDGET = 1.0
 SLOW_GRACE = 0.1
 """Once the service announces a slow answer (the bot thinks), the seconds it still
 has to answer directly before the interaction is deferred."""
-FIRST = asyncio.FIRST_COMPLETED
 _PUBLIC_DEFER = "shax_public_defer"
 
 
@@ -230,7 +229,9 @@ class Responder:
             slow_answer.reset(token)
         announced = asyncio.ensure_future(slow.wait())
         try:
-            await asyncio.wait({task, announced}, timeout=self.ack_budget, return_when=FIRST)
+            await asyncio.wait(
+                {task, announced}, timeout=self.ack_budget, return_when=asyncio.FIRST_COMPLETED
+            )
         finally:
             announced.cancel()
         if not task.done() and slow.is_set():

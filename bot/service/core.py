@@ -196,6 +196,7 @@ class ShaxService:
         storage = await Storage.open(settings.db_path)
         pool = AIPool(settings.ai_workers) if ai is None else None
         boards = PicturePool(BOARD_WORKERS)
+        boards.start()  # every game needs boards: no first move waits for a worker
         replays = PicturePool(REPLAY_WORKERS)  # apart: a replay takes ~100 boards' time
 
         def close_pools() -> None:

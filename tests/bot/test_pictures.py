@@ -70,3 +70,15 @@ async def test_an_error_of_the_picture_itself_is_raised() -> None:
         pool = PicturePool(executor=executor)
         with pytest.raises(RecordError):
             await pool.run(renderer.render_replay, "jar", ["a1", "a1"])
+
+
+async def test_started_workers_are_up_before_the_first_picture() -> None:
+    pool = PicturePool(2)
+    try:
+        pool.start()
+        executor = pool._pool()
+        # The processes exist before any picture is asked for.
+        assert len(executor._processes) == 2  # type: ignore[attr-defined]
+        assert await pool.run(worker_pid) in executor._processes  # type: ignore[attr-defined]
+    finally:
+        pool.shutdown()
