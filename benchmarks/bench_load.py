@@ -201,12 +201,7 @@ def serve_bot(
         Storage.open = classmethod(open_with_sync)  # type: ignore[method-assign,assignment]
 
     if ai_nice:
-        pool_class = ai_pool.ProcessPoolExecutor
-
-        def niced_pool(*args: Any, **kwargs: Any) -> Any:
-            return pool_class(*args, initializer=os.nice, initargs=(ai_nice,), **kwargs)
-
-        ai_pool.ProcessPoolExecutor = niced_pool  # type: ignore[misc,assignment]
+        ai_pool.WORKER_NICENESS = ai_nice  # passed to each worker as it starts
     settings = load_settings(dotenv_path=None)
     setup_logging(settings)
     use_endpoints(settings)

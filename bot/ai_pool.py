@@ -14,6 +14,9 @@ import logging
 import multiprocessing
 import os
 import random
+import select
+import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 
@@ -30,16 +33,49 @@ WORKER_NICENESS = 19
 Discord within 3 seconds however many games are thinking."""
 
 
-def _lower_priority() -> None:
+def _lower_priority(niceness: int = WORKER_NICENESS) -> None:
     """Yield the CPU to the event loop's process."""
     with contextlib.suppress(OSError, AttributeError):
-        os.nice(WORKER_NICENESS)
+        os.nice(niceness)
 
 
-def _start_worker() -> None:
-    """Process-pool initializer: lower priority, and load the search core before the
-    first move so that no move pays for it."""
-    _lower_priority()
+def exit_with(pid: int) -> None:
+    """End this worker process when process ``pid`` (the bot) ends, however it ends.
+
+    A pool's workers wait for work on a queue whose writing end they hold themselves,
+    so a bot killed with SIGKILL would leave them (and their forkserver) running for
+    good. A daemon thread waits on a pidfd of the bot (polls where there is none) and
+    exits the worker as soon as the bot is gone.
+    """
+
+    def watch() -> None:
+        try:
+            fd = os.pidfd_open(pid)
+        except (AttributeError, OSError):  # not Linux 5.3+, or the bot is gone already
+            while _alive(pid):
+                time.sleep(1.0)
+        else:
+            select.select([fd], [], [])
+        os._exit(0)
+
+    threading.Thread(target=watch, name=f"exit-with-{pid}", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _start_worker(bot_pid: int, niceness: int) -> None:
+    """Process-pool initializer: end with the bot, think at a lower priority, and load
+    the search core before the first move so that no move pays for it."""
+    exit_with(bot_pid)
+    _lower_priority(niceness)
     from engine.ai import warm_up
 
     warm_up()
@@ -109,7 +145,10 @@ class AIPool:
         # Created on first use, so a console that never plays the bot starts no process.
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=pool_context(), initializer=_start_worker
+                max_workers=self.workers,
+                mp_context=pool_context(),
+                initializer=_start_worker,
+                initargs=(os.getpid(), WORKER_NICENESS),
             )
         return self._executor
 

@@ -21,7 +21,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from bot.ai_pool import pool_context
+from bot.ai_pool import exit_with, pool_context
 
 log = logging.getLogger(__name__)
 
@@ -35,9 +35,10 @@ REPLAY_WORKERS = 1
 """Processes drawing replays (a few a minute on a busy server)."""
 
 
-def _start_worker() -> None:
-    """Process-pool initializer: a lower priority, and the renderer loaded with its
-    static boards drawn, so that the first picture pays for neither."""
+def _start_worker(bot_pid: int) -> None:
+    """Process-pool initializer: end with the bot, a lower priority, and the renderer
+    loaded with its static boards drawn, so that the first picture pays for neither."""
+    exit_with(bot_pid)
     with contextlib.suppress(OSError, AttributeError):
         os.nice(WORKER_NICENESS)
     import renderer
@@ -60,7 +61,10 @@ class PicturePool:
     def _pool(self) -> Executor:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=pool_context(), initializer=_start_worker
+                max_workers=self.workers,
+                mp_context=pool_context(),
+                initializer=_start_worker,
+                initargs=(os.getpid(),),
             )
         return self._executor
 

@@ -53,3 +53,63 @@ def test_workers_run_below_the_event_loops_priority() -> None:
         env={**os.environ},
     )
     assert int(out.stdout) > 0
+
+
+WORKERS_SCRIPT = """
+import asyncio, multiprocessing.forkserver as fs, os
+from bot.ai_pool import AIPool, random_chooser
+from bot.pictures import PicturePool
+
+async def main():
+    pictures = PicturePool(2)
+    pictures.start()
+    ai = AIPool(1, chooser=random_chooser)
+    await ai.choose("jar", (), "easy", 1)
+    await pictures.run(os.getpid)
+    pids = [*pictures._pool()._processes, *ai._pool()._processes, fs._forkserver._forkserver_pid]
+    print(" ".join(map(str, pids)), flush=True)
+    await asyncio.sleep(3600)
+
+asyncio.run(main())
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (an exited one waiting to be reaped is not)."""
+    import os
+    from pathlib import Path
+
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+    return state not in ("Z", "X")
+
+
+def test_worker_processes_end_when_the_bot_is_killed() -> None:
+    """SIGKILL gives the bot no chance to stop its pools: the AI and picture workers,
+    and their forkserver, must still go (a restarted bot would otherwise pile them up)."""
+    import signal
+    import subprocess
+    import sys
+
+    bot = subprocess.Popen(
+        [sys.executable, "-c", WORKERS_SCRIPT], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert bot.stdout is not None
+        workers = [int(pid) for pid in bot.stdout.readline().split()]
+        assert len(workers) == 4 and all(_running(pid) for pid in workers)
+        bot.send_signal(signal.SIGKILL)
+        bot.wait(10)
+        deadline = time.monotonic() + 30
+        while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert [pid for pid in workers if _running(pid)] == []
+    finally:
+        if bot.poll() is None:
+            bot.kill()
