@@ -13,15 +13,12 @@ replays so that a finishing game never holds up the other games' boards.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import os
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Executor
 from typing import Any, TypeVar
 
-from bot.ai_pool import exit_with, pool_context
+from bot.workers import WorkerProcesses
 
 log = logging.getLogger(__name__)
 
@@ -35,64 +32,38 @@ REPLAY_WORKERS = 1
 """Processes drawing replays (a few a minute on a busy server)."""
 
 
-def _start_worker(bot_pid: int) -> None:
-    """Process-pool initializer: end with the bot, a lower priority, and the renderer
-    loaded with its static boards drawn, so that the first picture pays for neither."""
-    exit_with(bot_pid)
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(WORKER_NICENESS)
+def warm_up() -> None:
+    """Load the renderer with its static boards drawn before a worker's first picture."""
     import renderer
 
     renderer.warm_up()
-
-
-def _ready() -> None:
-    """Nothing: submitted by :meth:`PicturePool.start` to bring a worker up."""
 
 
 class PicturePool:
     """Runs picture functions (top-level, so they pickle) in worker processes."""
 
     def __init__(self, workers: int = 1, *, executor: Executor | None = None) -> None:
-        self.workers = workers
-        self._executor = executor
-        self._owns_executor = executor is None
-
-    def _pool(self) -> Executor:
-        if self._executor is None:
-            self._executor = ProcessPoolExecutor(
-                max_workers=self.workers,
-                mp_context=pool_context(),
-                initializer=_start_worker,
-                initargs=(os.getpid(),),
-            )
-        return self._executor
+        self.processes = WorkerProcesses(
+            workers, niceness=WORKER_NICENESS, warm_up=warm_up, executor=executor
+        )
 
     def start(self) -> None:
-        """Bring the workers up now, in the background (they otherwise start with the
-        first picture, which would wait a second for them)."""
-        pool = self._pool()
-        for _ in range(self.workers):
-            pool.submit(_ready)
+        """Bring the workers up now (they otherwise start with the first picture, which
+        would wait a second for them)."""
+        self.processes.start()
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in the pool. If that fails in any way (the worker died, the
+        """``fn(*args)`` in a worker. If that fails in any way (the worker died, the
         call would not pickle, ``fn`` raised), ``fn`` runs once more in a thread, whose
-        result or error is the answer; a dead pool is replaced. A finished game's answer
-        never fails for want of the worker."""
-        loop = asyncio.get_running_loop()
+        result or error is the answer: a game's answer never fails for want of a
+        worker. (The workers cannot tell ``fn``'s own errors from the pool's; those are
+        rare enough to pay for twice.)"""
         try:
-            return await loop.run_in_executor(self._pool(), fn, *args)
-        except BrokenProcessPool:
-            log.warning("The picture worker died; drawing this picture in a thread")
-            if self._owns_executor:
-                self.shutdown(wait=False)
+            return await self.processes.run(fn, *args)
         except Exception as exc:
             log.warning("The picture worker failed (%r); drawing this picture in a thread", exc)
         return await asyncio.to_thread(fn, *args)
 
     def shutdown(self, wait: bool = True) -> None:
-        """Stop the workers (only an executor this pool created)."""
-        if self._executor is not None and self._owns_executor:
-            self._executor.shutdown(wait=wait, cancel_futures=True)
-            self._executor = None
+        """Stop the workers (only processes this pool started)."""
+        self.processes.shutdown(wait)

@@ -76,7 +76,7 @@ async def test_started_workers_are_up_before_the_first_picture() -> None:
     pool = PicturePool(2)
     try:
         pool.start()
-        executor = pool._pool()
+        executor = pool.processes.executor()
         # The processes exist before any picture is asked for.
         assert len(executor._processes) == 2  # type: ignore[attr-defined]
         assert await pool.run(worker_pid) in executor._processes  # type: ignore[attr-defined]
