@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -23,6 +24,14 @@ from bot.storage import (
 NOW = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 
 
+@pytest.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    """A fresh database in the test's folder (``s.db``), closed afterwards."""
+    opened = await Storage.open(tmp_path / "s.db")
+    yield opened
+    await opened.close()
+
+
 def new_game(channel: int = 7) -> NewGame:
     return NewGame(
         guild_id=1,
@@ -36,14 +45,10 @@ def new_game(channel: int = 7) -> NewGame:
     )
 
 
-async def test_migrations_from_empty_set_the_schema_version_and_wal(tmp_path: Path) -> None:
-    storage = await Storage.open(tmp_path / "s.db")
-    try:
-        assert await storage.schema_version() == SCHEMA_VERSION
-        assert await storage.journal_mode() == "wal"
-    finally:
-        await storage.close()
-    with sqlite3.connect(tmp_path / "s.db") as raw:
+async def test_migrations_from_empty_set_the_schema_version_and_wal(storage: Storage) -> None:
+    assert await storage.schema_version() == SCHEMA_VERSION
+    assert await storage.journal_mode() == "wal"
+    with sqlite3.connect(storage.path) as raw:
         tables = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert {"games", "challenges", "tallies", "series"} <= tables
 
@@ -67,183 +72,145 @@ async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
         await Storage.open(tmp_path / "s.db")
 
 
-async def test_game_round_trip(tmp_path: Path) -> None:
-    storage = await Storage.open(tmp_path / "s.db")
-    try:
-        game = await storage.create_game(new_game(), NOW)
-        assert (game.variant, game.record, game.version, game.status) == ("jar", (), 0, "active")
-        assert game.turn_started_at == NOW and game.white_name == "Amina"
-        assert await storage.active_game_in_channel(7) == game
-        assert await storage.active_games() == [game]
-    finally:
-        await storage.close()
+async def test_game_round_trip(storage: Storage) -> None:
+    game = await storage.create_game(new_game(), NOW)
+    assert (game.variant, game.record, game.version, game.status) == ("jar", (), 0, "active")
+    assert game.turn_started_at == NOW and game.white_name == "Amina"
+    assert await storage.active_game_in_channel(7) == game
+    assert await storage.active_games() == [game]
 
 
-async def test_optimistic_version_update_applies_once(tmp_path: Path) -> None:
-    storage = await Storage.open(tmp_path / "s.db")
-    try:
-        game = await storage.create_game(new_game(), NOW)
-        later = NOW + timedelta(minutes=1)
-        first = await storage.update_game(
-            game.id, 0, record=["b2"], draw_offered_by=None, now=later, new_turn=True
-        )
-        assert first is not None and first.version == 1 and first.record == ("b2",)
-        assert first.turn_started_at == later
-        again = await storage.update_game(
-            game.id, 0, record=["a1"], draw_offered_by=None, now=later, new_turn=True
-        )
-        assert again is None
-        assert (await storage.get_game(game.id)) == first
-    finally:
-        await storage.close()
+async def test_optimistic_version_update_applies_once(storage: Storage) -> None:
+    game = await storage.create_game(new_game(), NOW)
+    later = NOW + timedelta(minutes=1)
+    first = await storage.update_game(
+        game.id, 0, record=["b2"], draw_offered_by=None, now=later, new_turn=True
+    )
+    assert first is not None and first.version == 1 and first.record == ("b2",)
+    assert first.turn_started_at == later
+    again = await storage.update_game(
+        game.id, 0, record=["a1"], draw_offered_by=None, now=later, new_turn=True
+    )
+    assert again is None
+    assert (await storage.get_game(game.id)) == first
 
 
-async def test_single_statement_writes_are_committed_and_checked(tmp_path: Path) -> None:
+async def test_single_statement_writes_are_committed_and_checked(storage: Storage) -> None:
     """The frequent writes are one statement each (no explicit transaction): each
     applies only where its condition holds, and is on disk when it returns."""
-    storage = await Storage.open(tmp_path / "s.db")
+    game = await storage.create_game(new_game(), NOW)
+    assert await storage.mark_warned(game.id, 0)
+    assert not await storage.mark_warned(game.id, 1)  # not that version
+    moved = await storage.update_game(
+        game.id, 0, record=["b2"], draw_offered_by=None, now=NOW, new_turn=True
+    )
+    assert moved is not None and not moved.warned  # a new turn clears the warning
+    await storage.set_board_message(game.id, 99)
+    # Another connection (a restarted bot) sees every write.
+    other = await Storage.open(storage.path)
     try:
-        game = await storage.create_game(new_game(), NOW)
-        assert await storage.mark_warned(game.id, 0)
-        assert not await storage.mark_warned(game.id, 1)  # not that version
-        moved = await storage.update_game(
-            game.id, 0, record=["b2"], draw_offered_by=None, now=NOW, new_turn=True
-        )
-        assert moved is not None and not moved.warned  # a new turn clears the warning
-        await storage.set_board_message(game.id, 99)
-        # Another connection (a restarted bot) sees every write.
-        other = await Storage.open(tmp_path / "s.db")
-        try:
-            seen = await other.get_game(game.id)
-        finally:
-            await other.close()
-        assert seen == replace(moved, board_message_id=99)
+        seen = await other.get_game(game.id)
     finally:
-        await storage.close()
+        await other.close()
+    assert seen == replace(moved, board_message_id=99)
 
 
-async def test_the_clock_reads_only_bot_games_and_turns_old_enough(tmp_path: Path) -> None:
-    storage = await Storage.open(tmp_path / "s.db")
-    try:
-        old = await storage.create_game(new_game(1), NOW - timedelta(hours=20))
-        await storage.create_game(new_game(2), NOW)  # a fresh turn: nothing to do yet
-        bot = await storage.create_game(replace(new_game(3), ai_level="hard"), NOW)
-        due = await storage.active_games(turn_started_by=NOW - timedelta(hours=1))
-        assert [g.id for g in due] == [old.id, bot.id]
-        assert len(await storage.active_games()) == 3
-    finally:
-        await storage.close()
+async def test_the_clock_reads_only_bot_games_and_turns_old_enough(storage: Storage) -> None:
+    old = await storage.create_game(new_game(1), NOW - timedelta(hours=20))
+    await storage.create_game(new_game(2), NOW)  # a fresh turn: nothing to do yet
+    bot = await storage.create_game(replace(new_game(3), ai_level="hard"), NOW)
+    due = await storage.active_games(turn_started_by=NOW - timedelta(hours=1))
+    assert [g.id for g in due] == [old.id, bot.id]
+    assert len(await storage.active_games()) == 3
 
 
-async def test_one_active_game_per_channel(tmp_path: Path) -> None:
-    storage = await Storage.open(tmp_path / "s.db")
-    try:
+async def test_one_active_game_per_channel(storage: Storage) -> None:
+    await storage.create_game(new_game(7), NOW)
+    with pytest.raises(ChannelTaken):
         await storage.create_game(new_game(7), NOW)
-        with pytest.raises(ChannelTaken):
-            await storage.create_game(new_game(7), NOW)
-        await storage.create_game(new_game(8), NOW)  # another channel is fine
-        assert len(await storage.active_games()) == 2
-    finally:
-        await storage.close()
+    await storage.create_game(new_game(8), NOW)  # another channel is fine
+    assert len(await storage.active_games()) == 2
 
 
-async def test_finish_game_counts_tallies_and_series_in_one_transaction(tmp_path: Path) -> None:
-    storage = await Storage.open(tmp_path / "s.db")
-    try:
-        game = await storage.create_game(new_game(), NOW)
-        players = [
-            PlayerResult(11, "Amina", "human", "win"),
-            PlayerResult(12, "Bashir", "human", "loss"),
-        ]
-        series = SeriesResult("u:11", "u:12", "u:11")
-        done = await storage.finish_game(
+async def test_finish_game_counts_tallies_and_series_in_one_transaction(storage: Storage) -> None:
+    game = await storage.create_game(new_game(), NOW)
+    players = [
+        PlayerResult(11, "Amina", "human", "win"),
+        PlayerResult(12, "Bashir", "human", "loss"),
+    ]
+    series = SeriesResult("u:11", "u:12", "u:11")
+    done = await storage.finish_game(
+        game.id,
+        0,
+        record=["a1"],
+        result="white",
+        termination="RESIGNATION",
+        now=NOW,
+        players=players,
+        series=series,
+    )
+    assert done is not None and done.game.status == "over" and done.game.version == 1
+    assert done.tallies[11][1].streak == 1 and done.tallies[12][1].losses == 1
+    assert (done.series.holder, done.series.stones) == ("u:11", 1)
+    # A stale finish changes nothing: no second win is counted.
+    stale = await storage.finish_game(
+        game.id,
+        0,
+        record=["a1"],
+        result="white",
+        termination="RESIGNATION",
+        now=NOW,
+        players=players,
+        series=series,
+    )
+    assert stale is None
+    assert (await storage.tallies(1, 11))["human"].wins == 1
+    assert (await storage.series(1, "u:12", "u:11")).stones == 1
+    assert await storage.active_game_in_channel(7) is None
+
+
+async def test_challenges_resolve_once_and_expire(storage: Storage) -> None:
+    c = await storage.create_challenge(
+        NewChallenge(1, 7, None, 11, "Amina", 12, "Bashir", "shax", NOW + timedelta(minutes=10)),
+        NOW,
+    )
+    assert await storage.open_challenges(7) == [c]
+    assert await storage.due_challenges(NOW) == []
+    assert await storage.due_challenges(NOW + timedelta(minutes=10)) == [c]
+    assert await storage.resolve_challenge(c.id, "declined", NOW)
+    assert not await storage.resolve_challenge(c.id, "expired", NOW)
+    assert (await storage.get_challenge(c.id)).status == "declined"  # type: ignore[union-attr]
+    assert await storage.accept_challenge(c.id, new_game(), NOW) is None
+    assert await storage.active_games() == []
+
+
+async def test_accepting_into_a_busy_channel_changes_nothing(storage: Storage) -> None:
+    await storage.create_game(new_game(7), NOW)
+    c = await storage.create_challenge(
+        NewChallenge(1, 7, None, 13, "Cawo", 12, "Bashir", "jar", NOW + timedelta(minutes=10)),
+        NOW,
+    )
+    with pytest.raises(ChannelTaken):
+        await storage.accept_challenge(c.id, new_game(7), NOW)
+    assert (await storage.get_challenge(c.id)).status == "open"  # type: ignore[union-attr]
+
+
+async def test_leaderboard_orders_by_streak(storage: Storage) -> None:
+    for channel, (winner, loser) in enumerate([(11, 12), (11, 13), (12, 13)], start=1):
+        game = await storage.create_game(new_game(channel), NOW)
+        await storage.finish_game(
             game.id,
             0,
-            record=["a1"],
+            record=[],
             result="white",
             termination="RESIGNATION",
             now=NOW,
-            players=players,
-            series=series,
+            players=[
+                PlayerResult(winner, f"p{winner}", "human", "win"),
+                PlayerResult(loser, f"p{loser}", "human", "loss"),
+            ],
+            series=SeriesResult(f"u:{winner}", f"u:{loser}", f"u:{winner}"),
         )
-        assert done is not None and done.game.status == "over" and done.game.version == 1
-        assert done.tallies[11][1].streak == 1 and done.tallies[12][1].losses == 1
-        assert (done.series.holder, done.series.stones) == ("u:11", 1)
-        # A stale finish changes nothing: no second win is counted.
-        stale = await storage.finish_game(
-            game.id,
-            0,
-            record=["a1"],
-            result="white",
-            termination="RESIGNATION",
-            now=NOW,
-            players=players,
-            series=series,
-        )
-        assert stale is None
-        assert (await storage.tallies(1, 11))["human"].wins == 1
-        assert (await storage.series(1, "u:12", "u:11")).stones == 1
-        assert await storage.active_game_in_channel(7) is None
-    finally:
-        await storage.close()
-
-
-async def test_challenges_resolve_once_and_expire(tmp_path: Path) -> None:
-    storage = await Storage.open(tmp_path / "s.db")
-    try:
-        c = await storage.create_challenge(
-            NewChallenge(
-                1, 7, None, 11, "Amina", 12, "Bashir", "shax", NOW + timedelta(minutes=10)
-            ),
-            NOW,
-        )
-        assert await storage.open_challenges(7) == [c]
-        assert await storage.due_challenges(NOW) == []
-        assert await storage.due_challenges(NOW + timedelta(minutes=10)) == [c]
-        assert await storage.resolve_challenge(c.id, "declined", NOW)
-        assert not await storage.resolve_challenge(c.id, "expired", NOW)
-        assert (await storage.get_challenge(c.id)).status == "declined"  # type: ignore[union-attr]
-        assert await storage.accept_challenge(c.id, new_game(), NOW) is None
-        assert await storage.active_games() == []
-    finally:
-        await storage.close()
-
-
-async def test_accepting_into_a_busy_channel_changes_nothing(tmp_path: Path) -> None:
-    storage = await Storage.open(tmp_path / "s.db")
-    try:
-        await storage.create_game(new_game(7), NOW)
-        c = await storage.create_challenge(
-            NewChallenge(1, 7, None, 13, "Cawo", 12, "Bashir", "jar", NOW + timedelta(minutes=10)),
-            NOW,
-        )
-        with pytest.raises(ChannelTaken):
-            await storage.accept_challenge(c.id, new_game(7), NOW)
-        assert (await storage.get_challenge(c.id)).status == "open"  # type: ignore[union-attr]
-    finally:
-        await storage.close()
-
-
-async def test_leaderboard_orders_by_streak(tmp_path: Path) -> None:
-    storage = await Storage.open(tmp_path / "s.db")
-    try:
-        for channel, (winner, loser) in enumerate([(11, 12), (11, 13), (12, 13)], start=1):
-            game = await storage.create_game(new_game(channel), NOW)
-            await storage.finish_game(
-                game.id,
-                0,
-                record=[],
-                result="white",
-                termination="RESIGNATION",
-                now=NOW,
-                players=[
-                    PlayerResult(winner, f"p{winner}", "human", "win"),
-                    PlayerResult(loser, f"p{loser}", "human", "loss"),
-                ],
-                series=SeriesResult(f"u:{winner}", f"u:{loser}", f"u:{winner}"),
-            )
-        rows = await storage.leaderboard(1, "human", "streak")
-        assert [(uid, t.streak) for uid, _, t in rows] == [(11, 2), (12, 1)]
-        assert await storage.leaderboard(2, "human", "best") == []
-    finally:
-        await storage.close()
+    rows = await storage.leaderboard(1, "human", "streak")
+    assert [(uid, t.streak) for uid, _, t in rows] == [(11, 2), (12, 1)]
+    assert await storage.leaderboard(2, "human", "best") == []
