@@ -88,10 +88,10 @@ def _time_calls(spans: Spans) -> None:
     the bot waits for them), the database, the acknowledgement."""
     import discord
 
-    from bot.ai_pool import AIPool
-    from bot.pictures import PicturePool
-    from bot.service import ShaxService
+    from bot.service.facade import ShaxService
     from bot.storage import Storage
+    from bot.workers.ai import AIPool
+    from bot.workers.pictures import PicturePool
 
     def record(name: str, started: float) -> None:
         spans.setdefault(name, []).append((started, time.monotonic() - started))

@@ -27,8 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.replies import User  # noqa: E402
-from bot.service import ShaxService  # noqa: E402
+from bot.service.facade import ShaxService  # noqa: E402
+from bot.service.replies import User  # noqa: E402
 from bot.storage import NewGame, Storage  # noqa: E402
 from tests.renderer.games import random_record  # noqa: E402
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.streaks import Result, Series, Tally
+from bot.service.streaks import Result, Series, Tally
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: games, challenges, personal tallies and series.

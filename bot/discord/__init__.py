@@ -1,7 +1,7 @@
 """The Discord adapter: slash commands, persistent components and notices over the service.
 
-Thin by design: each interaction becomes one :class:`bot.service.ShaxService` call
-and each :class:`bot.replies.Reply` one Discord message (:mod:`bot.discord.render`),
+Thin by design: each interaction becomes one :class:`bot.service.facade.ShaxService` call
+and each :class:`bot.service.replies.Reply` one Discord message (:mod:`bot.discord.render`),
 placed and acknowledged by :mod:`bot.discord.respond`.
 
 * :func:`run` — ``python -m bot``: endpoints, logging, service, bot, clean shutdown.

@@ -18,11 +18,11 @@ from discord.ext import commands
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.context import as_user
 from bot.discord.respond import DEFAULT_ACK_BUDGET, Responder
-from bot.replies import User
+from bot.service.replies import User
 
 if TYPE_CHECKING:
     from bot.config import Settings
-    from bot.service import ShaxService
+    from bot.service.facade import ShaxService
 
 log = logging.getLogger(__name__)
 

@@ -1,42 +1,104 @@
-"""The board's components as ``DynamicItem`` s: one class per custom-id kind of ``bot.replies``.
+"""The board's components: their custom ids, and one ``DynamicItem`` class per kind.
 
-Every custom id carries the game and its version (or the challenge), so a click on
-any message — also one posted before a restart — is routed by its template to the
-right game; a click on a superseded board is refused by the service (``StaleBoard``).
-Each ``callback`` only translates the click to one service call; the
-:class:`~bot.discord.respond.Responder` acknowledges it in time and shows the reply.
+Every custom id starts with ``shax:``, fits in 100 characters, and carries the game and
+its version (or the challenge), so a click on any message — also one posted before a
+restart — is routed by its template to the right game; a click on a superseded board
+is refused by the service (``StaleBoard``). Each ``callback`` only translates the click
+to one typed service call; the responder (:mod:`bot.discord.respond`) acknowledges it
+in time and shows the reply.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Self
+from dataclasses import dataclass
+from typing import Any, Self
 
 import discord
 
-from bot.discord.context import Placement, actor, place_of
-from bot.replies import (
-    TEMPLATES,
-    accept_id,
-    act_id,
-    decline_id,
-    draw_id,
-    nodraw_id,
-    rematch_id,
-    resign_id,
-    to_id,
-)
+from bot.discord.context import Placement, actor, client_of, place_of
+from bot.service.facade import ShaxService
+from bot.service.replies import Place, Reply, Thinking, User
 
-if TYPE_CHECKING:
-    from bot.discord.app import ShaxBotBase
+CUSTOM_ID_MAX = 100
+
+TEMPLATES: dict[str, str] = {
+    "act": r"shax:act:(?P<game_id>[0-9]+):(?P<version>[0-9]+)",
+    "to": r"shax:to:(?P<game_id>[0-9]+):(?P<version>[0-9]+):(?P<src>[a-z][0-9]+)",
+    "resign": r"shax:resign:(?P<game_id>[0-9]+):(?P<version>[0-9]+)",
+    "draw": r"shax:draw:(?P<game_id>[0-9]+):(?P<version>[0-9]+)",
+    "nodraw": r"shax:nodraw:(?P<game_id>[0-9]+):(?P<version>[0-9]+)",
+    "rematch": r"shax:rematch:(?P<game_id>[0-9]+)",
+    "accept": r"shax:accept:(?P<challenge_id>[0-9]+)",
+    "decline": r"shax:decline:(?P<challenge_id>[0-9]+)",
+}
+"""Regexes for ``discord.ui.DynamicItem(template=...)``, one per kind of control."""
+
+_COMPILED = {kind: re.compile(pattern) for kind, pattern in TEMPLATES.items()}
 
 
-def _bot(interaction: discord.Interaction[Any]) -> ShaxBotBase:
-    return interaction.client  # type: ignore[no-any-return]
+def act_id(game_id: int, version: int) -> str:
+    """The select of legal actions (or of stones, in a two-step move)."""
+    return f"shax:act:{game_id}:{version}"
 
 
-def _int(match: re.Match[str], group: str) -> int:
-    return int(match[group])
+def to_id(game_id: int, version: int, src: str) -> str:
+    """The select of destinations for the stone on ``src``."""
+    return f"shax:to:{game_id}:{version}:{src}"
+
+
+def resign_id(game_id: int, version: int) -> str:
+    return f"shax:resign:{game_id}:{version}"
+
+
+def draw_id(game_id: int, version: int) -> str:
+    """Offer a draw, or accept the one on the table."""
+    return f"shax:draw:{game_id}:{version}"
+
+
+def nodraw_id(game_id: int, version: int) -> str:
+    """Decline the draw on the table."""
+    return f"shax:nodraw:{game_id}:{version}"
+
+
+def rematch_id(game_id: int) -> str:
+    return f"shax:rematch:{game_id}"
+
+
+def accept_id(challenge_id: int) -> str:
+    return f"shax:accept:{challenge_id}"
+
+
+def decline_id(challenge_id: int) -> str:
+    return f"shax:decline:{challenge_id}"
+
+
+@dataclass(frozen=True)
+class CustomId:
+    """A parsed custom id: ``kind`` is a key of :data:`TEMPLATES`."""
+
+    kind: str
+    game_id: int | None = None
+    version: int | None = None
+    src: str | None = None
+    challenge_id: int | None = None
+
+
+def parse_custom_id(custom_id: str) -> CustomId | None:
+    """Read a custom id built by the functions above; ``None`` if it is not one of ours."""
+    for kind, pattern in _COMPILED.items():
+        m = pattern.fullmatch(custom_id)
+        if m is None:
+            continue
+        groups = m.groupdict()
+        return CustomId(
+            kind=kind,
+            game_id=int(groups["game_id"]) if "game_id" in groups else None,
+            version=int(groups["version"]) if "version" in groups else None,
+            src=groups.get("src"),
+            challenge_id=int(groups["challenge_id"]) if "challenge_id" in groups else None,
+        )
+    return None
 
 
 def destination_action(src: str, value: str) -> str:
@@ -44,6 +106,10 @@ def destination_action(src: str, value: str) -> str:
     if "-" in value or value.startswith("x"):
         return value
     return f"{src}-{value}"
+
+
+def _service(interaction: discord.Interaction[Any]) -> ShaxService:
+    return client_of(interaction).service
 
 
 class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLATES["act"]):
@@ -75,19 +141,21 @@ class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLAT
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Self:
-        return cls(_int(match, "game_id"), _int(match, "version"))
+        return cls(int(match["game_id"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         # A two-step move's stone (a bare point) comes back as the ephemeral destination
         # picker: the reply's ``ephemeral`` flag decides, so the same call serves both.
-        bot = _bot(interaction)
+        service = _service(interaction)
         value = self.item.values[0] if self.item.values else ""
         user, place = actor(interaction), place_of(interaction)
-        await bot.responder.click(
-            interaction,
-            lambda: bot.service.play(user, place, value, self.game_id, self.version),
-            Placement.REPLACE,
-        )
+
+        async def call(thinking: Thinking) -> Reply:
+            return await service.play(
+                user, place, value, self.game_id, self.version, thinking=thinking
+            )
+
+        await client_of(interaction).responder.click(interaction, call, Placement.REPLACE)
 
 
 class ToSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLATES["to"]):
@@ -120,30 +188,31 @@ class ToSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLATE
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Self:
-        return cls(_int(match, "game_id"), _int(match, "version"), match["src"])
+        return cls(int(match["game_id"]), int(match["version"]), match["src"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot = _bot(interaction)
+        service = _service(interaction)
         value = self.item.values[0] if self.item.values else ""
         action = destination_action(self.src, value)
         user, place = actor(interaction), place_of(interaction)
-        await bot.responder.click(
-            interaction,
-            lambda: bot.service.play(user, place, action, self.game_id, self.version),
-            Placement.BOARD,
-            receipt=f"You played **{action}**.",
+
+        async def call(thinking: Thinking) -> Reply:
+            return await service.play(
+                user, place, action, self.game_id, self.version, thinking=thinking
+            )
+
+        await client_of(interaction).responder.click(
+            interaction, call, Placement.BOARD, receipt=f"You played **{action}**."
         )
 
 
 class _GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
-    """A button of one game version; subclasses set the template, the label and
-    ``service_call``, the name of the :class:`ShaxService` method the click makes
-    (called as ``method(user, place, game_id, version)``)."""
+    """A button of one game version; subclasses set the template, the look, the id
+    builder and :meth:`act`, the typed service call a click makes."""
 
     label = ""
     style = discord.ButtonStyle.secondary
     emoji: str | None = None
-    service_call = ""
 
     def __init__(self, game_id: int, version: int, *, row: int | None = None) -> None:
         super().__init__(
@@ -162,21 +231,23 @@ class _GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!
     def make_id(game_id: int, version: int) -> str:
         raise NotImplementedError
 
+    async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
+        raise NotImplementedError
+
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Self:
-        return cls(_int(match, "game_id"), _int(match, "version"))
+        return cls(int(match["game_id"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot = _bot(interaction)
+        service = _service(interaction)
         user, place = actor(interaction), place_of(interaction)
-        call = getattr(bot.service, self.service_call)
-        await bot.responder.click(
-            interaction,
-            lambda: call(user, place, self.game_id, self.version),
-            Placement.REPLACE,
-        )
+
+        async def call(thinking: Thinking) -> Reply:
+            return await self.act(service, user, place)
+
+        await client_of(interaction).responder.click(interaction, call, Placement.REPLACE)
 
 
 class ResignButton(_GameButton, template=TEMPLATES["resign"]):
@@ -185,7 +256,9 @@ class ResignButton(_GameButton, template=TEMPLATES["resign"]):
     emoji = "🏳️"
 
     make_id = staticmethod(resign_id)
-    service_call = "resign"
+
+    async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
+        return await service.resign(user, place, self.game_id, self.version)
 
 
 class DrawButton(_GameButton, template=TEMPLATES["draw"]):
@@ -196,7 +269,6 @@ class DrawButton(_GameButton, template=TEMPLATES["draw"]):
     emoji = "🤝"
 
     make_id = staticmethod(draw_id)
-    service_call = "draw"
 
     def __init__(
         self, game_id: int, version: int, *, accept: bool = False, row: int | None = None
@@ -206,13 +278,18 @@ class DrawButton(_GameButton, template=TEMPLATES["draw"]):
             self.item.label = "Accept draw"
             self.item.style = discord.ButtonStyle.success
 
+    async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
+        return await service.draw(user, place, self.game_id, self.version)
+
 
 class NoDrawButton(_GameButton, template=TEMPLATES["nodraw"]):
     label = "Decline draw"
     style = discord.ButtonStyle.secondary
 
     make_id = staticmethod(nodraw_id)
-    service_call = "decline_draw"
+
+    async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
+        return await service.decline_draw(user, place, self.game_id, self.version)
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATES["rematch"]):
@@ -234,23 +311,23 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEM
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Self:
-        return cls(_int(match, "game_id"))
+        return cls(int(match["game_id"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot = _bot(interaction)
+        service = _service(interaction)
         user, place = actor(interaction), place_of(interaction)
-        await bot.responder.click(
-            interaction,
-            lambda: bot.service.rematch(user, place, self.game_id),
-            Placement.NEW,
-        )
+
+        async def call(thinking: Thinking) -> Reply:
+            return await service.rematch(user, place, self.game_id, thinking=thinking)
+
+        await client_of(interaction).responder.click(interaction, call, Placement.NEW)
 
 
 class _ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A button under a challenge; subclasses set :meth:`act`, the typed service call."""
+
     label = ""
     style = discord.ButtonStyle.secondary
-    service_call = ""
-    """The :class:`ShaxService` method a click makes, as ``method(user, place, challenge_id)``."""
 
     def __init__(self, challenge_id: int, *, row: int | None = None) -> None:
         super().__init__(
@@ -264,19 +341,23 @@ class _ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
     def make_id(challenge_id: int) -> str:
         raise NotImplementedError
 
+    async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
+        raise NotImplementedError
+
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Self:
-        return cls(_int(match, "challenge_id"))
+        return cls(int(match["challenge_id"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot = _bot(interaction)
+        service = _service(interaction)
         user, place = actor(interaction), place_of(interaction)
-        call = getattr(bot.service, self.service_call)
-        await bot.responder.click(
-            interaction, lambda: call(user, place, self.challenge_id), Placement.REPLACE
-        )
+
+        async def call(thinking: Thinking) -> Reply:
+            return await self.act(service, user, place)
+
+        await client_of(interaction).responder.click(interaction, call, Placement.REPLACE)
 
 
 class AcceptButton(_ChallengeButton, template=TEMPLATES["accept"]):
@@ -284,7 +365,9 @@ class AcceptButton(_ChallengeButton, template=TEMPLATES["accept"]):
     style = discord.ButtonStyle.success
 
     make_id = staticmethod(accept_id)
-    service_call = "accept"
+
+    async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
+        return await service.accept(user, place, self.challenge_id)
 
 
 class DeclineButton(_ChallengeButton, template=TEMPLATES["decline"]):
@@ -294,7 +377,9 @@ class DeclineButton(_ChallengeButton, template=TEMPLATES["decline"]):
     style = discord.ButtonStyle.danger
 
     make_id = staticmethod(decline_id)
-    service_call = "decline"
+
+    async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
+        return await service.decline(user, place, self.challenge_id)
 
 
 DYNAMIC_ITEMS: dict[str, type[discord.ui.DynamicItem[Any]]] = {
@@ -307,4 +392,4 @@ DYNAMIC_ITEMS: dict[str, type[discord.ui.DynamicItem[Any]]] = {
     "accept": AcceptButton,
     "decline": DeclineButton,
 }
-"""One dynamic item per kind of :data:`bot.replies.TEMPLATES`, registered in ``setup_hook``."""
+"""One dynamic item per kind of :data:`TEMPLATES`, registered in ``setup_hook``."""

@@ -1,13 +1,22 @@
-"""Who acted and where, in the service's words; and where a click's reply goes."""
+"""Who acted and where, in the service's words; where a click's reply goes; and the
+bot as the components see it (:class:`ShaxClient`)."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 
-from bot.replies import Place, Reply, User
+from bot.service.replies import Place, Reply, Thinking, User
+
+if TYPE_CHECKING:
+    from bot.service.facade import ShaxService
+
+ServiceCall = Callable[[Thinking], Awaitable[Reply]]
+"""One service call made for an interaction; it is handed the :data:`Thinking` callback
+that tells the responder the bot has started to think."""
 
 
 class Placement(Enum):
@@ -19,6 +28,34 @@ class Placement(Enum):
     """It is a new message; the clicked one stays (Rematch keeps the final board)."""
     BOARD = "board"
     """The click came from an ephemeral picker; the reply updates the game's board message."""
+
+
+class Answers(Protocol):
+    """What answers a component click (``bot.discord.respond.Responder``)."""
+
+    async def click(
+        self,
+        interaction: discord.Interaction[Any],
+        call: ServiceCall,
+        placement: Placement,
+        *,
+        receipt: str = ...,
+    ) -> None: ...
+
+
+class ShaxClient(Protocol):
+    """The bot as its components use it (``bot.discord.app.ShaxBotBase``)."""
+
+    @property
+    def service(self) -> ShaxService: ...
+
+    @property
+    def responder(self) -> Answers: ...
+
+
+def client_of(interaction: discord.Interaction[Any]) -> ShaxClient:
+    """The Shax bot that received ``interaction``."""
+    return cast("ShaxClient", interaction.client)
 
 
 def as_user(user: discord.abc.User) -> User:

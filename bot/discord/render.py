@@ -19,8 +19,7 @@ from typing import Any
 import discord
 
 from bot.discord import components as c
-from bot.replies import (
-    MAX_CHOICES,
+from bot.service.replies import (
     Attachment,
     BoardControls,
     ChallengeControls,
@@ -31,6 +30,8 @@ from bot.replies import (
 )
 
 MAX_CONTENT = 2000
+MAX_CHOICES = 25
+"""Discord's limit for select options and autocomplete choices."""
 MAX_OPTION_TEXT = 100
 MAX_PLACEHOLDER = 150
 MAX_ROWS = 5
@@ -162,10 +163,11 @@ def build_view(controls: Controls | None) -> discord.ui.View | None:
         return None
     view = discord.ui.View(timeout=None)
     if isinstance(controls, BoardControls):
-        options = select_options(controls.choices)
+        menu = controls.menu(MAX_CHOICES)
+        options = select_options(menu.choices)
         if options and not controls.over:
-            placeholder = controls.placeholder or (
-                "Choose a stone to move…" if controls.two_step else "Choose your move…"
+            placeholder = menu.placeholder or (
+                "Choose a stone to move…" if menu.two_step else "Choose your move…"
             )
             view.add_item(
                 c.ActSelect(

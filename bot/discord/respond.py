@@ -3,7 +3,8 @@
 **In time.** Discord drops an interaction that is not acknowledged within 3 seconds.
 The service call starts at once; if it has not answered within ``ack_budget``
 (1 s by default: a slow disk, a busy machine), or within a tenth of a second of
-announcing that the bot is thinking (``bot.replies.slow_answer``), the interaction is
+the service saying that the bot is thinking (the ``thinking`` callback each call is
+handed), the interaction is
 deferred — "thinking…" for a command, a deferred update for a click — and the
 reply edits or follows up later. Quick answers (most moves, every refusal) are sent
 directly, so refusals are always ephemeral and nothing flickers.
@@ -23,8 +24,8 @@ directly, so refusals are always ephemeral and nothing flickers.
   board message by id (or reposts it when someone must be pinged) and closes the
   picker with a short receipt.
 * Rematch posts a new message; the finished board (result, replay) stays as the record.
-* Every new board message is reported with ``ShaxService.set_board_message`` (and a
-  challenge with ``set_challenge_message``), so later edits and notices find it.
+* Every new board or challenge message is reported with ``ShaxService.posted``, so
+  later edits and notices find it.
 
 So the channel shows at most one board per game, at the bottom whenever someone was
 pinged, and the player on turn is always notified by a fresh message.
@@ -47,12 +48,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.discord.context import Placement, pings_someone_else
+from bot.discord.context import Placement, ServiceCall, pings_someone_else
 from bot.discord.render import DiscordMessage, text_only, to_discord
-from bot.replies import ChallengeControls, Reply, UserError, slow_answer
+from bot.service.replies import Reply, UserError
 
 if TYPE_CHECKING:
-    from bot.service import ShaxService
+    from bot.service.facade import ShaxService
 
 log = logging.getLogger(__name__)
 
@@ -115,9 +116,7 @@ class Responder:
 
     # -- entry points --------------------------------------------------------------------
 
-    async def command(
-        self, interaction: discord.Interaction[Any], call: Callable[[], Awaitable[Reply]]
-    ) -> None:
+    async def command(self, interaction: discord.Interaction[Any], call: ServiceCall) -> None:
         """Answer a slash command with the reply of ``call``; errors are reported here (the
         tree's ``on_error`` reports those raised before, such as bad options)."""
 
@@ -137,7 +136,7 @@ class Responder:
     async def click(
         self,
         interaction: discord.Interaction[Any],
-        call: Callable[[], Awaitable[Reply]],
+        call: ServiceCall,
         placement: Placement,
         *,
         receipt: str = "Done.",
@@ -216,17 +215,11 @@ class Responder:
 
     # -- acknowledging in time -----------------------------------------------------------
 
-    async def _in_time(
-        self, call: Callable[[], Awaitable[Reply]], defer: Callable[[], Awaitable[Any]]
-    ) -> Reply:
+    async def _in_time(self, call: ServiceCall, defer: Callable[[], Awaitable[Any]]) -> Reply:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.ack_budget
         slow = asyncio.Event()
-        token = slow_answer.set(slow.set)  # the call's task inherits the hook
-        try:
-            task = asyncio.ensure_future(call())
-        finally:
-            slow_answer.reset(token)
+        task = asyncio.ensure_future(call(slow.set))
         announced = asyncio.ensure_future(slow.wait())
         try:
             await asyncio.wait(
@@ -365,10 +358,7 @@ class Responder:
         replaced: Iterable[int | None] = (),
     ) -> None:
         """Report a new board or challenge message to the service; delete what it replaces."""
-        if reply.live_board and reply.game_id is not None and message_id != reply.board_message_id:
-            await self.service.set_board_message(reply.game_id, message_id)
-        if isinstance(reply.controls, ChallengeControls):
-            await self.service.set_challenge_message(reply.controls.challenge_id, message_id)
+        await self.service.posted(reply, message_id)
         if channel_id is None:
             return
         for old in dict.fromkeys(replaced):

@@ -19,11 +19,11 @@ import yarl
 
 from bot.config import DEFAULT_API_BASE_URL, DEFAULT_GATEWAY_URL, ConfigError
 from bot.discord.app import ShaxBotBase, create_bot
-from bot.replies import User
+from bot.service.facade import ShaxService
+from bot.service.replies import User
 
 if TYPE_CHECKING:
     from bot.config import Settings
-    from bot.service import ShaxService
 
 log = logging.getLogger(__name__)
 
@@ -74,8 +74,6 @@ async def serve(settings: Settings, **options: Any) -> None:
     services: list[ShaxService] = []
 
     async def make_service(bot_user: User) -> ShaxService:
-        from bot.service import ShaxService
-
         service = await ShaxService.open(settings, bot_user=bot_user)
         services.append(service)
         return service

@@ -1,11 +1,15 @@
-"""The service's words: actions, turns and results in sentences, and the short rules.
+"""Every sentence the service says: actions, turns, results, refusals, streaks, the rules.
 
-Pure functions of engine values and names; the service adds mentions and controls.
+Pure functions of engine values and names (mentions come in already written); the
+service parts choose which sentence to say, this module how it reads.
 """
 
 from __future__ import annotations
 
-from engine import Action, Color, Kind, Outcome, Phase, Position, Step, Variant
+from collections.abc import Sequence
+
+from bot.service.streaks import GABAD, GAL, Tally
+from engine import VARIANT_IDS, Action, Color, Kind, Outcome, Phase, Position, Step, Variant
 from engine.errors import summarize
 
 STONE = {Color.WHITE: "○", Color.BLACK: "●"}
@@ -131,3 +135,333 @@ def malformed_sentence(text: str, reason: str, legal: list[str]) -> str:
     if legal:
         out += f" Legal now: {legal_list(legal)}."
     return out
+
+
+# -- games: finding and checking --------------------------------------------------
+
+STALE = "This board is out of date — use the latest board below (or /shax board)."
+NO_GAME_HERE = (
+    "There is no game in this channel. Start one with /shax challenge "
+    "opponent:@someone or /shax play-bot."
+)
+GAME_GONE = "That game doesn't exist any more."
+
+
+def unknown_variant(variant: str) -> str:
+    return f"Unknown variant {variant!r} — choose one of: {', '.join(VARIANT_IDS)}."
+
+
+def not_your_game(white_name: str, black_name: str) -> str:
+    return (
+        f"This is {white_name} and {black_name}'s game — only they can play it. "
+        "Start your own with /shax challenge or /shax play-bot."
+    )
+
+
+def game_over(game_id: int) -> str:
+    return (
+        f"Game #{game_id} is over. Start a new one with Rematch, /shax challenge or /shax play-bot."
+    )
+
+
+def not_your_turn(them: str, them_is_bot: bool) -> str:
+    if them_is_bot:
+        return f"{them} is thinking — wait for its move."
+    return f"It's {them}'s turn — wait for their move."
+
+
+def channel_busy(in_thread: bool, game: tuple[int, str, str] | None) -> str:
+    """``game`` is the game being played: (id, white's name, black's name), if known."""
+    which = f" (game #{game[0]}: {game[1]} vs {game[2]})" if game else ""
+    if in_thread:
+        return (
+            f"A game is already being played in this thread{which}. Start a new thread "
+            "from the channel and play there — each thread holds its own game."
+        )
+    return (
+        f"A game is already being played in this channel{which}. Open a thread here "
+        "and start your game there — each thread holds its own game."
+    )
+
+
+# -- the live board ------------------------------------------------------------------
+
+CHOOSE_STONE = "Choose a stone to move"
+
+
+def events_sentence(events: Sequence[str]) -> str:
+    return "; ".join(events) + "."
+
+
+def result_line(outcome: Outcome, white_name: str, black_name: str) -> str:
+    return f"**{result_sentence(outcome, white_name, black_name)}.**"
+
+
+def series_holder(name: str, stones: int) -> str:
+    return f"{name} holds {stones} stone{'s' if stones != 1 else ''} in this series."
+
+
+def good_game(refs: Sequence[str]) -> str:
+    return "Good game, " + " and ".join(refs) + "!"
+
+
+def thinking(bot_name: str) -> str:
+    return f"{bot_name} is thinking…"
+
+
+def your_turn(ref: str, color: Color, position: Position) -> str:
+    return f"{ref} — your turn ({color.label} {STONE[color]}): {turn_prompt(position)}."
+
+
+def draw_offered(name: str) -> str:
+    return f"{name} offers a draw."
+
+
+def choice_description(kind: Kind) -> str:
+    return {Kind.PLACE: "place a stone here", Kind.REMOVE: "remove this stone"}.get(
+        kind, "move this stone"
+    )
+
+
+def stone_destinations(points: Sequence[str]) -> str:
+    return "to " + ", ".join(points)
+
+
+def choose_placeholder(step: Step) -> str:
+    return {
+        Step.PLACE: "Choose a point to place on",
+        Step.REMOVE: "Choose a stone to remove",
+    }.get(step, "Choose a move")
+
+
+def rules_caption(variant: Variant) -> str:
+    return f"{variant.title}: each point is named by its file letter and rank number"
+
+
+# -- turns -----------------------------------------------------------------------------
+
+NO_DRAW_OFFER = "There is no draw offer to decline."
+
+
+def bot_game_intro(user_name: str, bot_name: str, title: str) -> str:
+    return f"{user_name} vs {bot_name}, {title}. "
+
+
+def bot_declines_draws(bot_name: str) -> str:
+    return f"{bot_name} doesn't accept draws — play on, or resign with /shax resign."
+
+
+def draw_already_offered(them: str) -> str:
+    return f"You have already offered a draw; it's up to {them}."
+
+
+def draw_offer_intro(name: str, them_ref: str) -> str:
+    return (
+        f"{name} offers a draw. {them_ref}: accept it with Accept draw "
+        "(or /shax draw), decline it, or just play on. "
+    )
+
+
+def draw_declined(name: str, *, withdrawn: bool) -> str:
+    verb = "withdrew the draw offer" if withdrawn else "declined the draw"
+    return f"{name} {verb}. "
+
+
+def no_movable_stone(src: str) -> str:
+    return f"no stone of yours on {src} can move now"
+
+
+def where_to(src: str, moves: Sequence[str]) -> str:
+    return f"Where should the stone on {src} go? {', '.join(moves)}."
+
+
+# -- challenges ------------------------------------------------------------------------
+
+CHALLENGE_YOURSELF = (
+    "You can't challenge yourself — challenge someone else, or play me with /shax play-bot."
+)
+CHALLENGE_EXPIRED = "This challenge has expired — send a new one with /shax challenge."
+CHALLENGE_CLOSED = "This challenge is no longer open."
+CHALLENGE_GONE = "That challenge doesn't exist any more."
+NO_OPEN_CHALLENGE = "You have no open challenge here."
+BOT_ACCOUNTS_CANT_PLAY = "Bot accounts can't play Shax."
+STILL_PLAYING = "This game is still being played — finish it first."
+
+
+def challenge_the_bot(levels: Sequence[str]) -> str:
+    return f"To play against me, use /shax play-bot (choose a level: {', '.join(levels)})."
+
+
+def challenge_a_bot_account(name: str) -> str:
+    return (
+        f"{name} is a bot account and can't play Shax — challenge a person, "
+        "or play me with /shax play-bot."
+    )
+
+
+def already_challenged(name: str) -> str:
+    return (
+        f"You have already challenged {name} here; wait for an answer or withdraw it with Decline."
+    )
+
+
+def challenge_sent(
+    opponent_ref: str, challenger: str, title: str | None, expiry_seconds: float
+) -> str:
+    """``title`` is the variant's; ``None`` for a rematch."""
+    what = "a rematch" if title is None else f"a game of {title}"
+    return (
+        f"{opponent_ref}, {challenger} challenges you to {what}! "
+        f"Accept or decline within {duration(expiry_seconds)}."
+    )
+
+
+def accept_own_challenge(opponent: str) -> str:
+    return f"You can't accept your own challenge — wait for {opponent}."
+
+
+def challenge_for_someone_else(opponent: str) -> str:
+    return f"This challenge is for {opponent}, not for you."
+
+
+def challenge_accepted(
+    name: str, challenger: str, white: str, *, last_winner: bool, after_draw: bool
+) -> str:
+    text = f"{name} accepted {challenger}'s challenge. "
+    if last_winner:
+        text += f"{white} won the last game and places first. "
+    elif after_draw:
+        text += f"After the draw, {white} places first. "
+    return text
+
+
+def challenge_declined(name: str, challenger: str) -> str:
+    return f"{name} declined {challenger}'s challenge."
+
+
+def only_challenger_withdraws(challenger: str) -> str:
+    return f"Only {challenger} can withdraw this challenge."
+
+
+def challenge_withdrawn(challenger: str, opponent: str) -> str:
+    return f"{challenger} withdrew the challenge to {opponent}."
+
+
+def challenge_not_open(status: str) -> str:
+    return f"This challenge is no longer open (it was {status})."
+
+
+def nothing_to(verb: str) -> str:
+    return f"No challenge is waiting for you here, so there is nothing to {verb}."
+
+
+def unknown_level(level: str, levels: Sequence[str]) -> str:
+    return f"Unknown level {level!r} — choose one of: {', '.join(levels)}."
+
+
+def unknown_first(first: str) -> str:
+    return f"first must be me, bot or random, not {first!r}."
+
+
+def rematch_already_asked(them: str) -> str:
+    return f"You have already asked for a rematch; it's up to {them}."
+
+
+# -- the clock -------------------------------------------------------------------------
+
+
+def challenge_expired(challenger: str, opponent: str) -> str:
+    return f"{challenger}'s challenge to {opponent} expired."
+
+
+def timeout_warning(
+    ref: str, game_id: int, white_name: str, black_name: str, seconds_left: float
+) -> str:
+    return (
+        f"⏳ {ref}, it's your turn in game #{game_id} "
+        f"({white_name} vs {black_name}). Play within {duration(seconds_left)}, "
+        "or you forfeit the game."
+    )
+
+
+# -- streaks ---------------------------------------------------------------------------
+
+_WORDS = {1: "one", 2: "two", 3: "three"}
+
+
+def streak_phrase(streak: int) -> str:
+    """How a winning streak sounds: ``"3 in a row — one more for a gal"``."""
+    if streak <= 0:
+        return "no wins in a row yet"
+    if streak < GAL:
+        return f"{streak} in a row — {_WORDS[GAL - streak]} more for a gal"
+    if streak == GAL:
+        return f"{GAL} in a row: a gal!"
+    if streak == GABAD:
+        return f"{GABAD} in a row: a gabad!"
+    return f"{streak} in a row — past a gabad!"
+
+
+def change_text(
+    winner_name: str | None,
+    winner_after: Tally | None,
+    loser_name: str | None,
+    loser_before: Tally | None,
+) -> str:
+    """The streak line under a result; ``winner_name=None`` for a draw.
+
+    A missing tally (the bot's side) is left out.
+    """
+    if winner_name is None:
+        return "A draw breaks nobody's streak."
+    parts = []
+    if winner_after is not None:
+        parts.append(f"{winner_name}: {streak_phrase(winner_after.streak)}")
+    if loser_before is not None and loser_before.streak > 0:
+        parts.append(f"{loser_name}'s run of {loser_before.streak} ends")
+    return ". ".join(parts) + "." if parts else ""
+
+
+def tally_line(t: Tally) -> str:
+    record = f"{t.wins} won, {t.losses} lost, {t.draws} drawn"
+    now = streak_phrase(t.streak) if t.streak else "no current streak"
+    extra = f" · gal ×{t.gal}" if t.gal else ""
+    extra += f" · gabad ×{t.gabad}" if t.gabad else ""
+    return f"{record} — {now}; best {t.best} in a row{extra}"
+
+
+def no_games_yet(name: str) -> str:
+    return f"{name} hasn't finished a game here yet."
+
+
+def streaks_heading(name: str) -> str:
+    return f"**{name}** — streaks on this server"
+
+
+def against_people(t: Tally) -> str:
+    return "Against people: " + tally_line(t)
+
+
+def against_bot(level: str, t: Tally) -> str:
+    return f"Against the {level} bot: " + tally_line(t)
+
+
+def leaderboard(current: Sequence[tuple[str, Tally]], best: Sequence[tuple[str, Tally]]) -> str:
+    lines = [
+        "**Leaderboard** — streaks against people (games against the bot show in /shax streak)"
+    ]
+    if not best:
+        lines.append("Nobody has won a game against a person here yet.")
+        return "\n".join(lines)
+    lines.append("Current streaks:")
+    lines += [f"{i}. {name} — {t.streak} in a row" for i, (name, t) in enumerate(current, 1)] or [
+        "(no running streaks)"
+    ]
+    lines.append("All-time best:")
+    lines += [
+        f"{i}. {name} — {t.best} in a row"
+        + (f" · gal ×{t.gal}" if t.gal else "")
+        + (f" · gabad ×{t.gabad}" if t.gabad else "")
+        for i, (name, t) in enumerate(best, 1)
+    ]
+    return "\n".join(lines)

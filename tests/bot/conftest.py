@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
-from bot.ai_pool import AIPool, Chooser, random_chooser
-from bot.replies import BoardControls, Place, Reply, User
-from bot.service import ShaxService
+from bot.discord.render import MAX_CHOICES as MENU_SIZE
+from bot.service.facade import ShaxService
+from bot.service.replies import BoardControls, Place, Reply, User
 from bot.storage import Storage
+from bot.workers.ai import AIPool, Chooser, random_chooser
 
 AMINA = User(101, "Amina")
 BASHIR = User(102, "Bashir")
@@ -114,8 +115,9 @@ async def play_random_game(
         if controls.rematch:
             return reply
         user = on_turn(reply)
-        value = rng.choice(controls.choices).value
-        if controls.two_step:
+        menu = controls.menu(MENU_SIZE)
+        value = rng.choice(menu.choices).value
+        if menu.two_step:
             step = await service.play(user, place, value, controls.game_id, controls.version)
             value = rng.choice(step.controls.choices).value  # type: ignore[union-attr]
         reply = await service.play(user, place, value, controls.game_id, controls.version)

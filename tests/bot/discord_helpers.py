@@ -34,12 +34,12 @@ import pytest
 import pytest_asyncio
 from PIL import Image
 
-from bot.ai_pool import AIPool, Chooser, random_chooser
 from bot.config import Settings
 from bot.discord import ShaxBot, ShaxBotBase
-from bot.replies import BOARD_FILENAME, User
-from bot.service import ShaxService
+from bot.service.facade import ShaxService
+from bot.service.replies import BOARD_FILENAME, User
 from bot.storage import Storage
+from bot.workers.ai import AIPool, Chooser, random_chooser
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.fakediscord.fixtures import running
 

@@ -6,7 +6,7 @@ import asyncio
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from bot.ai_pool import GRACE_SECONDS, AIPool
+from bot.workers.ai import GRACE_SECONDS, AIPool
 
 THINK = 0.2
 

@@ -16,29 +16,32 @@ import engine
 import engine.ai
 from bot.config import DEFAULT_API_BASE_URL, Settings
 from bot.discord import ShardedShaxBot, ShaxBot, ShaxBotBase, create_bot, use_endpoints
-from bot.discord.components import DYNAMIC_ITEMS, destination_action
-from bot.discord.context import pings_someone_else
-from bot.discord.render import DiscordMessage, build_view, to_discord, truncate
-from bot.replies import (
-    BOARD_FILENAME,
+from bot.discord.components import (
     CUSTOM_ID_MAX,
-    RULES_FILENAME,
+    DYNAMIC_ITEMS,
     TEMPLATES,
-    Attachment,
-    BoardControls,
-    ChallengeControls,
-    Choice,
-    DestinationControls,
-    Reply,
     accept_id,
     act_id,
     decline_id,
+    destination_action,
     draw_id,
     nodraw_id,
     parse_custom_id,
     rematch_id,
     resign_id,
     to_id,
+)
+from bot.discord.context import pings_someone_else
+from bot.discord.render import DiscordMessage, build_view, to_discord, truncate
+from bot.service.replies import (
+    BOARD_FILENAME,
+    RULES_FILENAME,
+    Attachment,
+    BoardControls,
+    ChallengeControls,
+    Choice,
+    DestinationControls,
+    Reply,
 )
 from tests.fakediscord.limits import FormErrors, check_commands, check_message
 
@@ -234,7 +237,7 @@ def board_reply(**controls: Any) -> Reply:
     return Reply(
         text="<@1> — your turn.",
         attachments=(png(),),
-        controls=BoardControls(game_id=7, version=3, choices=choices, **controls),
+        controls=BoardControls(game_id=7, version=3, actions=choices, **controls),
         game_id=7,
         version=3,
         live_board=True,
@@ -328,7 +331,7 @@ async def test_oversized_replies_are_cut_to_discords_limits() -> None:
         controls=BoardControls(
             game_id=BIG,
             version=BIG,
-            choices=many,
+            actions=many,
             can_offer_draw=True,
             draw_offered_by=1,
             placeholder="p" * 400,

@@ -14,21 +14,13 @@ from typing import Any
 
 import pytest
 
-import bot.service.core
+import bot.discord.render
 from bot.config import Settings
 from bot.discord import ShardedShaxBot, ShaxBotBase, create_bot
+from bot.discord.components import accept_id, decline_id, parse_custom_id, rematch_id
 from bot.discord.respond import SORRY
-from bot.replies import (
-    RULES_FILENAME,
-    Place,
-    Reply,
-    User,
-    accept_id,
-    decline_id,
-    parse_custom_id,
-    rematch_id,
-)
-from bot.service import ShaxService
+from bot.service.facade import ShaxService
+from bot.service.replies import RULES_FILENAME, Place, Reply, User
 from engine import Position, replay
 from tests.bot.discord_helpers import (  # noqa: F401 (the *_fixture names are fixtures)
     Scene,
@@ -231,7 +223,7 @@ async def test_two_step_move_picks_a_stone_then_its_destination(
     for ply, point in enumerate(JAR_PLACEMENT):
         await service.play(players[ply % 2], place_of(scene), point)
     # Pretend more moves than a select can hold: the board offers stones first.
-    monkeypatch.setattr(bot.service.core, "MAX_CHOICES", 2)
+    monkeypatch.setattr(bot.discord.render, "MAX_CHOICES", 2)
     showing = await fake.slash(scene.cawo, scene.channel, "shax", "board")
     board = await shown(running_bot, showing)
     assert option_values(act_select(board)) == ["a3", "b2"]

@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 import renderer
-from bot.pictures import PicturePool
+from bot.workers.pictures import PicturePool
 from engine import RecordError
 
 RECORD = ["a3", "a2", "b2", "a1", "c2", "c3", "c2-c1"]

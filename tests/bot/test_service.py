@@ -6,30 +6,16 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.replies import (
-    BOARD_FILENAME,
+from bot.discord.components import (
     CUSTOM_ID_MAX,
     TEMPLATES,
-    BadOption,
-    ChallengeControls,
-    ChallengeError,
-    ChannelBusy,
     CustomId,
-    DestinationControls,
-    DrawError,
-    GameOver,
-    IllegalAction,
-    MalformedAction,
-    NoGameHere,
-    NotYourGame,
-    NotYourTurn,
-    StaleBoard,
-    UserError,
     accept_id,
     act_id,
     decline_id,
@@ -40,7 +26,24 @@ from bot.replies import (
     resign_id,
     to_id,
 )
-from bot.service import ShaxService
+from bot.service.facade import ShaxService
+from bot.service.replies import (
+    BOARD_FILENAME,
+    BadOption,
+    ChallengeControls,
+    ChallengeError,
+    ChannelBusy,
+    DestinationControls,
+    DrawError,
+    GameOver,
+    IllegalAction,
+    MalformedAction,
+    NoGameHere,
+    NotYourGame,
+    NotYourTurn,
+    StaleBoard,
+    UserError,
+)
 from tests.bot.conftest import (
     AMINA,
     BASHIR,
@@ -127,7 +130,7 @@ async def test_accept_starts_the_game_and_the_challenger_places_first(
     assert reply.attachments[0].data.startswith(PNG)
     assert reply.mentions == (AMINA.id,) and on_turn(reply) == AMINA
     assert f"<@{AMINA.id}> — your turn (white ○): place a stone (12 in hand)" in reply.text
-    assert len(controls.choices) == 24 and not controls.two_step
+    assert len(controls.actions) == 24 and not controls.menu(25).two_step
     assert controls.can_offer_draw and not controls.rematch
 
 
@@ -215,7 +218,7 @@ async def test_accepting_when_the_channel_became_busy_is_refused(service: ShaxSe
 
 async def test_a_challenge_expires_on_tick(service: ShaxService, clock: FakeClock) -> None:
     c = await service.challenge(AMINA, BASHIR, HERE)
-    await service.set_challenge_message(c.challenge_id, 777)  # type: ignore[arg-type]
+    await service.posted(c, 777)
     clock.advance(minutes=9)
     assert await service.tick() == []
     clock.advance(minutes=1)
@@ -249,7 +252,7 @@ async def test_a_move_answers_with_the_board_the_move_in_words_and_the_next_play
     assert reply.mentions == (BASHIR.id,)
     assert reply.version == 1 and reply.game_id == game.game_id and reply.live_board
     assert reply.attachments[0].data.startswith(PNG)
-    assert "d7" not in [c.value for c in board_controls(reply).choices]
+    assert "d7" not in [c.value for c in board_controls(reply).actions]
 
 
 async def test_refusals_are_friendly_and_change_nothing(
@@ -308,18 +311,16 @@ async def test_a_bare_point_in_the_movement_phase_asks_where_to(service: ShaxSer
         await service.play(AMINA, HERE, "b1")
 
 
-async def test_more_than_25_moves_become_a_two_step_choice(
-    service: ShaxService, monkeypatch: pytest.MonkeyPatch
+async def test_more_moves_than_a_menu_holds_become_a_two_step_choice(
+    service: ShaxService,
 ) -> None:
-    import bot.service.core as core
-
-    monkeypatch.setattr(core, "MAX_CHOICES", 3)  # the jar position has four moves
     reply = await start_game(service, "jar")
     reply = await play_all(service, JAR_MOVEMENT, reply)
     controls = board_controls(reply)
-    assert controls.two_step
-    assert [c.value for c in controls.choices] == ["a1", "b3", "c2"]
-    assert controls.choices[2].description == "to b2, c1"
+    menu = controls.menu(3)  # the jar position has four moves
+    assert menu.two_step
+    assert [c.value for c in menu.choices] == ["a1", "b3", "c2"]
+    assert menu.choices[2].description == "to b2, c1"
     ask = await service.choose_stone(AMINA, controls.game_id, controls.version, "c2")
     assert isinstance(ask.controls, DestinationControls) and ask.controls.src == "c2"
     done = await service.play(AMINA, HERE, "c2-c1", controls.game_id, controls.version)
@@ -332,7 +333,7 @@ async def test_board_is_a_fresh_live_board_and_remembers_the_message(
     service: ShaxService,
 ) -> None:
     game = await start_game(service, "jar")
-    await service.set_board_message(game.game_id, 4242)  # type: ignore[arg-type]
+    await service.posted(replace(game, board_message_id=None), 4242)
     moved = await service.play(AMINA, HERE, "b2")
     assert moved.board_message_id == 4242
     board = await service.board(CAWO, HERE)  # anyone may look
@@ -356,7 +357,7 @@ async def test_resign_ends_the_game_with_the_replay_and_a_rematch_button(
     assert "Amina: 1 in a row — three more for a gal." in reply.text
     assert "Amina holds 1 stone in this series." in reply.text
     controls = board_controls(reply)
-    assert controls.rematch and controls.choices == ()
+    assert controls.rematch and controls.actions == ()
     names = [a.filename for a in reply.attachments]
     assert names == [BOARD_FILENAME, "replay.gif"]
     assert reply.attachments[1].data.startswith(GIF)
@@ -492,12 +493,12 @@ async def test_a_bot_game_counts_against_that_bot_level(service: ShaxService) ->
 
 
 async def test_the_bot_plays_with_the_real_engine_ai(make_service: ServiceFactory) -> None:
-    from bot.ai_pool import fixed_depth_chooser
+    from bot.workers.ai import fixed_depth_chooser
 
     service = await make_service(fixed_depth_chooser(2))
     reply = await service.play_bot(AMINA, HERE, "hard", "jar", "bot")
     assert "Shax bot (hard) placed a stone on" in reply.text
-    reply = await service.play(AMINA, HERE, board_controls(reply).choices[0].value)
+    reply = await service.play(AMINA, HERE, board_controls(reply).actions[0].value)
     assert reply.version == 3 or board_controls(reply).rematch
 
 

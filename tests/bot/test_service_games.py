@@ -4,12 +4,13 @@ and streaks up to a gal and a gabad."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from bot.replies import NotYourTurn, StaleBoard, UserError
-from bot.service import ShaxService
+from bot.service.facade import ShaxService
+from bot.service.replies import NotYourTurn, StaleBoard, UserError
 from bot.storage import NewGame
 from engine import replay
 from tests.bot.conftest import (
@@ -74,7 +75,7 @@ async def test_a_rule_draw_ends_the_game_and_counts_a_draw(make_service: Service
 
 async def test_turn_timeout_warns_then_forfeits(service: ShaxService, clock: FakeClock) -> None:
     game = await start_game(service, "jar")
-    await service.set_board_message(game.game_id, 31)  # type: ignore[arg-type]
+    await service.posted(replace(game, board_message_id=None), 31)
     await service.play(AMINA, HERE, "b2")
     clock.advance(hours=22, minutes=59)
     assert await service.tick() == []
@@ -240,7 +241,7 @@ async def test_streaks_through_the_service_reach_a_gal_and_a_gabad(service: Shax
 
 
 async def test_the_ai_pool_runs_the_engine_in_worker_processes() -> None:
-    from bot.ai_pool import AIPool
+    from bot.workers.ai import AIPool
 
     pool = AIPool(1)  # the real ProcessPoolExecutor (forkserver or spawn)
     try:
@@ -253,7 +254,7 @@ async def test_the_ai_pool_runs_the_engine_in_worker_processes() -> None:
 async def test_a_failing_or_slow_ai_falls_back_to_a_legal_action() -> None:
     from concurrent.futures import ThreadPoolExecutor
 
-    from bot.ai_pool import AIPool
+    from bot.workers.ai import AIPool
 
     def broken(variant: str, record: tuple[str, ...], level: str, seed: int) -> str:
         raise RuntimeError("worker died")

@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.streaks import GABAD, GAL, Series, Tally, bot_kind, change_text, streak_phrase
+from bot.service.streaks import GABAD, GAL, Series, Tally, bot_kind
+from bot.service.texts import change_text, streak_phrase
 
 
 def tally_of(results: str) -> Tally:

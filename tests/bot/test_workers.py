@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.ai_pool import AIPool, random_chooser
-from bot.workers import WorkerProcesses
+from bot.workers.ai import AIPool, random_chooser
+from bot.workers.processes import WorkerProcesses
 
 
 def worker_pid() -> int:
@@ -75,8 +75,8 @@ async def test_the_bot_thinks_again_after_its_worker_was_killed() -> None:
 
 WORKERS_SCRIPT = """
 import asyncio, multiprocessing.forkserver as fs, os
-from bot.ai_pool import AIPool, random_chooser
-from bot.pictures import PicturePool
+from bot.workers.ai import AIPool, random_chooser
+from bot.workers.pictures import PicturePool
 
 async def main():
     pictures = PicturePool(2)

@@ -36,13 +36,14 @@ import pytest_asyncio
 from PIL import Image
 
 import renderer
-from bot.ai_pool import AIPool, random_chooser
 from bot.discord import ShaxBotBase
+from bot.discord.components import accept_id, decline_id, parse_custom_id
 from bot.discord.respond import SORRY
-from bot.replies import BOARD_FILENAME, accept_id, decline_id, parse_custom_id
-from bot.service import ShaxService
-from bot.service.core import ActionChooser
+from bot.service.bot_turns import ActionChooser
+from bot.service.facade import ShaxService
+from bot.service.replies import BOARD_FILENAME
 from bot.storage import Storage
+from bot.workers.ai import AIPool, random_chooser
 from tests.bot.discord_helpers import (
     Scene,
     act_select,

@@ -11,8 +11,8 @@ import asyncio
 from collections.abc import Awaitable
 from typing import Any
 
-from bot.ai_pool import AIPool
-from bot.replies import resign_id
+from bot.discord.components import resign_id
+from bot.workers.ai import AIPool
 from tests.bot.discord_helpers import Scene, act_select, bot_running, option_values
 from tests.e2e.conftest import (
     assert_board_png,

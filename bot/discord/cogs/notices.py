@@ -10,16 +10,13 @@ players pings them with a short text-only message.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import commands, tasks
 
+from bot.discord.app import ShaxBotBase
 from bot.discord.render import to_discord, truncate
-from bot.replies import Notice
-
-if TYPE_CHECKING:
-    from bot.discord.app import ShaxBotBase
+from bot.service.replies import Notice
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +79,5 @@ class Notices(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    from bot.discord.app import ShaxBotBase
-
     assert isinstance(bot, ShaxBotBase)
     await bot.add_cog(Notices(bot))

@@ -9,19 +9,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
+from bot.discord.app import ShaxBotBase
 from bot.discord.context import actor, as_user, place_of
-from bot.discord.render import truncate
-from bot.replies import MAX_CHOICES, UserError
-
-if TYPE_CHECKING:
-    from bot.discord.app import ShaxBotBase
+from bot.discord.render import MAX_CHOICES, truncate
+from bot.service.replies import UserError
+from engine.ai import LEVELS as AI_LEVELS
 
 log = logging.getLogger(__name__)
 
@@ -36,12 +35,7 @@ VARIANTS = [
     Choice(name="Shax small — 8 stones each, two squares", value="shax-small"),
     Choice(name="Jar — 3 stones each, the children's game", value="jar"),
 ]
-LEVELS = [
-    Choice(name="Easy", value="easy"),
-    Choice(name="Medium", value="medium"),
-    Choice(name="Hard", value="hard"),
-    Choice(name="Master", value="master"),
-]
+LEVELS = [Choice(name=level.capitalize(), value=level) for level in AI_LEVELS]
 FIRST = [
     Choice(name="Me", value="me"),
     Choice(name="The bot", value="bot"),
@@ -76,7 +70,7 @@ class ShaxCommands(
         user, place = actor(interaction), place_of(interaction)
         await self.bot.responder.command(
             interaction,
-            lambda: self.bot.service.challenge(user, as_user(opponent), place, variant),
+            lambda _: self.bot.service.challenge(user, as_user(opponent), place, variant),
         )
 
     @app_commands.command(name="play-bot", description="Play a game against the bot")
@@ -96,7 +90,9 @@ class ShaxCommands(
         user, place = actor(interaction), place_of(interaction)
         await self.bot.responder.command(
             interaction,
-            lambda: self.bot.service.play_bot(user, place, level, variant, first),
+            lambda thinking: self.bot.service.play_bot(
+                user, place, level, variant, first, thinking=thinking
+            ),
         )
 
     @app_commands.command(
@@ -113,7 +109,8 @@ class ShaxCommands(
             raise UserError(TOO_LONG)
         user, place = actor(interaction), place_of(interaction)
         await self.bot.responder.command(
-            interaction, lambda: self.bot.service.play(user, place, action)
+            interaction,
+            lambda thinking: self.bot.service.play(user, place, action, thinking=thinking),
         )
 
     @move.autocomplete("action")
@@ -142,17 +139,21 @@ class ShaxCommands(
     @app_commands.command(name="board", description="Show the game in this channel again")
     async def board(self, interaction: discord.Interaction[Any]) -> None:
         user, place = actor(interaction), place_of(interaction)
-        await self.bot.responder.command(interaction, lambda: self.bot.service.board(user, place))
+        await self.bot.responder.command(
+            interaction, lambda thinking: self.bot.service.board(user, place, thinking=thinking)
+        )
 
     @app_commands.command(name="resign", description="Resign the game in this channel")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
         user, place = actor(interaction), place_of(interaction)
-        await self.bot.responder.command(interaction, lambda: self.bot.service.resign(user, place))
+        await self.bot.responder.command(
+            interaction, lambda _: self.bot.service.resign(user, place)
+        )
 
     @app_commands.command(name="draw", description="Offer a draw, or accept the one on the table")
     async def draw(self, interaction: discord.Interaction[Any]) -> None:
         user, place = actor(interaction), place_of(interaction)
-        await self.bot.responder.command(interaction, lambda: self.bot.service.draw(user, place))
+        await self.bot.responder.command(interaction, lambda _: self.bot.service.draw(user, place))
 
     # -- statistics and help -------------------------------------------------------------
 
@@ -166,24 +167,22 @@ class ShaxCommands(
     ) -> None:
         who = as_user(user) if user is not None else actor(interaction)
         place = place_of(interaction)
-        await self.bot.responder.command(interaction, lambda: self.bot.service.streak(place, who))
+        await self.bot.responder.command(interaction, lambda _: self.bot.service.streak(place, who))
 
     @app_commands.command(
         name="leaderboard", description="This server's best current and all-time streaks"
     )
     async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
         place = place_of(interaction)
-        await self.bot.responder.command(interaction, lambda: self.bot.service.leaderboard(place))
+        await self.bot.responder.command(interaction, lambda _: self.bot.service.leaderboard(place))
 
     @app_commands.command(name="rules", description="The rules in short, with the board's points")
     @app_commands.describe(variant="Which game (default: Shax)")
     @app_commands.choices(variant=VARIANTS)
     async def rules(self, interaction: discord.Interaction[Any], variant: str = "shax") -> None:
-        await self.bot.responder.command(interaction, lambda: self.bot.service.rules(variant))
+        await self.bot.responder.command(interaction, lambda _: self.bot.service.rules(variant))
 
 
 async def setup(bot: commands.Bot) -> None:
-    from bot.discord.app import ShaxBotBase
-
     assert isinstance(bot, ShaxBotBase)
     await bot.add_cog(ShaxCommands(bot))

@@ -8,12 +8,16 @@ inject an in-thread executor and a fixed-depth chooser.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 
-from bot.workers import WorkerProcesses
+import engine.ai
+from bot.workers.processes import WorkerProcesses
+from engine import replay
+from engine.ai import DEFAULT_MOVETIME, choose_action
 
 log = logging.getLogger(__name__)
 
@@ -31,42 +35,30 @@ Discord within 3 seconds however many games are thinking."""
 def warm_up() -> None:
     """Load the search core before a worker's first move, so that no move pays for it
     (and the bot's own process never loads it)."""
-    import engine.ai
-
     engine.ai.warm_up()
 
 
 def engine_chooser(variant: str, record: tuple[str, ...], level: str, seed: int) -> str:
     """The engine's AI at ``level`` with its default time budget."""
-    from engine.ai import choose_action
-
     return choose_action(variant, list(record), level=level, seed=seed).action
 
 
 def fixed_depth_chooser(depth: int) -> Chooser:
     """A chooser that searches to a fixed depth (deterministic; for tests)."""
-    import functools
-
     return functools.partial(_depth_choose, depth)
 
 
 def _depth_choose(depth: int, variant: str, record: tuple[str, ...], level: str, seed: int) -> str:
-    from engine.ai import choose_action
-
     return choose_action(variant, list(record), level=level, seed=seed, depth=depth).action
 
 
 def random_chooser(variant: str, record: tuple[str, ...], level: str, seed: int) -> str:
     """A seeded random legal action (fast; for tests of game flow)."""
-    from engine import replay
-
     return random.Random(seed).choice(replay(variant, record).legal_notations())
 
 
 def time_budget(level: str) -> float:
     """Seconds the engine may think at ``level``."""
-    from engine.ai import DEFAULT_MOVETIME
-
     return DEFAULT_MOVETIME.get(level, max(DEFAULT_MOVETIME.values()))
 
 

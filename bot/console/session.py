@@ -14,13 +14,15 @@ import hashlib
 import shlex
 import sys
 import tempfile
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
 from bot.config import Settings
-from bot.replies import (
+from bot.console.textboard import text_board
+from bot.service.facade import ShaxService
+from bot.service.replies import (
     MENTION_RE,
     BoardControls,
     ChallengeControls,
@@ -30,10 +32,11 @@ from bot.replies import (
     User,
     UserError,
 )
-from bot.service import ShaxService
-from engine import Color, Position, Variant, replay
+from engine import replay
 
 BOT_USER = User(1, "Shax bot", True)
+MENU_SIZE = 25
+"""At most this many legal actions are listed; more moves are listed by their stones."""
 HELP = """\
 Commands (as in Discord):
   /shax challenge opponent:@name [variant:shax|shax-small|jar]
@@ -50,78 +53,6 @@ def local_user(name: str) -> User:
     """A console player: a stable id from the name, so the database remembers them."""
     digest = hashlib.sha256(name.lower().encode()).digest()
     return User(1_000_000 + int.from_bytes(digest[:6], "big"), name)
-
-
-# -- the text board -----------------------------------------------------------------
-
-_JUNCTIONS = {
-    # (left, right, up, down) → box-drawing character
-    (0, 1, 0, 1): "┌",
-    (1, 0, 0, 1): "┐",
-    (0, 1, 1, 0): "└",
-    (1, 0, 1, 0): "┘",
-    (1, 1, 0, 1): "┬",
-    (1, 1, 1, 0): "┴",
-    (0, 1, 1, 1): "├",
-    (1, 0, 1, 1): "┤",
-    (1, 1, 1, 1): "┼",
-    (1, 1, 0, 0): "─",
-    (0, 0, 1, 1): "│",
-}
-STONES = {Color.WHITE: "○", Color.BLACK: "●"}
-_DX, _DY = 4, 2
-
-
-def text_board(position: Position) -> str:
-    """The board in box-drawing characters: ○ white, ● black, point names on the edges."""
-    v: Variant = position.variant
-    size = v.grid
-    width, height = (size - 1) * _DX + 1, (size - 1) * _DY + 1
-    canvas = [[" "] * width for _ in range(height)]
-
-    def cell(i: int) -> tuple[int, int]:
-        file, rank = v.coords(i)
-        return (size - 1 - rank) * _DY, file * _DX
-
-    links: dict[int, set[str]] = {i: set() for i in range(v.size)}
-    for a, b in v.edges:
-        (ra, ca), (rb, cb) = cell(a), cell(b)
-        if ra == rb:
-            lo, hi = sorted((ca, cb))
-            for c in range(lo + 1, hi):
-                canvas[ra][c] = "─"
-            left, right = (a, b) if ca < cb else (b, a)
-            links[left].add("right")
-            links[right].add("left")
-        else:
-            lo, hi = sorted((ra, rb))
-            for r in range(lo + 1, hi):
-                canvas[r][ca] = "│"
-            top, bottom = (a, b) if ra < rb else (b, a)
-            links[top].add("down")
-            links[bottom].add("up")
-    board = position.board()
-    for i, name in enumerate(v.points):
-        r, c = cell(i)
-        color = board.get(name)
-        if color is not None:
-            canvas[r][c] = STONES[color]
-        else:
-            key = tuple(int(d in links[i]) for d in ("left", "right", "up", "down"))
-            canvas[r][c] = _JUNCTIONS.get(key, "+")  # type: ignore[call-overload]
-    lines = []
-    for r, row in enumerate(canvas):
-        rank = size - r // _DY if r % _DY == 0 else None
-        label = f"{rank:>2} " if rank is not None else "   "
-        lines.append(label + "".join(row).rstrip())
-    files = [" "] * width
-    for f in range(size):
-        files[f * _DX] = chr(ord("a") + f)
-    lines.append("   " + "".join(files).rstrip())
-    return "\n".join(lines)
-
-
-# -- the console ----------------------------------------------------------------------
 
 
 @dataclass
@@ -185,7 +116,7 @@ class Console:
     async def shax(self, command: str, args: list[str]) -> None:
         opts, rest = _options(args)
         s, me, here = self.service, self.user, self.place
-        simple = {  # the commands that take no options
+        simple: dict[str, Callable[[User, Place], Awaitable[Reply]]] = {  # no options
             "accept": s.accept,
             "decline": s.decline,
             "cancel": s.cancel,
@@ -254,8 +185,9 @@ class Console:
             if c.rematch:
                 self.write("Game over — /shax rematch to play again.")
                 return
-            labels = " ".join(choice.label for choice in c.choices)
-            if c.two_step:
+            menu = c.menu(MENU_SIZE)
+            labels = " ".join(choice.label for choice in menu.choices)
+            if menu.two_step:
                 self.write(f"Stones that can move: {labels} (/shax move a stone to see where)")
             else:
                 self.write(f"Legal: {labels}")
@@ -339,8 +271,6 @@ async def console_main(
 
 
 def _with_db(settings: Settings, db_path: Path) -> Settings:
-    from dataclasses import replace
-
     return replace(settings, db_path=db_path)
 
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from typing import Any, TypeVar
 
-from bot.workers import WorkerProcesses
+from bot.workers.processes import WorkerProcesses
 
 log = logging.getLogger(__name__)
 

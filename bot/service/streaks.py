@@ -23,8 +23,6 @@ HUMAN = "human"
 
 Result = Literal["win", "loss", "draw"]
 
-_WORDS = {1: "one", 2: "two", 3: "three"}
-
 
 def bot_kind(level: str) -> str:
     """The opponent kind of a bot level: ``"bot:hard"``."""
@@ -64,39 +62,6 @@ class Tally:
             gal=self.gal + (streak == GAL),
             gabad=self.gabad + (streak == GABAD),
         )
-
-
-def streak_phrase(streak: int) -> str:
-    """How a winning streak sounds: ``"3 in a row — one more for a gal"``."""
-    if streak <= 0:
-        return "no wins in a row yet"
-    if streak < GAL:
-        return f"{streak} in a row — {_WORDS[GAL - streak]} more for a gal"
-    if streak == GAL:
-        return f"{GAL} in a row: a gal!"
-    if streak == GABAD:
-        return f"{GABAD} in a row: a gabad!"
-    return f"{streak} in a row — past a gabad!"
-
-
-def change_text(
-    winner_name: str | None,
-    winner_after: Tally | None,
-    loser_name: str | None,
-    loser_before: Tally | None,
-) -> str:
-    """The streak line under a result; ``winner_name=None`` for a draw.
-
-    A missing tally (the bot's side) is left out.
-    """
-    if winner_name is None:
-        return "A draw breaks nobody's streak."
-    parts = []
-    if winner_after is not None:
-        parts.append(f"{winner_name}: {streak_phrase(winner_after.streak)}")
-    if loser_before is not None and loser_before.streak > 0:
-        parts.append(f"{loser_name}'s run of {loser_before.streak} ends")
-    return ". ".join(parts) + "." if parts else ""
 
 
 @dataclass(frozen=True)

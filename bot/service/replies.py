@@ -5,39 +5,30 @@ The Discord adapter and the local console both turn these values into output:
 * :class:`Reply` — text (mentions written ``<@id>``), attachments, controls, and
   whether it is the game's live board message.
 * Controls as data — :class:`BoardControls`, :class:`DestinationControls`,
-  :class:`ChallengeControls` — with custom ids built and parsed here, so a click
-  on an old message routes to the right game after a restart.
+  :class:`ChallengeControls`: what a player can do next, with every legal choice.
+  How they are drawn (and how many fit) is the adapter's business.
 * :class:`Notice` — what the service says on its own (challenge expired, timeout
   warning, forfeit, the bot's move after a restart), from ``ShaxService.tick``.
 * :class:`UserError` and its subclasses — refusals whose message is the complete,
   friendly sentence to show ephemerally (what is wrong and what to do instead).
-* :data:`slow_answer` — how the service tells the adapter, mid-call, that its answer
-  will take a while (the bot is about to think), so the interaction is acknowledged
-  at once.
+* :data:`Thinking` — the callback a caller may pass to calls that can make the bot
+  think, so it learns at once that the answer will take a while.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import NamedTuple
 
-# -- slow answers ---------------------------------------------------------------
-
-slow_answer: ContextVar[Callable[[], None] | None] = ContextVar("shax_slow_answer", default=None)
-"""Set by an adapter around a service call. The service calls it (through
-:func:`announce_slow_answer`) when it starts work that takes a while, such as the
-bot thinking, so that the adapter can acknowledge now instead of waiting out its
-budget for a quick answer."""
+Thinking = Callable[[], None]
+"""Called by the service when it starts work that takes a while (the bot thinking), so
+that an adapter can acknowledge now instead of waiting for the answer."""
 
 
-def announce_slow_answer() -> None:
-    """Tell the adapter serving this call, if any, that the answer will be slow."""
-    hook = slow_answer.get()
-    if hook is not None:
-        hook()
+def not_thinking() -> None:
+    """The :data:`Thinking` callback of a caller that does not need to know."""
 
 
 # -- who and where -------------------------------------------------------------
@@ -81,9 +72,6 @@ MENTION_RE = re.compile(r"<@!?(\d+)>")
 
 # -- controls --------------------------------------------------------------------
 
-MAX_CHOICES = 25
-"""Discord's limit for select options and autocomplete choices."""
-
 
 @dataclass(frozen=True)
 class Choice:
@@ -95,38 +83,53 @@ class Choice:
 
 
 @dataclass(frozen=True)
-class BoardControls:
-    """The components under a live board.
+class Menu:
+    """The choices that fit one select: the legal actions, or the movable stones when the
+    actions are more than fit (picking a stone then asks for its destination)."""
 
-    ``choices`` (at most 25) are the legal actions; when ``two_step`` is true there
-    were more than 25 moves, so the choices are the movable stones and picking one
+    choices: tuple[Choice, ...]
+    placeholder: str
+    two_step: bool = False
+
+
+@dataclass(frozen=True)
+class BoardControls:
+    """What can be done under a live board.
+
+    ``actions`` are every legal action; in the movement phase ``stones`` are the
+    movable stones (value: the point; description: where each can go), for the
+    two-step move a caller with a small select uses (:meth:`menu`): picking a stone
     asks for its destination (``ShaxService.choose_stone`` answers with
-    :class:`DestinationControls`). The select's custom id is
-    :func:`act_id` ``(game_id, version)``; the buttons are Resign
-    (:func:`resign_id`), Offer draw / Accept draw (:func:`draw_id`; the label is
-    "Accept draw" when ``draw_offered_by`` is set), Decline draw
-    (:func:`nodraw_id`, only while an offer stands), and Rematch
-    (:func:`rematch_id`) once ``rematch`` is true (the game is over; then there
-    are no choices and no Resign/draw buttons).
+    :class:`DestinationControls`). The buttons: Resign, Offer draw / Accept draw
+    (while ``draw_offered_by`` is set), Decline draw (only while an offer stands),
+    and Rematch once ``rematch`` is true (the game is over; then there are no
+    actions and no Resign/draw buttons).
     """
 
     game_id: int
     version: int
-    choices: tuple[Choice, ...] = ()
-    two_step: bool = False
+    actions: tuple[Choice, ...] = ()
+    stones: tuple[Choice, ...] = ()
     can_offer_draw: bool = False
     draw_offered_by: int | None = None
     rematch: bool = False
     placeholder: str = ""
+    stones_placeholder: str = ""
 
     @property
     def over(self) -> bool:
         return self.rematch
 
+    def menu(self, limit: int) -> Menu:
+        """The choices for a select of at most ``limit`` options."""
+        if len(self.actions) > limit and self.stones:
+            return Menu(self.stones[:limit], self.stones_placeholder, two_step=True)
+        return Menu(self.actions[:limit], self.placeholder)
+
 
 @dataclass(frozen=True)
 class DestinationControls:
-    """The second step of a move: where the stone on ``src`` goes (custom id :func:`to_id`)."""
+    """The second step of a move: where the stone on ``src`` goes."""
 
     game_id: int
     version: int
@@ -136,7 +139,7 @@ class DestinationControls:
 
 @dataclass(frozen=True)
 class ChallengeControls:
-    """Accept / Decline buttons under a challenge (:func:`accept_id`, :func:`decline_id`).
+    """Accept / Decline buttons under a challenge.
 
     Decline pressed by the challenger withdraws the challenge.
     """
@@ -167,7 +170,7 @@ class Reply:
     ``live_board`` means this message is the game's live board: the adapter updates
     the board message (the clicked message, or ``board_message_id`` when it is
     known) rather than posting a new one, and reports the id of a newly posted board
-    with ``ShaxService.set_board_message``. ``ephemeral`` replies are shown only to
+    or challenge with ``ShaxService.posted``. ``ephemeral`` replies are shown only to
     the user who acted.
     """
 
@@ -195,93 +198,6 @@ class Notice:
     channel_id: int
     reply: Reply
     edit_message_id: int | None = None
-
-
-# -- custom ids ------------------------------------------------------------------
-#
-# Every id starts with "shax:", fits in 100 characters, and carries the game and
-# its version (or the challenge), so any old message still routes after a restart
-# and a click on a superseded board is refused with StaleBoard.
-
-CUSTOM_ID_MAX = 100
-
-TEMPLATES: dict[str, str] = {
-    "act": r"shax:act:(?P<game_id>[0-9]+):(?P<version>[0-9]+)",
-    "to": r"shax:to:(?P<game_id>[0-9]+):(?P<version>[0-9]+):(?P<src>[a-z][0-9]+)",
-    "resign": r"shax:resign:(?P<game_id>[0-9]+):(?P<version>[0-9]+)",
-    "draw": r"shax:draw:(?P<game_id>[0-9]+):(?P<version>[0-9]+)",
-    "nodraw": r"shax:nodraw:(?P<game_id>[0-9]+):(?P<version>[0-9]+)",
-    "rematch": r"shax:rematch:(?P<game_id>[0-9]+)",
-    "accept": r"shax:accept:(?P<challenge_id>[0-9]+)",
-    "decline": r"shax:decline:(?P<challenge_id>[0-9]+)",
-}
-"""Regexes for ``discord.ui.DynamicItem(template=...)``, one per kind of control."""
-
-_COMPILED = {kind: re.compile(pattern) for kind, pattern in TEMPLATES.items()}
-
-
-def act_id(game_id: int, version: int) -> str:
-    """The select of legal actions (or of stones, in a two-step move)."""
-    return f"shax:act:{game_id}:{version}"
-
-
-def to_id(game_id: int, version: int, src: str) -> str:
-    """The select of destinations for the stone on ``src``."""
-    return f"shax:to:{game_id}:{version}:{src}"
-
-
-def resign_id(game_id: int, version: int) -> str:
-    return f"shax:resign:{game_id}:{version}"
-
-
-def draw_id(game_id: int, version: int) -> str:
-    """Offer a draw, or accept the one on the table."""
-    return f"shax:draw:{game_id}:{version}"
-
-
-def nodraw_id(game_id: int, version: int) -> str:
-    """Decline the draw on the table."""
-    return f"shax:nodraw:{game_id}:{version}"
-
-
-def rematch_id(game_id: int) -> str:
-    return f"shax:rematch:{game_id}"
-
-
-def accept_id(challenge_id: int) -> str:
-    return f"shax:accept:{challenge_id}"
-
-
-def decline_id(challenge_id: int) -> str:
-    return f"shax:decline:{challenge_id}"
-
-
-@dataclass(frozen=True)
-class CustomId:
-    """A parsed custom id: ``kind`` is a key of :data:`TEMPLATES`."""
-
-    kind: str
-    game_id: int | None = None
-    version: int | None = None
-    src: str | None = None
-    challenge_id: int | None = None
-
-
-def parse_custom_id(custom_id: str) -> CustomId | None:
-    """Read a custom id built by the functions above; ``None`` if it is not one of ours."""
-    for kind, pattern in _COMPILED.items():
-        m = pattern.fullmatch(custom_id)
-        if m is None:
-            continue
-        groups = m.groupdict()
-        return CustomId(
-            kind=kind,
-            game_id=int(groups["game_id"]) if "game_id" in groups else None,
-            version=int(groups["version"]) if "version" in groups else None,
-            src=groups.get("src"),
-            challenge_id=int(groups["challenge_id"]) if "challenge_id" in groups else None,
-        )
-    return None
 
 
 # -- refusals --------------------------------------------------------------------

@@ -1,0 +1,257 @@
+"""Challenges between people, games against the bot, and rematches.
+
+A challenge is stored with an expiry (the clock closes it, :mod:`bot.service.clock`);
+accepting it starts the game, with the series deciding who places first: the last
+winner, after a draw whoever placed second last time, in a new series the challenger.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from bot.service import texts
+from bot.service.bot_turns import FIRST_CHOICES, BotPlayer
+from bot.service.compose import Composer
+from bot.service.kernel import (
+    GameKernel,
+    challenge_place,
+    game_place,
+    other,
+    parse_variant,
+    player_key,
+    side_of,
+)
+from bot.service.replies import (
+    BadOption,
+    ChallengeControls,
+    ChallengeError,
+    GameOver,
+    NotYourGame,
+    Place,
+    Reply,
+    Thinking,
+    User,
+    not_thinking,
+)
+from bot.storage import ChallengeRow, ChannelTaken, NewChallenge, NewGame
+from engine import Variant, get_variant
+from engine.ai import LEVELS
+
+
+class Challenges:
+    """Challenges and the starts of games."""
+
+    def __init__(
+        self, kernel: GameKernel, composer: Composer, bots: BotPlayer, *, expiry_seconds: float
+    ) -> None:
+        self.kernel = kernel
+        self.composer = composer
+        self.bots = bots
+        self.expiry_seconds = expiry_seconds
+
+    async def challenge(
+        self, challenger: User, opponent: User, place: Place, variant: str = "shax"
+    ) -> Reply:
+        """A challenge with Accept / Decline; it expires."""
+        v = parse_variant(variant)
+        if opponent.id == challenger.id:
+            raise ChallengeError(texts.CHALLENGE_YOURSELF)
+        if opponent.id == self.kernel.bot_user.id:
+            raise ChallengeError(texts.challenge_the_bot(LEVELS))
+        if opponent.is_bot:
+            raise ChallengeError(texts.challenge_a_bot_account(opponent.name))
+        await self.kernel.check_channel_free(place)
+        for open_one in await self.kernel.storage.open_challenges(place.channel_id):
+            if (open_one.challenger_id, open_one.opponent_id) == (challenger.id, opponent.id):
+                raise ChallengeError(texts.already_challenged(opponent.name))
+        return await self._create(challenger, opponent, place, v, rematch_of=None)
+
+    async def _create(
+        self,
+        challenger: User,
+        opponent: User,
+        place: Place,
+        variant: Variant,
+        rematch_of: int | None,
+    ) -> Reply:
+        now = self.kernel.now()
+        row = await self.kernel.storage.create_challenge(
+            NewChallenge(
+                guild_id=place.guild_id,
+                channel_id=place.channel_id,
+                parent_channel_id=place.parent_channel_id,
+                challenger_id=challenger.id,
+                challenger_name=challenger.name,
+                opponent_id=opponent.id,
+                opponent_name=opponent.name,
+                variant=variant.id,
+                expires_at=now + timedelta(seconds=self.expiry_seconds),
+                rematch_of=rematch_of,
+            ),
+            now,
+        )
+        text = texts.challenge_sent(
+            opponent.mention,
+            challenger.name,
+            None if rematch_of is not None else variant.title,
+            self.expiry_seconds,
+        )
+        return Reply(
+            text=text,
+            controls=ChallengeControls(row.id),
+            challenge_id=row.id,
+            mentions=(opponent.id,),
+        )
+
+    async def accept(self, user: User, place: Place, challenge_id: int | None = None) -> Reply:
+        """Accept a challenge (the newest open one addressed to ``user`` here when no id):
+        the game starts and its live board is the reply."""
+        k = self.kernel
+        c = await self._challenge_for(user, place, challenge_id, "accept")
+        if user.id != c.opponent_id:
+            if user.id == c.challenger_id:
+                raise ChallengeError(texts.accept_own_challenge(c.opponent_name))
+            raise NotYourGame(texts.challenge_for_someone_else(c.opponent_name))
+        now = k.now()
+        if c.expires_at <= now:
+            # A refusal changes nothing: the next tick closes the challenge and its message.
+            raise ChallengeError(texts.CHALLENGE_EXPIRED)
+        await k.check_channel_free(challenge_place(c))
+        challenger_key, opponent_key = player_key(c.challenger_id), player_key(c.opponent_id)
+        series = await k.storage.series(c.guild_id, challenger_key, opponent_key)
+        first = series.first_to_place(challenger_key, opponent_key)
+        challenger = (c.challenger_id, c.challenger_name)
+        opponent = (c.opponent_id, user.name)
+        white, black = (challenger, opponent) if first == challenger_key else (opponent, challenger)
+        new = NewGame(
+            guild_id=c.guild_id,
+            channel_id=c.channel_id,
+            parent_channel_id=c.parent_channel_id,
+            variant=c.variant,
+            white_id=white[0],
+            white_name=white[1],
+            black_id=black[0],
+            black_name=black[1],
+            rematch_of=c.rematch_of,
+        )
+        try:
+            row = await k.storage.accept_challenge(c.id, new, now)
+        except ChannelTaken:
+            raise k.busy(challenge_place(c), None) from None
+        if row is None:
+            raise ChallengeError(texts.CHALLENGE_CLOSED)
+        intro = texts.challenge_accepted(
+            user.name,
+            c.challenger_name,
+            white[1],
+            last_winner=series.last_winner is not None,
+            after_draw=series.last_winner is None and series.games > 0,
+        )
+        return await self.composer.board_reply(row, intro=intro)
+
+    async def decline(self, user: User, place: Place, challenge_id: int | None = None) -> Reply:
+        """Decline a challenge addressed to ``user``; the challenger declining withdraws it."""
+        c = await self._challenge_for(user, place, challenge_id, "decline")
+        if user.id == c.challenger_id:
+            return await self.cancel(user, place, c.id)
+        if user.id != c.opponent_id:
+            raise NotYourGame(texts.challenge_for_someone_else(c.opponent_name))
+        if not await self.kernel.storage.resolve_challenge(c.id, "declined", self.kernel.now()):
+            raise ChallengeError(texts.CHALLENGE_CLOSED)
+        return Reply(text=texts.challenge_declined(user.name, c.challenger_name), challenge_id=c.id)
+
+    async def cancel(self, user: User, place: Place, challenge_id: int | None = None) -> Reply:
+        """Withdraw ``user``'s own open challenge (the newest one here when no id)."""
+        if challenge_id is None:
+            mine = [
+                c
+                for c in await self.kernel.storage.open_challenges(place.channel_id)
+                if c.challenger_id == user.id
+            ]
+            if not mine:
+                raise ChallengeError(texts.NO_OPEN_CHALLENGE)
+            c = mine[-1]
+        else:
+            c = await self._challenge_row(challenge_id)
+        if user.id != c.challenger_id:
+            raise NotYourGame(texts.only_challenger_withdraws(c.challenger_name))
+        if not await self.kernel.storage.resolve_challenge(c.id, "cancelled", self.kernel.now()):
+            raise ChallengeError(texts.CHALLENGE_CLOSED)
+        return Reply(
+            text=texts.challenge_withdrawn(c.challenger_name, c.opponent_name), challenge_id=c.id
+        )
+
+    async def play_bot(
+        self,
+        user: User,
+        place: Place,
+        level: str = "medium",
+        variant: str = "shax",
+        first: str | None = None,
+        *,
+        thinking: Thinking = not_thinking,
+    ) -> Reply:
+        """A game against the bot. ``first`` is ``me``, ``bot`` or ``random`` (``None``: the
+        series rule — the last winner places first, the user in a new series)."""
+        v = parse_variant(variant)
+        if level not in LEVELS:
+            raise BadOption(texts.unknown_level(level, LEVELS))
+        if first is not None and first not in FIRST_CHOICES:
+            raise BadOption(texts.unknown_first(first))
+        if user.is_bot:
+            raise ChallengeError(texts.BOT_ACCOUNTS_CANT_PLAY)
+        return await self.bots.start_game(
+            user, place, level, v, first, rematch_of=None, thinking=thinking
+        )
+
+    async def rematch(
+        self, user: User, game_id: int, *, thinking: Thinking = not_thinking
+    ) -> Reply:
+        """After a game: against the bot, the next game at once; against a person, a
+        challenge (or accepting their rematch challenge)."""
+        k = self.kernel
+        row = await k.game(game_id)
+        me = side_of(row, user.id)
+        if me is None or me.is_bot:
+            raise NotYourGame(texts.not_your_game(row.white_name, row.black_name))
+        if row.active:
+            raise GameOver(texts.STILL_PLAYING)
+        where = game_place(row)
+        variant = get_variant(row.variant)
+        if row.ai_level is not None:
+            return await self.bots.start_game(
+                user, where, row.ai_level, variant, None, rematch_of=row.id, thinking=thinking
+            )
+        them = other(row, me)
+        for c in await k.storage.open_challenges(row.channel_id):
+            if c.rematch_of != row.id:
+                continue
+            if c.opponent_id == user.id:
+                return await self.accept(user, where, c.id)
+            raise ChallengeError(texts.rematch_already_asked(them.name))
+        await k.check_channel_free(where)
+        return await self._create(
+            user, User(them.user_id, them.name, False), where, variant, row.id
+        )
+
+    async def _challenge_row(self, challenge_id: int) -> ChallengeRow:
+        c = await self.kernel.storage.get_challenge(challenge_id)
+        if c is None:
+            raise ChallengeError(texts.CHALLENGE_GONE)
+        if c.status != "open":
+            raise ChallengeError(texts.challenge_not_open(c.status))
+        return c
+
+    async def _challenge_for(
+        self, user: User, place: Place, challenge_id: int | None, verb: str
+    ) -> ChallengeRow:
+        if challenge_id is not None:
+            return await self._challenge_row(challenge_id)
+        waiting = [
+            c
+            for c in await self.kernel.storage.open_challenges(place.channel_id)
+            if c.opponent_id == user.id
+        ]
+        if not waiting:
+            raise ChallengeError(texts.nothing_to(verb))
+        return waiting[-1]

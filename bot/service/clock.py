@@ -1,0 +1,107 @@
+"""The clock: challenges expire, turns time out (a warning first, then a forfeit), and the
+bot moves in games that were waiting for it (after a restart).
+
+The adapter calls :meth:`TurnClock.tick` every ~30 s and shows the notices it returns.
+Only games the clock may concern are read (bot games, and turns past the warning time),
+and the event loop gets a turn between games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime, timedelta
+
+from bot.service import texts
+from bot.service.bot_turns import BotPlayer
+from bot.service.compose import Composer
+from bot.service.kernel import GameKernel, side
+from bot.service.replies import Notice, Reply
+from bot.storage import GameRow
+from engine import Outcome, Termination
+
+log = logging.getLogger(__name__)
+
+WARN_BEFORE = timedelta(hours=1)
+"""The turn-timeout warning comes this long before the forfeit (or at half time, if sooner)."""
+
+
+class TurnClock:
+    """Challenge expiry and turn timeouts."""
+
+    def __init__(
+        self,
+        kernel: GameKernel,
+        composer: Composer,
+        bots: BotPlayer,
+        *,
+        turn_timeout: timedelta,
+    ) -> None:
+        self.kernel = kernel
+        self.composer = composer
+        self.bots = bots
+        self.turn_timeout = turn_timeout
+
+    @property
+    def warn_after(self) -> timedelta:
+        """How long into a turn the timeout warning comes."""
+        return self.turn_timeout - min(self.turn_timeout / 2, WARN_BEFORE)
+
+    async def tick(self) -> list[Notice]:
+        """Expire challenges, warn on and then forfeit turn timeouts, and let the bot move
+        in bot games that were waiting for it."""
+        storage = self.kernel.storage
+        notices: list[Notice] = []
+        now = self.kernel.now()
+        for c in await storage.due_challenges(now):
+            if await storage.resolve_challenge(c.id, "expired", now):
+                text = texts.challenge_expired(c.challenger_name, c.opponent_name)
+                notices.append(
+                    Notice(c.channel_id, Reply(text=text, challenge_id=c.id), c.message_id)
+                )
+        for row in await storage.active_games(turn_started_by=now - self.warn_after):
+            try:
+                notice = await self._tick_game(row, now)
+            except Exception:  # one broken game must not stop the others' clocks
+                log.exception("tick failed for game %s", row.id)
+                continue
+            finally:
+                await asyncio.sleep(0)
+            if notice is not None:
+                notices.append(notice)
+        return notices
+
+    async def _tick_game(self, row: GameRow, now: datetime) -> Notice | None:
+        k = self.kernel
+        position = k.position(row)
+        on_turn = side(row, position.to_move) if position.to_move else None
+        if on_turn is None:
+            return None
+        if on_turn.is_bot:
+            if self.bots.is_thinking(row.id):
+                return None
+            row, events, finished = await self.bots.play_turns(row)
+            if not events:
+                return None
+            reply = await self.composer.board_reply(row, events=events, finished=finished)
+            return Notice(row.channel_id, reply, row.board_message_id)
+        elapsed = now - row.turn_started_at
+        if elapsed >= self.turn_timeout:
+            async with k.lock(row.id):
+                fresh = await k.game(row.id)
+                if fresh.version != row.version:
+                    return None
+                outcome = Outcome(on_turn.color.other, Termination.TIMEOUT)
+                finished = await k.finish(fresh, fresh.record, outcome)
+            reply = await self.composer.board_reply(finished.game, finished=finished)
+            return Notice(row.channel_id, reply, row.board_message_id)
+        if elapsed >= self.warn_after and not row.warned:
+            if not await k.storage.mark_warned(row.id, row.version):
+                return None
+            left = (self.turn_timeout - elapsed).total_seconds()
+            text = texts.timeout_warning(on_turn.ref, row.id, row.white_name, row.black_name, left)
+            reply = Reply(
+                text=text, game_id=row.id, version=row.version, mentions=(on_turn.user_id,)
+            )
+            return Notice(row.channel_id, reply, None)
+        return None

@@ -1,0 +1,187 @@
+"""Composing replies: the live board with its picture, its words and its controls.
+
+Every board the service shows is built by :meth:`Composer.board_reply`: the picture
+(drawn away from the event loop), the actions in words, whose turn it is (mentioned),
+the legal actions as controls; at the end the result, the streak change and the replay.
+The sentences themselves are in :mod:`bot.service.texts`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import renderer
+from bot.service import texts
+from bot.service.kernel import GameKernel, row_outcome, series_key, side, side_of
+from bot.service.replies import (
+    BOARD_FILENAME,
+    RULES_FILENAME,
+    Attachment,
+    BoardControls,
+    Choice,
+    Reply,
+)
+from bot.service.streaks import Series
+from bot.storage import Finished, GameRow
+from engine import Color, Kind, Outcome, Position, Variant
+
+BoardRenderer = Callable[[str, list[str], Any], bytes]
+"""``renderer.render_board(variant, record, view) -> PNG bytes``."""
+ReplayRenderer = Callable[[str, list[str], Any], bytes]
+"""``renderer.render_replay(variant, record, view) -> GIF bytes``."""
+Offload = Callable[..., Awaitable[Any]]
+"""``run(fn, *args)`` draws a picture away from the event loop: ``asyncio.to_thread``
+by default, worker processes (``bot.workers.pictures.PicturePool.run``) in the running bot."""
+
+
+class Composer:
+    """Builds the service's board replies and the rules' picture."""
+
+    def __init__(
+        self,
+        kernel: GameKernel,
+        *,
+        render_board: BoardRenderer = renderer.render_board,
+        render_replay: ReplayRenderer = renderer.render_replay,
+        run_board: Offload = asyncio.to_thread,
+        run_replay: Offload = asyncio.to_thread,
+    ) -> None:
+        self.kernel = kernel
+        self._render_board = render_board
+        self._render_replay = render_replay
+        self._run_board = run_board
+        self._run_replay = run_replay
+        self._rules_pictures: dict[str, bytes] = {}
+
+    async def board_reply(
+        self,
+        row: GameRow,
+        *,
+        events: Sequence[str] = (),
+        intro: str = "",
+        finished: Finished | None = None,
+        ping: tuple[int, ...] = (),
+    ) -> Reply:
+        """The live board: the picture, the actions in words, whose turn it is (mentioned),
+        the controls; at the end the result, the streak change and the replay."""
+        position = self.kernel.position(row)
+        white, black = side(row, Color.WHITE), side(row, Color.BLACK)
+        white_key = series_key(row, white)
+        series = await self.kernel.storage.series(row.guild_id, white_key, series_key(row, black))
+        outcome = row_outcome(row)
+        view = renderer.BoardView(
+            white_name=row.white_name,
+            black_name=row.black_name,
+            series_color=_holder_color(series, white_key),
+            series_stones=series.stones,
+            outcome=outcome if outcome != position.outcome else None,
+        )
+        parts = [intro.strip()] if intro.strip() else []
+        if events:
+            parts.append(texts.events_sentence(events))
+        mentions: list[int] = list(ping)
+        record = list(row.record)
+        attachments: tuple[Attachment, ...]
+        if outcome is not None:
+            parts.append(texts.result_line(outcome, row.white_name, row.black_name))
+            if finished is not None:
+                streak = _streak_text(row, outcome, finished)
+                if streak:
+                    parts.append(streak)
+            holder = _holder_color(series, white_key)
+            if holder is not None:
+                parts.append(texts.series_holder(side(row, holder).name, series.stones))
+            people = [s for s in (white, black) if not s.is_bot]
+            parts.append(texts.good_game([s.ref for s in people]))
+            mentions += [s.user_id for s in people]
+            controls = BoardControls(row.id, row.version, rematch=True)
+            gif = await self._run_replay(self._render_replay, row.variant, record, view)
+            png = await self._run_board(self._render_board, row.variant, record, view)
+            attachments = (
+                Attachment(BOARD_FILENAME, png),
+                Attachment(renderer.REPLAY_FILENAME, gif),
+            )
+        else:
+            on_turn = side(row, position.to_move)  # type: ignore[arg-type]
+            if on_turn.is_bot:
+                parts.append(texts.thinking(on_turn.name))
+            else:
+                parts.append(texts.your_turn(on_turn.ref, on_turn.color, position))
+                mentions.append(on_turn.user_id)
+            if row.draw_offered_by is not None and not intro:
+                offerer = side_of(row, row.draw_offered_by)
+                if offerer is not None:
+                    parts.append(texts.draw_offered(offerer.name))
+            controls = board_controls(row, position)
+            png = await self._run_board(self._render_board, row.variant, record, view)
+            attachments = (Attachment(BOARD_FILENAME, png),)
+        return Reply(
+            text=" ".join(parts),
+            attachments=attachments,
+            controls=controls,
+            game_id=row.id,
+            version=row.version,
+            live_board=True,
+            board_message_id=row.board_message_id,
+            mentions=tuple(dict.fromkeys(mentions)),
+        )
+
+    async def rules(self, variant: Variant) -> Reply:
+        """The rules in short, with a picture of the empty board and its point names."""
+        png = self._rules_pictures.get(variant.id)
+        if png is None:
+            view = renderer.BoardView(caption=texts.rules_caption(variant))
+            png = await self._run_board(self._render_board, variant.id, [], view)
+            self._rules_pictures[variant.id] = png
+        return Reply(text=texts.rules_text(variant), attachments=(Attachment(RULES_FILENAME, png),))
+
+
+def board_controls(row: GameRow, position: Position) -> BoardControls:
+    """Every legal action, and for a move the movable stones with their destinations."""
+    v = position.variant
+    legal = position.legal_actions()
+    actions = tuple(
+        Choice(label=n, value=n, description=texts.choice_description(a.kind))
+        for n, a in sorted((a.notation(v), a) for a in legal)
+    )
+    sources: dict[str, list[str]] = {}
+    for a in legal:
+        if a.kind is Kind.MOVE:
+            sources.setdefault(v.points[a.src], []).append(v.points[a.dst])
+    stones = tuple(
+        Choice(label=src, value=src, description=texts.stone_destinations(sorted(dsts)))
+        for src, dsts in sorted(sources.items())
+    )
+    return BoardControls(
+        game_id=row.id,
+        version=row.version,
+        actions=actions,
+        stones=stones,
+        can_offer_draw=row.ai_level is None,
+        draw_offered_by=row.draw_offered_by,
+        placeholder=texts.choose_placeholder(position.step),
+        stones_placeholder=texts.CHOOSE_STONE,
+    )
+
+
+def _holder_color(series: Series, white_key: str) -> Color | None:
+    if series.holder is None or not series.stones:
+        return None
+    return Color.WHITE if series.holder == white_key else Color.BLACK
+
+
+def _streak_text(row: GameRow, outcome: Outcome, finished: Finished) -> str:
+    if outcome.winner is None:
+        return texts.change_text(None, None, None, None)
+    winner = side(row, outcome.winner)
+    loser = side(row, outcome.winner.other)
+    winner_after = finished.tallies.get(winner.user_id, (None, None))[1]
+    loser_before = finished.tallies.get(loser.user_id, (None, None))[0]
+    return texts.change_text(
+        winner.name,
+        None if winner.is_bot else winner_after,
+        loser.name,
+        None if loser.is_bot else loser_before,
+    )

@@ -1,0 +1,261 @@
+"""The service's front door: :class:`ShaxService`, one object over its parts.
+
+Each call is answered by one part; this class only builds them and passes calls on:
+
+* :mod:`bot.service.kernel` — loading, checking, committing and finishing games;
+* :mod:`bot.service.challenges` — challenges, games against the bot, rematches;
+* :mod:`bot.service.turns` — moves, the two-step move, the board, resigning, draws;
+* :mod:`bot.service.bot_turns` — the bot's own turns (its AI off the event loop);
+* :mod:`bot.service.clock` — challenge expiry and turn timeouts;
+* :mod:`bot.service.statistics` — streaks and the leaderboard;
+* :mod:`bot.service.compose` and :mod:`bot.service.texts` — the replies and their words.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from bot.service.bot_turns import ActionChooser, BotPlayer
+from bot.service.challenges import Challenges
+from bot.service.clock import TurnClock
+from bot.service.compose import BoardRenderer, Composer, Offload, ReplayRenderer
+from bot.service.kernel import GameKernel, parse_variant, utcnow
+from bot.service.replies import (
+    ChallengeControls,
+    Choice,
+    Notice,
+    Place,
+    Reply,
+    Thinking,
+    User,
+    not_thinking,
+)
+from bot.service.statistics import Statistics
+from bot.service.turns import Turns
+from bot.storage import Storage
+from bot.workers.ai import AIPool
+from bot.workers.pictures import BOARD_WORKERS, REPLAY_WORKERS, PicturePool
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+
+
+class ShaxService:
+    """Every Shax command, as async methods returning :class:`Reply` values.
+
+    Refusals raise :class:`bot.service.replies.UserError` subclasses whose text is the
+    ephemeral answer. Methods that act in a game accept ``game_id``/``version`` from a
+    clicked component (a superseded version raises ``StaleBoard``); slash commands
+    leave them ``None`` and the game is the one in ``place``'s channel. Calls that may
+    make the bot think take a ``thinking`` callback, called when it starts.
+
+    Every accepted action is committed before its reply is built. A per-game lock
+    and the stored version (``UPDATE … WHERE version = ?``) make a stale or
+    concurrent action apply at most once.
+    """
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        bot_user: User,
+        ai: ActionChooser,
+        clock: Callable[[], datetime] = utcnow,
+        render_board: BoardRenderer | None = None,
+        render_replay: ReplayRenderer | None = None,
+        challenge_expiry: timedelta = timedelta(minutes=10),
+        turn_timeout: timedelta = timedelta(hours=24),
+        on_close: Callable[[], None] | None = None,
+        run_board: Offload = asyncio.to_thread,
+        run_replay: Offload = asyncio.to_thread,
+    ) -> None:
+        self.storage = storage
+        self.bot_user = bot_user
+        self.kernel = GameKernel(storage, now=clock, bot_user=bot_user)
+        pictures: dict[str, BoardRenderer | ReplayRenderer] = {}
+        if render_board is not None:
+            pictures["render_board"] = render_board
+        if render_replay is not None:
+            pictures["render_replay"] = render_replay
+        self.composer = Composer(
+            self.kernel, run_board=run_board, run_replay=run_replay, **pictures
+        )
+        self.bots = BotPlayer(self.kernel, self.composer, ai)
+        self.challenges = Challenges(
+            self.kernel,
+            self.composer,
+            self.bots,
+            expiry_seconds=challenge_expiry.total_seconds(),
+        )
+        self.turns = Turns(self.kernel, self.composer, self.bots)
+        self.clock = TurnClock(self.kernel, self.composer, self.bots, turn_timeout=turn_timeout)
+        self.statistics = Statistics(storage)
+        self._on_close = on_close
+
+    @classmethod
+    async def open(
+        cls,
+        settings: Settings,
+        *,
+        bot_user: User,
+        ai: ActionChooser | None = None,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> ShaxService:
+        """A service over ``settings.db_path`` with an AI pool of ``settings.ai_workers``
+        unless ``ai`` is given, and worker processes for the pictures (the pools are
+        closed by :meth:`close`)."""
+        storage = await Storage.open(settings.db_path)
+        pool = AIPool(settings.ai_workers) if ai is None else None
+        boards = PicturePool(BOARD_WORKERS)
+        boards.start()  # every game needs boards: no first move waits for a worker
+        replays = PicturePool(REPLAY_WORKERS)  # apart: a replay takes ~100 boards' time
+
+        def close_pools() -> None:
+            if pool is not None:
+                pool.shutdown()
+            boards.shutdown()
+            replays.shutdown()
+
+        chooser: ActionChooser = ai if ai is not None else pool  # type: ignore[assignment]
+        return cls(
+            storage,
+            bot_user=bot_user,
+            ai=chooser,
+            clock=clock,
+            challenge_expiry=timedelta(seconds=settings.challenge_expiry_seconds),
+            turn_timeout=timedelta(seconds=settings.turn_timeout_seconds),
+            on_close=close_pools,
+            run_board=boards.run,
+            run_replay=replays.run,
+        )
+
+    async def close(self) -> None:
+        """Close the database (and the pools :meth:`open` created)."""
+        await self.storage.close()
+        if self._on_close is not None:
+            self._on_close()
+
+    # -- challenges and new games --------------------------------------------------------
+
+    async def challenge(
+        self, challenger: User, opponent: User, place: Place, variant: str = "shax"
+    ) -> Reply:
+        """Post a challenge with Accept / Decline (``ChallengeControls``); it expires."""
+        return await self.challenges.challenge(challenger, opponent, place, variant)
+
+    async def accept(self, user: User, place: Place, challenge_id: int | None = None) -> Reply:
+        """Accept a challenge: the game starts and its live board is the reply."""
+        return await self.challenges.accept(user, place, challenge_id)
+
+    async def decline(self, user: User, place: Place, challenge_id: int | None = None) -> Reply:
+        """Decline a challenge; the challenger declining withdraws it."""
+        return await self.challenges.decline(user, place, challenge_id)
+
+    async def cancel(self, user: User, place: Place, challenge_id: int | None = None) -> Reply:
+        """Withdraw one's own open challenge."""
+        return await self.challenges.cancel(user, place, challenge_id)
+
+    async def play_bot(
+        self,
+        user: User,
+        place: Place,
+        level: str = "medium",
+        variant: str = "shax",
+        first: str | None = None,
+        *,
+        thinking: Thinking = not_thinking,
+    ) -> Reply:
+        """Start a game against the bot at ``level``."""
+        return await self.challenges.play_bot(user, place, level, variant, first, thinking=thinking)
+
+    async def rematch(
+        self, user: User, place: Place, game_id: int, *, thinking: Thinking = not_thinking
+    ) -> Reply:
+        """After a game, play again (``place`` is where the click was; the game's own
+        channel is used)."""
+        return await self.challenges.rematch(user, game_id, thinking=thinking)
+
+    # -- turns -------------------------------------------------------------------------------
+
+    async def play(
+        self,
+        user: User,
+        place: Place,
+        action: str,
+        game_id: int | None = None,
+        version: int | None = None,
+        *,
+        thinking: Thinking = not_thinking,
+    ) -> Reply:
+        """Play one action in notation (``d7``, ``a7-d7``, ``xg1``); in a bot game the
+        bot's reply actions follow in the same reply. Returns the live board.
+
+        In the movement phase a bare point naming one of the player's movable stones
+        (``a7``) is the first step of a two-step move: the answer is an ephemeral
+        ``DestinationControls`` (the same as :meth:`choose_stone`).
+        """
+        return await self.turns.play(user, place, action, game_id, version, thinking=thinking)
+
+    async def choose_stone(self, user: User, game_id: int, version: int, src: str) -> Reply:
+        """The first step of a two-step move: where the stone on ``src`` can go."""
+        return await self.turns.choose_stone(user, game_id, version, src)
+
+    async def legal_choices(self, user: User, place: Place, typed: str = "") -> list[Choice]:
+        """Autocomplete for ``/shax move action:``: the legal actions starting with ``typed``."""
+        return await self.turns.legal_choices(user, place, typed)
+
+    async def board(self, user: User, place: Place, *, thinking: Thinking = not_thinking) -> Reply:
+        """The game in this channel as a fresh live board (anyone may look)."""
+        return await self.turns.board(place, thinking=thinking)
+
+    async def resign(
+        self, user: User, place: Place, game_id: int | None = None, version: int | None = None
+    ) -> Reply:
+        """Resign: the opponent wins."""
+        return await self.turns.resign(user, place, game_id, version)
+
+    async def draw(
+        self, user: User, place: Place, game_id: int | None = None, version: int | None = None
+    ) -> Reply:
+        """Offer a draw, or accept the opponent's offer."""
+        return await self.turns.draw(user, place, game_id, version)
+
+    async def decline_draw(
+        self, user: User, place: Place, game_id: int | None = None, version: int | None = None
+    ) -> Reply:
+        """Decline the opponent's draw offer, or withdraw one's own."""
+        return await self.turns.decline_draw(user, place, game_id, version)
+
+    async def record(self, game_id: int) -> tuple[str, tuple[str, ...]]:
+        """A game's variant id and record (its actions in notation)."""
+        row = await self.kernel.game(game_id)
+        return row.variant, row.record
+
+    async def posted(self, reply: Reply, message_id: int) -> None:
+        """Remember the message that now shows ``reply``: a game's new live board (later
+        edits and notices find it there) or a challenge (edited when it expires)."""
+        if reply.live_board and reply.game_id is not None and message_id != reply.board_message_id:
+            await self.storage.set_board_message(reply.game_id, message_id)
+        if isinstance(reply.controls, ChallengeControls):
+            await self.storage.set_challenge_message(reply.controls.challenge_id, message_id)
+
+    # -- the clock, statistics and help --------------------------------------------------
+
+    async def tick(self) -> list[Notice]:
+        """Call every ~30 s: challenge expiry, turn timeouts, and the bot's waiting moves."""
+        return await self.clock.tick()
+
+    async def streak(self, place: Place, user: User) -> Reply:
+        """A player's streaks and record on this server."""
+        return await self.statistics.streak(place, user)
+
+    async def leaderboard(self, place: Place) -> Reply:
+        """The server's best current and all-time streaks against people."""
+        return await self.statistics.leaderboard(place)
+
+    async def rules(self, variant: str = "shax") -> Reply:
+        """The rules in short, with a picture of the empty board and its point names."""
+        return await self.composer.rules(parse_variant(variant))

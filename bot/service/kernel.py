@@ -1,0 +1,281 @@
+"""The game kernel: finding a game, checking who may act, replaying, committing, finishing.
+
+Every part of the service acts on games through one :class:`GameKernel`: a per-game
+lock, the stored version (``UPDATE … WHERE version = ?``) so a stale or concurrent
+action applies at most once, a cache of replayed positions, and :meth:`GameKernel.finish`,
+which counts the result in the players' tallies and the series in the same transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from bot.service import texts
+from bot.service.replies import (
+    BadOption,
+    ChannelBusy,
+    GameOver,
+    NoGameHere,
+    NotYourGame,
+    NotYourTurn,
+    Place,
+    StaleBoard,
+    User,
+    mention,
+)
+from bot.service.streaks import HUMAN, Result, bot_kind
+from bot.storage import (
+    ChallengeRow,
+    Finished,
+    GameRow,
+    PlayerResult,
+    SeriesResult,
+    Storage,
+)
+from engine import (
+    Color,
+    Outcome,
+    Position,
+    Termination,
+    UnknownVariantError,
+    Variant,
+    get_variant,
+    replay,
+)
+
+Now = Callable[[], datetime]
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def player_key(user_id: int) -> str:
+    """A person's key in a series."""
+    return f"u:{user_id}"
+
+
+def parse_variant(variant: str) -> Variant:
+    """The variant a player named, or a refusal listing the variants."""
+    try:
+        return get_variant(variant.strip().lower())
+    except UnknownVariantError:
+        raise BadOption(texts.unknown_variant(variant)) from None
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a game as the service talks about it."""
+
+    color: Color
+    user_id: int
+    name: str
+    is_bot: bool
+
+    @property
+    def key(self) -> str:
+        return player_key(self.user_id)
+
+    @property
+    def ref(self) -> str:
+        """How a message names this side: a mention for a person, the name for the bot."""
+        return self.name if self.is_bot else mention(self.user_id)
+
+
+def side(row: GameRow, color: Color) -> Side:
+    is_bot_color = row.ai_color == color.label
+    if color is Color.WHITE:
+        return Side(color, row.white_id, row.white_name, is_bot_color)
+    return Side(color, row.black_id, row.black_name, is_bot_color)
+
+
+def side_of(row: GameRow, user_id: int) -> Side | None:
+    for color in Color:
+        s = side(row, color)
+        if s.user_id == user_id:
+            return s
+    return None
+
+
+def other(row: GameRow, s: Side) -> Side:
+    return side(row, s.color.other)
+
+
+def series_key(row: GameRow, s: Side) -> str:
+    """A side's key in the game's series: the person, or the bot's level."""
+    return bot_kind(row.ai_level) if s.is_bot and row.ai_level else s.key
+
+
+def row_outcome(row: GameRow) -> Outcome | None:
+    """How a stored game ended (``None`` while it is being played)."""
+    if row.result is None or row.termination is None:
+        return None
+    winner = None if row.result == "draw" else Color[row.result.upper()]
+    return Outcome(winner, Termination[row.termination])
+
+
+def challenge_place(c: ChallengeRow) -> Place:
+    return Place(c.guild_id, c.channel_id, c.parent_channel_id)
+
+
+def game_place(row: GameRow) -> Place:
+    return Place(row.guild_id, row.channel_id, row.parent_channel_id)
+
+
+class GameKernel:
+    """Loads, checks and changes games for every part of the service."""
+
+    def __init__(self, storage: Storage, *, now: Now, bot_user: User) -> None:
+        self.storage = storage
+        self.now = now
+        self.bot_user = bot_user
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._positions: dict[int, tuple[tuple[str, ...], Position]] = {}
+
+    # -- finding -------------------------------------------------------------------------
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """The game's lock: every change to one game is made holding it."""
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[game_id] = lock
+        return lock
+
+    async def game_id(self, place: Place, game_id: int | None) -> int:
+        """The game a call acts in: the clicked board's, or the one in ``place``'s channel
+        (the caller reads it afresh under the game's lock)."""
+        if game_id is not None:
+            return game_id
+        return (await self.find_game(place)).id
+
+    async def find_game(self, place: Place) -> GameRow:
+        """The active game in ``place``'s channel."""
+        row = await self.storage.active_game_in_channel(place.channel_id)
+        if row is None:
+            raise NoGameHere(texts.NO_GAME_HERE)
+        return row
+
+    async def game(self, game_id: int) -> GameRow:
+        row = await self.storage.get_game(game_id)
+        if row is None:
+            raise NoGameHere(texts.GAME_GONE)
+        return row
+
+    # -- checking ------------------------------------------------------------------------
+
+    def check_player(self, row: GameRow, user: User, version: int | None) -> Side:
+        """The user's side in an active game, checking the clicked board's version."""
+        s = side_of(row, user.id)
+        if s is None or s.is_bot:
+            raise NotYourGame(texts.not_your_game(row.white_name, row.black_name))
+        if not row.active:
+            raise GameOver(texts.game_over(row.id))
+        if version is not None and version != row.version:
+            raise StaleBoard(texts.STALE)
+        return s
+
+    def check_turn(self, row: GameRow, user: User, version: int | None) -> Side:
+        """The user's side, which must be on turn."""
+        s = self.check_player(row, user, version)
+        if self.position(row).to_move is not s.color:
+            them = other(row, s)
+            raise NotYourTurn(texts.not_your_turn(them.name, them.is_bot))
+        return s
+
+    async def check_channel_free(self, place: Place) -> None:
+        row = await self.storage.active_game_in_channel(place.channel_id)
+        if row is not None:
+            raise self.busy(place, row)
+
+    def busy(self, place: Place, row: GameRow | None) -> ChannelBusy:
+        game = (row.id, row.white_name, row.black_name) if row else None
+        return ChannelBusy(texts.channel_busy(place.is_thread, game))
+
+    def position(self, row: GameRow) -> Position:
+        """The game's position, replayed from its record (cached; records only grow)."""
+        cached = self._positions.get(row.id)
+        if cached is not None and cached[0] == row.record:
+            return cached[1]
+        if cached is not None and row.record[: len(cached[0])] == cached[0]:
+            position = cached[1]
+            for text in row.record[len(cached[0]) :]:
+                position = position.apply(text)
+        else:
+            position = replay(row.variant, row.record)
+        self._positions[row.id] = (row.record, position)
+        return position
+
+    def bot_name(self, level: str) -> str:
+        return f"{self.bot_user.name} ({level})"
+
+    # -- changing ------------------------------------------------------------------------
+
+    async def commit(
+        self, row: GameRow, notation: str, after: Position, offer: int | None
+    ) -> tuple[GameRow, Finished | None]:
+        """Store one accepted action (ending the game if the engine says so)."""
+        record = (*row.record, notation)
+        if after.outcome is not None:
+            finished = await self.finish(row, record, after.outcome)
+            return finished.game, finished
+        stored = await self.storage.update_game(
+            row.id,
+            row.version,
+            record=record,
+            draw_offered_by=offer,
+            now=self.now(),
+            new_turn=True,
+        )
+        if stored is None:
+            raise StaleBoard(texts.STALE)
+        self._positions[row.id] = (stored.record, after)
+        return stored, None
+
+    async def set_draw_offer(self, row: GameRow, offered_by: int | None) -> GameRow:
+        """Store a draw offer (or its end) without changing whose turn it is."""
+        stored = await self.storage.update_game(
+            row.id,
+            row.version,
+            record=row.record,
+            draw_offered_by=offered_by,
+            now=self.now(),
+            new_turn=False,
+        )
+        if stored is None:
+            raise StaleBoard(texts.STALE)
+        return stored
+
+    async def finish(self, row: GameRow, record: Sequence[str], outcome: Outcome) -> Finished:
+        """End the game; its result counts in each person's tally and in the series."""
+        white, black = side(row, Color.WHITE), side(row, Color.BLACK)
+        winner = None if outcome.winner is None else side(row, outcome.winner)
+        players = []
+        for me, them in ((white, black), (black, white)):
+            if me.is_bot:
+                continue
+            kind = bot_kind(row.ai_level) if them.is_bot and row.ai_level else HUMAN
+            result: Result = "draw" if winner is None else "win" if winner == me else "loss"
+            players.append(PlayerResult(me.user_id, me.name, kind, result))
+        finished = await self.storage.finish_game(
+            row.id,
+            row.version,
+            record=record,
+            result=outcome.result,
+            termination=outcome.termination.name,
+            now=self.now(),
+            players=players,
+            series=SeriesResult(
+                white=series_key(row, white),
+                black=series_key(row, black),
+                winner=None if winner is None else series_key(row, winner),
+            ),
+        )
+        if finished is None:
+            raise StaleBoard(texts.STALE)
+        self._positions.pop(row.id, None)  # finished games are rarely looked at again
+        return finished

@@ -1,0 +1,183 @@
+"""Turns: playing an action, the two-step move, showing the board, resigning and draws.
+
+How a move is played (:meth:`Turns.play`): under the game's lock the game is read,
+the player's turn and the clicked board's version are checked, the engine parses and
+applies the action, the kernel commits it (``UPDATE … WHERE version = ?``), and then
+the bot answers if it is a bot game; the reply is the new live board.
+"""
+
+from __future__ import annotations
+
+from bot.service import texts
+from bot.service.bot_turns import BotPlayer
+from bot.service.compose import Composer
+from bot.service.kernel import GameKernel, other, side_of
+from bot.service.replies import (
+    Choice,
+    DestinationControls,
+    DrawError,
+    IllegalAction,
+    MalformedAction,
+    Place,
+    Reply,
+    Thinking,
+    User,
+    not_thinking,
+)
+from bot.storage import GameRow
+from engine import IllegalActionError, Kind, NotationError, Outcome, Position, Step, Termination
+
+
+class Turns:
+    """What players do in a game that is on."""
+
+    def __init__(self, kernel: GameKernel, composer: Composer, bots: BotPlayer) -> None:
+        self.kernel = kernel
+        self.composer = composer
+        self.bots = bots
+
+    async def play(
+        self,
+        user: User,
+        place: Place,
+        action: str,
+        game_id: int | None = None,
+        version: int | None = None,
+        *,
+        thinking: Thinking = not_thinking,
+    ) -> Reply:
+        """Play one action in notation; in a bot game the bot's answer follows."""
+        k = self.kernel
+        game_id = await k.game_id(place, game_id)
+        async with k.lock(game_id):
+            row = await k.game(game_id)
+            me = k.check_turn(row, user, version)
+            position = k.position(row)
+            text = action.strip().lower()
+            if position.step in (Step.MOVE, Step.FREE) and text in position.variant.index:
+                return destinations(row, position, text)
+            try:
+                act = position.parse(text)
+                after = position.apply(act)
+            except NotationError as exc:
+                legal = position.legal_notations()
+                raise MalformedAction(
+                    texts.malformed_sentence(action, exc.reason, legal), action, exc.reason, legal
+                ) from None
+            except IllegalActionError as exc:
+                raise IllegalAction(
+                    texts.illegal_sentence(exc.action, exc.reason, exc.legal),
+                    exc.action,
+                    exc.reason,
+                    exc.legal,
+                ) from None
+            # Acting declines the opponent's draw offer; the player's own offer stands.
+            offer = row.draw_offered_by if row.draw_offered_by == user.id else None
+            event = texts.describe_action(position, act, after, me.name, other(row, me).name)
+            row, finished = await k.commit(row, act.notation(position.variant), after, offer)
+        events = [event]
+        row, bot_events, bot_finished = await self.bots.play_turns(row, thinking)
+        events += bot_events
+        return await self.composer.board_reply(
+            row, events=events, finished=finished or bot_finished
+        )
+
+    async def choose_stone(self, user: User, game_id: int, version: int, src: str) -> Reply:
+        """The first step of a two-step move: where the stone on ``src`` can go."""
+        k = self.kernel
+        row = await k.game(game_id)
+        k.check_turn(row, user, version)
+        return destinations(row, k.position(row), src.strip().lower())
+
+    async def legal_choices(self, user: User, place: Place, typed: str = "") -> list[Choice]:
+        """The legal actions starting with ``typed`` (none when there is no game here or it
+        is not ``user``'s turn), for autocomplete."""
+        row = await self.kernel.storage.active_game_in_channel(place.channel_id)
+        if row is None:
+            return []
+        position = self.kernel.position(row)
+        me = side_of(row, user.id)
+        if me is None or position.to_move is not me.color:
+            return []
+        prefix = typed.strip().lower()
+        return [
+            Choice(label=a, value=a) for a in position.legal_notations() if a.startswith(prefix)
+        ]
+
+    async def board(self, place: Place, *, thinking: Thinking = not_thinking) -> Reply:
+        """The game in this channel as a fresh live board (anyone may look)."""
+        row = await self.kernel.find_game(place)
+        row, events, finished = await self.bots.play_turns(row, thinking)
+        return await self.composer.board_reply(row, events=events, finished=finished)
+
+    async def resign(
+        self, user: User, place: Place, game_id: int | None = None, version: int | None = None
+    ) -> Reply:
+        """Resign: the opponent wins. The final board comes with the replay."""
+        k = self.kernel
+        game_id = await k.game_id(place, game_id)
+        async with k.lock(game_id):
+            row = await k.game(game_id)
+            me = k.check_player(row, user, version)
+            outcome = Outcome(me.color.other, Termination.RESIGNATION)
+            finished = await k.finish(row, row.record, outcome)
+        return await self.composer.board_reply(finished.game, finished=finished)
+
+    async def draw(
+        self, user: User, place: Place, game_id: int | None = None, version: int | None = None
+    ) -> Reply:
+        """Offer a draw, or accept the opponent's offer (the game ends drawn).
+        The bot declines draw offers."""
+        k = self.kernel
+        game_id = await k.game_id(place, game_id)
+        async with k.lock(game_id):
+            row = await k.game(game_id)
+            me = k.check_player(row, user, version)
+            them = other(row, me)
+            if row.ai_level is not None:
+                raise DrawError(texts.bot_declines_draws(them.name))
+            if row.draw_offered_by == them.user_id:
+                finished = await k.finish(row, row.record, Outcome(None, Termination.AGREEMENT))
+                return await self.composer.board_reply(finished.game, finished=finished)
+            if row.draw_offered_by == user.id:
+                raise DrawError(texts.draw_already_offered(them.name))
+            stored = await k.set_draw_offer(row, user.id)
+        intro = texts.draw_offer_intro(me.name, them.ref)
+        return await self.composer.board_reply(stored, intro=intro, ping=(them.user_id,))
+
+    async def decline_draw(
+        self, user: User, place: Place, game_id: int | None = None, version: int | None = None
+    ) -> Reply:
+        """Decline the opponent's draw offer, or withdraw one's own."""
+        k = self.kernel
+        game_id = await k.game_id(place, game_id)
+        async with k.lock(game_id):
+            row = await k.game(game_id)
+            me = k.check_player(row, user, version)
+            if row.draw_offered_by is None:
+                raise DrawError(texts.NO_DRAW_OFFER)
+            stored = await k.set_draw_offer(row, None)
+        intro = texts.draw_declined(me.name, withdrawn=row.draw_offered_by == user.id)
+        return await self.composer.board_reply(stored, intro=intro)
+
+
+def destinations(row: GameRow, position: Position, src: str) -> Reply:
+    """An ephemeral question: where should the stone on ``src`` go?"""
+    v = position.variant
+    moves = [a for a in position.legal_actions() if a.kind is Kind.MOVE and v.points[a.src] == src]
+    if not moves:
+        legal = position.legal_notations()
+        raise IllegalAction(
+            texts.illegal_sentence(src, texts.no_movable_stone(src), legal),
+            src,
+            "no movable stone there",
+            legal,
+        )
+    choices = tuple(Choice(label=f"{src}-{v.points[a.dst]}", value=a.notation(v)) for a in moves)
+    return Reply(
+        text=texts.where_to(src, [c.label for c in choices]),
+        ephemeral=True,
+        controls=DestinationControls(row.id, row.version, src, choices),
+        game_id=row.id,
+        version=row.version,
+    )
