@@ -7,12 +7,15 @@ intent (no message content, no members): everything arrives as interactions.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.backoff import ExponentialBackoff
 from discord.ext import commands
 
 from bot.discord.components import DYNAMIC_ITEMS
@@ -80,6 +83,7 @@ class ShaxBotBase(commands.Bot):
         self._make_service = make_service
         self.tick_seconds = tick_seconds
         self.responder = Responder(self, lambda: self.service, ack_budget=ack_budget)
+        guard_parsers(self._connection.parsers)
 
     @property
     def service(self) -> ShaxService:
@@ -121,11 +125,62 @@ class ShaxBotBase(commands.Bot):
 
 
 class ShaxBot(ShaxBotBase):
-    """The Shax bot on one gateway connection."""
+    """The Shax bot on one gateway connection.
+
+    discord.py reconnects by itself after the failures it expects (a dropped connection,
+    a close code, Discord's RECONNECT); anything else it lets escape, such as a frame
+    that is not JSON. Then the old connection is closed and a new one made, after a
+    growing pause, so that only a refused token or a fatal setting ends the bot.
+    """
+
+    async def connect(self, *, reconnect: bool = True) -> None:
+        backoff = ExponentialBackoff(base=1)
+        while True:
+            try:
+                await super().connect(reconnect=reconnect)
+                return
+            except Exception as error:
+                if self.is_closed() or not reconnect or is_fatal(error):
+                    raise
+                delay = backoff.delay()
+                log.exception("The gateway connection failed; reconnecting in %.1f s", delay)
+                if self.ws is not None:
+                    with contextlib.suppress(Exception):
+                        await self.ws.close(code=4000)
+                await asyncio.sleep(delay)
 
 
 class ShardedShaxBot(ShaxBotBase, commands.AutoShardedBot):
     """The Shax bot on several shards (``SHAX_SHARDS``)."""
+
+
+FATAL_CLOSE_CODES = frozenset({4004, 4010, 4011, 4012, 4013, 4014})
+"""Gateway close codes no reconnection can mend: a refused token, a bad shard or intent
+setting, an API version Discord no longer speaks."""
+
+
+def is_fatal(error: BaseException) -> bool:
+    """Whether an error that ended the bot needs the operator (a token, a setting)."""
+    if isinstance(error, discord.LoginFailure | discord.PrivilegedIntentsRequired):
+        return True
+    return isinstance(error, discord.ConnectionClosed) and error.code in FATAL_CLOSE_CODES
+
+
+def guard_parsers(parsers: dict[str, Callable[[Any], None]]) -> None:
+    """Make every gateway event parser log and drop an event it cannot read (a malformed
+    interaction, say) instead of ending the connection, and with it the bot."""
+    for event, parse in list(parsers.items()):
+        parsers[event] = _guarded(event, parse)
+
+
+def _guarded(event: str, parse: Callable[[Any], None]) -> Callable[[Any], None]:
+    def guarded(data: Any) -> None:
+        try:
+            parse(data)
+        except Exception:
+            log.exception("Dropped a %s event that could not be read", event)
+
+    return guarded
 
 
 def create_bot(

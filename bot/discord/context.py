@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 
-from bot.service.replies import Place, Reply, Thinking, User
+from bot.discord.errors import MENTION_AGAIN, NOT_TEXT
+from bot.service.replies import Place, Reply, Thinking, User, UserError
 
 if TYPE_CHECKING:
     from bot.service.facade import ShaxService
@@ -61,6 +62,32 @@ def client_of(interaction: discord.Interaction[Any]) -> ShaxClient:
 def as_user(user: discord.abc.User) -> User:
     """A Discord user or member as the service sees one."""
     return User(id=user.id, name=user.display_name, is_bot=user.bot)
+
+
+async def resolve_user(interaction: discord.Interaction[Any], value: object) -> User:
+    """A user option as the service sees it. Discord normally sends the user with the
+    command; when it does not, the user is fetched, and if that fails too the player is
+    asked to mention them again."""
+    if isinstance(value, discord.abc.User):
+        return as_user(value)
+    user_id = getattr(value, "id", None)
+    if isinstance(user_id, int) and interaction.guild is not None:
+        member = interaction.guild.get_member(user_id)
+        if member is not None:
+            return as_user(member)
+    if isinstance(user_id, int):
+        try:
+            return as_user(await interaction.client.fetch_user(user_id))
+        except discord.HTTPException:
+            pass
+    raise UserError(MENTION_AGAIN)
+
+
+def text_option(value: object) -> str:
+    """A text option, refused in words when Discord sent something else."""
+    if not isinstance(value, str):
+        raise UserError(NOT_TEXT)
+    return value
 
 
 def actor(interaction: discord.Interaction[Any]) -> User:

@@ -49,6 +49,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.context import Placement, ServiceCall, pings_someone_else
+from bot.discord.errors import explain
 from bot.discord.render import DiscordMessage, text_only, to_discord
 from bot.service.replies import Reply, UserError
 
@@ -66,6 +67,8 @@ SLOW_GRACE = 0.1
 """Once the service announces a slow answer (the bot thinks), the seconds it still
 has to answer directly before the interaction is deferred."""
 _PUBLIC_DEFER = "shax_public_defer"
+_PLACED = "shax_placed"
+"""Set on an interaction once its public reply is in the channel."""
 
 
 class Responder:
@@ -153,35 +156,44 @@ class Responder:
     async def _fail(
         self, interaction: discord.Interaction[Any], error: Exception, reply: Reply | None
     ) -> None:
-        """Report a failure; a public reply that Discord no longer takes is posted instead.
+        """Report a failure; a public reply that could not be placed is posted instead.
 
-        When the event loop was held up past Discord's 3 seconds, the action has still
-        been committed: its board must reach the channel, or the game would look stuck.
+        Once the service has answered, its action is committed: whatever went wrong with
+        the interaction (answered after Discord's 3 seconds, a 5xx, a rate limit that did
+        not clear), the board must reach the channel, or the game would look stuck — and
+        nobody is told that something went wrong with a move that was played.
         """
         if isinstance(error, _TooLate):
             reply, error = error.reply, error.cause
-        too_late = isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
-        if too_late and reply is not None and not reply.ephemeral:
-            await self._post_late(interaction, reply)
-        else:
+        if reply is None or reply.ephemeral:
             await self.report(interaction, error)
-
-    async def _post_late(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
+            return
+        if interaction.extras.get(_PLACED):
+            log.error(
+                "Interaction %s failed after its reply was shown", interaction.id, exc_info=error
+            )
+            return
         log.warning(
-            "Interaction %s was answered too late; posting its reply to the channel",
+            "Interaction %s could not be answered (%s); posting its reply to the channel",
             interaction.id,
+            _describe(error),
         )
+        await self._post_to_channel(interaction, reply)
+
+    async def _post_to_channel(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
         channel = self.client.get_partial_messageable(interaction.channel_id or 0)
         try:
             sent = await channel.send(**to_discord(reply).send_kwargs())
         except discord.HTTPException:
-            log.exception("Could not post a late reply in channel %s", interaction.channel_id)
+            # The game is saved; the next reconciliation (on start and on every reconnect)
+            # or the next look at the board shows it.
+            log.exception("Could not post a reply in channel %s", interaction.channel_id)
             return
         replaced = [reply.board_message_id] if reply.live_board else []
         clicked = interaction.message
         if reply.live_board and clicked is not None and not clicked.flags.ephemeral:
             replaced.append(clicked.id)  # the board that was clicked is superseded
-        await self.remember(interaction.channel_id, reply, sent.id, replaced)
+        await self._shown(interaction, reply, sent.id, replaced)
 
     async def report(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
         """The one error handler: a refusal in its own words, anything else logged and
@@ -192,8 +204,11 @@ class Responder:
     async def _report(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
         if isinstance(error, app_commands.CommandInvokeError):
             error = error.original
+        explained = explain(interaction, error)
         if isinstance(error, UserError):
             message = to_discord(error.reply())
+        elif explained is not None:
+            message = text_only(explained)
         else:
             command = interaction.command.qualified_name if interaction.command else None
             custom_id = dict(interaction.data or {}).get("custom_id")
@@ -264,7 +279,7 @@ class Responder:
             interaction.extras[_PUBLIC_DEFER] = False
             sent_id = edited.id
         replaced = [reply.board_message_id] if reply.live_board else []
-        await self.remember(interaction.channel_id, reply, sent_id, replaced)
+        await self._shown(interaction, reply, sent_id, replaced)
 
     # -- clicks --------------------------------------------------------------------------
 
@@ -303,7 +318,7 @@ class Responder:
             sent_id = await self._respond_new(interaction, message)
             if placement is Placement.REPLACE and clicked is not None:
                 replaced.append(clicked.id)
-        await self.remember(interaction.channel_id, reply, sent_id, replaced)
+        await self._shown(interaction, reply, sent_id, replaced)
 
     async def _update_board(
         self, interaction: discord.Interaction[Any], reply: Reply, message: DiscordMessage
@@ -315,11 +330,12 @@ class Responder:
         if board_id is not None and not pings_someone_else(reply, interaction.user.id):
             try:
                 await self._partial(interaction.channel_id, board_id).edit(**message.edit_kwargs())
+                interaction.extras[_PLACED] = True
                 return
             except discord.NotFound:
                 board_id = None
         sent = await interaction.followup.send(wait=True, **message.send_kwargs())
-        await self.remember(interaction.channel_id, reply, sent.id, [board_id])
+        await self._shown(interaction, reply, sent.id, [board_id])
 
     # -- sending ---------------------------------------------------------------------------
 
@@ -349,6 +365,17 @@ class Responder:
                 await interaction.delete_original_response()
             interaction.extras[_PUBLIC_DEFER] = False
         await interaction.followup.send(ephemeral=True, **kwargs)
+
+    async def _shown(
+        self,
+        interaction: discord.Interaction[Any],
+        reply: Reply,
+        message_id: int,
+        replaced: Iterable[int | None] = (),
+    ) -> None:
+        """The interaction's public reply is in the channel: remember it."""
+        interaction.extras[_PLACED] = True
+        await self.remember(interaction.channel_id, reply, message_id, replaced)
 
     async def remember(
         self,
@@ -386,6 +413,12 @@ class _TooLate(Exception):
         super().__init__("interaction acknowledged too late")
         self.reply = reply
         self.cause = cause
+
+
+def _describe(error: BaseException) -> str:
+    if isinstance(error, discord.HTTPException):
+        return f"HTTP {error.status}, code {error.code}"
+    return type(error).__name__
 
 
 def _log_outcome(task: asyncio.Future[Reply]) -> None:

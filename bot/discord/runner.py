@@ -14,11 +14,13 @@ import signal
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 import yarl
+from discord.backoff import ExponentialBackoff
 
 from bot.config import DEFAULT_API_BASE_URL, DEFAULT_GATEWAY_URL, ConfigError
-from bot.discord.app import ShaxBotBase, create_bot
+from bot.discord.app import ShaxBotBase, create_bot, is_fatal
 from bot.service.facade import ShaxService
 from bot.service.replies import User
 
@@ -28,6 +30,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NO_TOKEN = "DISCORD_TOKEN is not set, so the bot cannot log in to Discord."
+ANSWER_SECONDS = 20.0
+"""How long Discord's API or gateway may stay silent at start-up before the bot says so."""
+MAX_RETRY_SECONDS = 60.0
 
 
 def use_endpoints(settings: Settings) -> None:
@@ -69,26 +74,130 @@ def sync(settings: Settings) -> None:
 
 
 async def serve(settings: Settings, **options: Any) -> None:
-    """Build the service once logged in (the bot's own account is the bot player), run the
-    bot, and close the service and its AI workers however the bot stops."""
+    """Run the bot until a signal stops it; the supervisor of ``python -m bot``.
+
+    The service (database, AI and picture workers) is built once, when the first bot
+    has logged in (the bot's own account is the bot player), and closed at the very
+    end. A bot that stops for any reason but a signal or a fatal error (a refused token,
+    a bad setting: :class:`~bot.config.ConfigError`) is replaced by a new one after a
+    growing pause, so one bad event never ends the game for everyone.
+    """
     services: list[ShaxService] = []
 
     async def make_service(bot_user: User) -> ShaxService:
-        service = await ShaxService.open(settings, bot_user=bot_user)
-        services.append(service)
-        return service
+        if not services:
+            services.append(await ShaxService.open(settings, bot_user=bot_user))
+        return services[0]
 
-    bot = create_bot(settings, make_service=make_service, **options)
-    stop_on_signals(bot)
-    settling = asyncio.create_task(settle_when_ready(bot))
+    stopping = asyncio.Event()
+    backoff = ExponentialBackoff(base=1)
     try:
-        async with bot:
-            await bot.start(settings.discord_token or "")
+        while not stopping.is_set():
+            bot = create_bot(settings, make_service=make_service, **options)
+            stop_on_signals(bot, stopping)
+            try:
+                await run_bot(bot, settings)
+            except ConfigError:
+                raise
+            except Exception as error:
+                if is_fatal(error):
+                    raise ConfigError(fatal_sentence(error)) from None
+                if stopping.is_set():
+                    break
+                delay = backoff.delay()
+                log.exception("The bot stopped unexpectedly; starting it again in %.1f s", delay)
+                await asyncio.sleep(delay)
+            else:
+                if not stopping.is_set():
+                    log.warning("The bot's connection ended; starting it again")
     finally:
-        settling.cancel()
         for service in services:
             await service.close()
         log.info("Stopped")
+
+
+async def run_bot(bot: ShaxBotBase, settings: Settings) -> None:
+    """Log in (retrying, and saying so, while Discord does not answer), then stay
+    connected until the bot is closed."""
+    settling = asyncio.create_task(settle_when_ready(bot))
+    watching = asyncio.create_task(say_while_not_ready(bot, settings))
+    try:
+        async with bot:
+            await log_in(bot, settings)
+            await bot.connect()
+    finally:
+        settling.cancel()
+        watching.cancel()
+
+
+async def log_in(bot: ShaxBotBase, settings: Settings) -> None:
+    """Log in to Discord's API. While it does not answer within :data:`ANSWER_SECONDS`,
+    or answers with a server error, say so and try again after a growing pause."""
+    backoff = ExponentialBackoff(base=1)
+    while True:
+        try:
+            if await _log_in_once(bot, settings):
+                return
+            problem = f"no answer within {ANSWER_SECONDS:.0f} s"
+        except (OSError, aiohttp.ClientError, discord.DiscordServerError) as error:
+            problem = type(error).__name__
+        delay = min(backoff.delay(), MAX_RETRY_SECONDS)
+        log.warning(
+            "Discord's API at %s did not answer (%s); trying again in %.0f s",
+            settings.api_base_url,
+            problem,
+            delay,
+        )
+        await bot.http.close()
+        await asyncio.sleep(delay)
+
+
+async def _log_in_once(bot: ShaxBotBase, settings: Settings) -> bool:
+    """One login; ``False`` if the API stayed silent (the attempt was given up before the
+    bot started setting itself up, so it can be made again)."""
+    attempt = asyncio.create_task(bot.login(settings.discord_token or ""))
+    while True:
+        done, _ = await asyncio.wait({attempt}, timeout=ANSWER_SECONDS)
+        if done:
+            attempt.result()
+            return True
+        if bot.user is None:  # still waiting for the API: safe to start over
+            attempt.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await attempt
+            return False
+        log.warning("Logged in; still setting up (the database, the workers, the commands)")
+
+
+async def say_while_not_ready(bot: ShaxBotBase, settings: Settings) -> None:
+    """Start-up never sits silent: until the gateway says READY, a line every
+    :data:`ANSWER_SECONDS` says that the bot is still waiting for it."""
+    waited = 0.0
+    while not bot.is_ready():
+        await asyncio.sleep(ANSWER_SECONDS)
+        waited += ANSWER_SECONDS
+        if not bot.is_ready() and not bot.is_closed():
+            log.warning(
+                "Still waiting for Discord's gateway (%s) after %.0f s; retrying",
+                settings.gateway_url,
+                waited,
+            )
+
+
+def fatal_sentence(error: BaseException) -> str:
+    """One sentence for an error only the operator can mend."""
+    if isinstance(error, discord.LoginFailure) or (
+        isinstance(error, discord.ConnectionClosed) and error.code == 4004
+    ):
+        return (
+            "Discord refused the token (401 Unauthorized): DISCORD_TOKEN is wrong or was "
+            "reset. Copy the bot's token from the Developer Portal (your application → Bot → "
+            "Reset Token) into .env, then start the bot again."
+        )
+    if isinstance(error, discord.PrivilegedIntentsRequired):
+        return "Discord refused a privileged intent this bot does not need; check SHAX_SHARDS."
+    code = error.code if isinstance(error, discord.ConnectionClosed) else None
+    return f"Discord closed the connection for good (code {code}); check SHAX_SHARDS."
 
 
 async def settle_when_ready(bot: ShaxBotBase) -> None:
@@ -107,13 +216,16 @@ async def _sync(settings: Settings) -> None:
         await bot.login(settings.discord_token or "")  # runs setup_hook, which syncs
 
 
-def stop_on_signals(bot: ShaxBotBase) -> None:
-    """SIGTERM (and Ctrl-C) close the bot gracefully: the gateway, then the service."""
+def stop_on_signals(bot: ShaxBotBase, stopping: asyncio.Event | None = None) -> None:
+    """SIGTERM (and Ctrl-C) close the bot gracefully: interactions in flight finish, then
+    the gateway closes, then the service (workers end, the database is closed)."""
     loop = asyncio.get_running_loop()
     closing: set[asyncio.Task[None]] = set()
 
     def stop() -> None:
         log.info("Stopping…")
+        if stopping is not None:
+            stopping.set()
         task = loop.create_task(bot.close())
         closing.add(task)
         task.add_done_callback(closing.discard)

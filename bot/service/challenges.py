@@ -20,6 +20,7 @@ from bot.service.kernel import (
     parse_variant,
     player_key,
     side_of,
+    valid_id,
 )
 from bot.service.replies import (
     BadOption,
@@ -235,7 +236,11 @@ class Challenges:
         )
 
     async def _challenge_row(self, challenge_id: int) -> ChallengeRow:
-        c = await self.kernel.storage.get_challenge(challenge_id)
+        c = (
+            await self.kernel.storage.get_challenge(challenge_id)
+            if valid_id(challenge_id)
+            else None
+        )
         if c is None:
             raise ChallengeError(texts.CHALLENGE_GONE)
         if c.status != "open":

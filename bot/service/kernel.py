@@ -49,6 +49,14 @@ from engine import (
 
 Now = Callable[[], datetime]
 
+MAX_ID = 2**63 - 1
+"""The largest id the database stores: a larger one (from a forged custom id) names no game."""
+
+
+def valid_id(value: int) -> bool:
+    """Whether ``value`` can be the id of a stored game or challenge."""
+    return 0 < value <= MAX_ID
+
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
@@ -161,7 +169,7 @@ class GameKernel:
         return row
 
     async def game(self, game_id: int) -> GameRow:
-        row = await self.storage.get_game(game_id)
+        row = await self.storage.get_game(game_id) if valid_id(game_id) else None
         if row is None:
             raise NoGameHere(texts.GAME_GONE)
         return row

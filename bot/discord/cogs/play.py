@@ -17,7 +17,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot.discord.app import ShaxBotBase
-from bot.discord.context import actor, as_user, place_of
+from bot.discord.context import actor, place_of, resolve_user, text_option
 from bot.discord.render import MAX_CHOICES, truncate
 from bot.service.replies import UserError
 from engine.ai import LEVELS as AI_LEVELS
@@ -48,12 +48,19 @@ TOO_LONG = (
 )
 
 
+@app_commands.allowed_installs(guilds=True, users=False)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 class ShaxCommands(
     commands.GroupCog,
     group_name="shax",
     group_description="Play Shax, the Somali mill game",
 ):
-    """Challenges, games against people and the bot, streaks and the rules."""
+    """Challenges, games against people and the bot, streaks and the rules.
+
+    The bot is installed to servers, not to users: it must be able to post the board.
+    In a server everything works; in a direct message with the bot, everything but
+    challenges (nobody else can see them there).
+    """
 
     def __init__(self, bot: ShaxBotBase) -> None:
         self.bot = bot
@@ -67,10 +74,14 @@ class ShaxCommands(
     async def challenge(
         self, interaction: discord.Interaction[Any], opponent: discord.User, variant: str = "shax"
     ) -> None:
+        if interaction.guild_id is None:
+            raise app_commands.NoPrivateMessage()
         user, place = actor(interaction), place_of(interaction)
+        them = await resolve_user(interaction, opponent)
+        variant = text_option(variant)
         await self.bot.responder.command(
             interaction,
-            lambda _: self.bot.service.challenge(user, as_user(opponent), place, variant),
+            lambda _: self.bot.service.challenge(user, them, place, variant),
         )
 
     @app_commands.command(name="play-bot", description="Play a game against the bot")
@@ -88,6 +99,8 @@ class ShaxCommands(
         first: str | None = None,
     ) -> None:
         user, place = actor(interaction), place_of(interaction)
+        level, variant = text_option(level), text_option(variant)
+        first = None if first is None else text_option(first)
         await self.bot.responder.command(
             interaction,
             lambda thinking: self.bot.service.play_bot(
@@ -104,7 +117,7 @@ class ShaxCommands(
         interaction: discord.Interaction[Any],
         action: app_commands.Range[str, 1, MAX_ACTION_LENGTH],
     ) -> None:
-        action = action.strip()
+        action = text_option(action).strip()
         if len(action) > MAX_ACTION_LENGTH:
             raise UserError(TOO_LONG)
         user, place = actor(interaction), place_of(interaction)
@@ -165,7 +178,7 @@ class ShaxCommands(
     async def streak(
         self, interaction: discord.Interaction[Any], user: discord.User | None = None
     ) -> None:
-        who = as_user(user) if user is not None else actor(interaction)
+        who = await resolve_user(interaction, user) if user is not None else actor(interaction)
         place = place_of(interaction)
         await self.bot.responder.command(interaction, lambda _: self.bot.service.streak(place, who))
 
@@ -180,6 +193,7 @@ class ShaxCommands(
     @app_commands.describe(variant="Which game (default: Shax)")
     @app_commands.choices(variant=VARIANTS)
     async def rules(self, interaction: discord.Interaction[Any], variant: str = "shax") -> None:
+        variant = text_option(variant)
         await self.bot.responder.command(interaction, lambda _: self.bot.service.rules(variant))
 
 
