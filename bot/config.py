@@ -18,6 +18,7 @@ DEFAULT_API_BASE_URL = "https://discord.com/api/v10"
 DEFAULT_GATEWAY_URL = "wss://gateway.discord.gg"
 DEFAULT_DB_PATH = "./shax.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+GAME_THREADS = ("busy", "always", "never")
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 # A bot token is three dot-separated base64url parts; checking the alphabet and
@@ -44,6 +45,9 @@ class Settings:
     shards: int | None = None
     sync_commands: bool = False
     log_level: str = "INFO"
+    game_threads: str = "busy"
+    """Where new games go: ``busy`` — in a thread of their own when the channel already
+    has a game; ``always`` — always in a thread; ``never`` — refuse in a busy channel."""
 
     @property
     def has_token(self) -> bool:
@@ -88,6 +92,9 @@ def load_settings(
         ai_workers=_positive_int("SHAX_AI_WORKERS", values.get("SHAX_AI_WORKERS"), 2, high=64),
         shards=_optional_positive_int("SHAX_SHARDS", values.get("SHAX_SHARDS")),
         sync_commands=_bool("SHAX_SYNC_COMMANDS", values.get("SHAX_SYNC_COMMANDS"), False),
+        game_threads=_choice(
+            "SHAX_GAME_THREADS", values.get("SHAX_GAME_THREADS"), GAME_THREADS, "busy"
+        ),
         log_level=_log_level(values.get("SHAX_LOG_LEVEL", "INFO")),
     )
 
@@ -168,3 +175,12 @@ def _log_level(raw: str) -> str:
     if level not in LOG_LEVELS:
         raise ConfigError(f"SHAX_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {raw!r}.")
     return level
+
+
+def _choice(name: str, raw: str | None, choices: tuple[str, ...], default: str) -> str:
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value not in choices:
+        raise ConfigError(f"{name} must be one of {', '.join(choices)}, not {raw!r}.")
+    return value

@@ -20,7 +20,9 @@ from discord.ext import commands
 
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.context import as_user
+from bot.discord.invite import invite_url
 from bot.discord.respond import DEFAULT_ACK_BUDGET, Responder
+from bot.discord.threads import GameThreads
 from bot.service.replies import User
 
 if TYPE_CHECKING:
@@ -82,7 +84,10 @@ class ShaxBotBase(commands.Bot):
         self._service = service
         self._make_service = make_service
         self.tick_seconds = tick_seconds
-        self.responder = Responder(self, lambda: self.service, ack_budget=ack_budget)
+        self.threads = GameThreads(self, lambda: self.service, settings.game_threads)
+        self.responder = Responder(
+            self, lambda: self.service, ack_budget=ack_budget, on_result=self.threads.finish
+        )
         guard_parsers(self._connection.parsers)
 
     @property
@@ -122,6 +127,11 @@ class ShaxBotBase(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("Ready as %s in %d servers", self.user, len(self.guilds))
+        log.info("Invite link (scopes and permissions the bot needs): %s", self.invite_url)
+
+    @property
+    def invite_url(self) -> str:
+        return invite_url(self.application_id)
 
 
 class ShaxBot(ShaxBotBase):

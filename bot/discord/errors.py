@@ -27,7 +27,8 @@ DM_ONLY_IN_SERVERS = (
 )
 NOT_TEXT = "I couldn't read that option — pick a value from the list Discord offers as you type."
 MENTION_AGAIN = (
-    "I couldn't find that member — mention them again with @ and pick them from the list."
+    "I couldn't find that member — mention them again with @ and pick them from the list "
+    "(or right-click them again)."
 )
 
 
@@ -51,7 +52,14 @@ def explain(interaction: discord.Interaction[Any], error: BaseException) -> str 
         return OUT_OF_DATE
     if isinstance(error, app_commands.NoPrivateMessage):
         return DM_ONLY_IN_SERVERS
+    if type(error) is app_commands.AppCommandError and _is_user_command(interaction):
+        return MENTION_AGAIN  # Discord sent a context-menu command without its target
     return None
+
+
+def _is_user_command(interaction: discord.Interaction[Any]) -> bool:
+    data: Any = interaction.data or {}
+    return bool(data.get("type") == discord.AppCommandType.user.value)
 
 
 def _option_name(error: app_commands.TransformerError) -> str:

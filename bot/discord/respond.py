@@ -80,10 +80,12 @@ class Responder:
         service: Callable[[], ShaxService],
         *,
         ack_budget: float = DEFAULT_ACK_BUDGET,
+        on_result: Callable[[int | None, Reply], Awaitable[None]] | None = None,
     ) -> None:
         self.client = client
         self._service = service
         self.ack_budget = ack_budget
+        self._on_result = on_result
         self._active = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -331,6 +333,7 @@ class Responder:
             try:
                 await self._partial(interaction.channel_id, board_id).edit(**message.edit_kwargs())
                 interaction.extras[_PLACED] = True
+                await self._announce(interaction.channel_id, reply)
                 return
             except discord.NotFound:
                 board_id = None
@@ -386,11 +389,16 @@ class Responder:
     ) -> None:
         """Report a new board or challenge message to the service; delete what it replaces."""
         await self.service.posted(reply, message_id)
-        if channel_id is None:
-            return
-        for old in dict.fromkeys(replaced):
-            if old is not None and old != message_id:
-                await self.delete_quietly(channel_id, old)
+        if channel_id is not None:
+            for old in dict.fromkeys(replaced):
+                if old is not None and old != message_id:
+                    await self.delete_quietly(channel_id, old)
+        await self._announce(channel_id, reply)
+
+    async def _announce(self, channel_id: int | None, reply: Reply) -> None:
+        """A game's final board is shown: let the game's thread, if any, be closed."""
+        if reply.result is not None and self._on_result is not None:
+            await self._on_result(channel_id, reply)
 
     def _partial(self, channel_id: int | None, message_id: int) -> discord.PartialMessage:
         channel = self.client.get_partial_messageable(channel_id or 0)

@@ -22,6 +22,7 @@ from bot.service.replies import (
     BoardControls,
     Choice,
     Reply,
+    Result,
 )
 from bot.service.streaks import Series
 from bot.storage import Finished, GameRow
@@ -84,8 +85,13 @@ class Composer:
         mentions: list[int] = list(ping)
         record = list(row.record)
         attachments: tuple[Attachment, ...]
+        result = None
         if outcome is not None:
             parts.append(texts.result_line(outcome, row.white_name, row.black_name))
+            result = Result(
+                texts.result_elsewhere(outcome, row.white_name, row.black_name, row.channel_id),
+                row.parent_channel_id,
+            )
             if finished is not None:
                 streak = _streak_text(row, outcome, finished)
                 if streak:
@@ -126,6 +132,7 @@ class Composer:
             live_board=True,
             board_message_id=row.board_message_id,
             mentions=tuple(dict.fromkeys(mentions)),
+            result=result,
         )
 
     async def rules(self, variant: Variant) -> Reply:

@@ -171,7 +171,9 @@ class Reply:
     the board message (the clicked message, or ``board_message_id`` when it is
     known) rather than posting a new one, and reports the id of a newly posted board
     or challenge with ``ShaxService.posted``. ``ephemeral`` replies are shown only to
-    the user who acted.
+    the user who acted. ``result`` is set on the final board of a game: the result in
+    one line, and the channel the game's channel belongs to (a thread's parent), so a
+    game played in a thread can be announced where the thread was opened.
     """
 
     text: str
@@ -184,6 +186,15 @@ class Reply:
     board_message_id: int | None = None
     challenge_id: int | None = None
     mentions: tuple[int, ...] = ()
+    result: Result | None = None
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended, in one line (see :attr:`Reply.result`)."""
+
+    line: str
+    parent_channel_id: int | None = None
 
 
 @dataclass(frozen=True)

@@ -197,6 +197,11 @@ def result_line(outcome: Outcome, white_name: str, black_name: str) -> str:
     return f"**{result_sentence(outcome, white_name, black_name)}.**"
 
 
+def result_elsewhere(outcome: Outcome, white_name: str, black_name: str, channel_id: int) -> str:
+    """The result announced outside the game's own channel, pointing to it."""
+    return f"{result_line(outcome, white_name, black_name)} (the game: <#{channel_id}>)"
+
+
 def series_holder(name: str, stones: int) -> str:
     return f"{name} holds {stones} stone{'s' if stones != 1 else ''} in this series."
 

@@ -117,7 +117,7 @@ def png(name: str = BOARD_FILENAME) -> Attachment:
 
 
 async def test_one_shax_group_holds_every_subcommand(built_bot: ShaxBotBase) -> None:
-    commands = built_bot.tree.get_commands()
+    commands = built_bot.tree.get_commands(type=discord.AppCommandType.chat_input)
     assert [c.name for c in commands] == ["shax"]
     payload = shax_payload(built_bot)
     assert {o["name"]: list(options_of(payload, o["name"])) for o in payload["options"]} == (
@@ -126,6 +126,24 @@ async def test_one_shax_group_holds_every_subcommand(built_bot: ShaxBotBase) -> 
     errors = FormErrors()
     check_commands([payload], errors)
     assert not errors, errors.summary()
+
+
+async def test_a_member_can_be_challenged_from_their_context_menu(
+    built_bot: ShaxBotBase,
+) -> None:
+    menus = built_bot.tree.get_commands(type=discord.AppCommandType.user)
+    assert [m.name for m in menus] == ["Challenge to Shax"]
+    payload = menus[0].to_dict(built_bot.tree)
+    assert (
+        payload["type"] == 2 and payload["contexts"] == [0] and payload["integration_types"] == [0]
+    )
+
+
+async def test_the_group_is_installed_to_servers_and_usable_in_servers_and_dms(
+    built_bot: ShaxBotBase,
+) -> None:
+    payload = shax_payload(built_bot)
+    assert payload["contexts"] == [0, 1] and payload["integration_types"] == [0]
 
 
 async def test_options_offer_menus_for_variant_level_and_first(built_bot: ShaxBotBase) -> None:

@@ -457,13 +457,60 @@ async def test_no_game_here_is_explained(scene: Scene, running_bot: ShaxBotBase)
         assert result.ephemeral and "/shax play-bot" in (result.content or "")
 
 
-async def test_a_second_game_in_a_busy_channel_is_refused(
+async def test_a_second_game_in_a_busy_channel_gets_a_thread_of_its_own(
     scene: Scene, running_bot: ShaxBotBase
 ) -> None:
     fake = scene.fake
     await fake.slash(scene.amina, scene.channel, "shax", "play-bot", {"variant": "jar"})
     busy = await fake.slash(scene.bashir, scene.channel, "shax", "play-bot", {"variant": "jar"})
-    assert busy.ephemeral and "thread" in (busy.content or "").lower()
+    pointer = await shown(running_bot, busy)
+    threads = [c for c in fake.world.threads() if c.parent_id == scene.channel.id]
+    assert len(threads) == 1
+    thread = threads[0]
+    assert thread.name == f"{scene.bashir.display_name} vs {scene.bot_user.name}"
+    assert not busy.ephemeral and f"<#{thread.id}>" in (pointer.content or "")
+    (board,) = live_boards(fake, thread)
+    assert scene.bashir.id in mentioned_ids(board)
+    board_image(board)
+
+
+async def test_a_game_in_its_own_thread_ends_with_the_result_in_the_channel(
+    scene: Scene, running_bot: ShaxBotBase
+) -> None:
+    fake = scene.fake
+    await fake.slash(scene.amina, scene.channel, "shax", "play-bot", {"variant": "jar"})
+    await fake.slash(scene.bashir, scene.channel, "shax", "play-bot", {"variant": "jar"})
+    (thread,) = [c for c in fake.world.threads() if c.parent_id == scene.channel.id]
+    await fake.wait_for(lambda: running_bot.get_channel(thread.id), what="the thread in cache")
+    resigned = await fake.slash(scene.bashir, thread, "shax", "resign")
+    await shown(running_bot, resigned)
+    await fake.wait_for(lambda: thread.archived, what="the thread archived")
+    announced = [m for m in fake.messages(scene.channel) if f"<#{thread.id}>" in m.content]
+    assert any("resigned" in m.content for m in announced)
+
+
+async def test_a_busy_channel_refuses_when_the_server_wants_no_threads(
+    scene: Scene, service: ShaxService
+) -> None:
+    async with bot_running(scene, service, settings=scene.settings(game_threads="never")) as bot:
+        fake = scene.fake
+        await fake.slash(scene.amina, scene.channel, "shax", "play-bot", {"variant": "jar"})
+        busy = await fake.slash(scene.bashir, scene.channel, "shax", "play-bot", {"variant": "jar"})
+        assert busy.ephemeral and "thread" in (busy.content or "").lower()
+        assert not fake.world.threads()
+        assert bot.threads.mode == "never"
+
+
+async def test_every_game_gets_a_thread_when_the_server_wants_it(
+    scene: Scene, service: ShaxService
+) -> None:
+    async with bot_running(scene, service, settings=scene.settings(game_threads="always")) as bot:
+        fake = scene.fake
+        first = await fake.slash(scene.amina, scene.channel, "shax", "play-bot", {"variant": "jar"})
+        pointer = await shown(bot, first)
+        (thread,) = fake.world.threads()
+        assert f"<#{thread.id}>" in (pointer.content or "")
+        assert live_boards(fake, thread) and not live_boards(fake, scene.channel)
 
 
 async def test_games_in_threads_are_their_own(scene: Scene, running_bot: ShaxBotBase) -> None:
@@ -586,7 +633,7 @@ async def test_sharded_bot_answers_too(scene: Scene, service: ShaxService) -> No
         result = await fake.slash(scene.cawo, scene.channel, "shax", "rules")
         assert (await shown(sharded, result)).attachment(RULES_FILENAME)
     # Commands went to the development server only, never globally.
-    assert [c["name"] for c in fake.commands(fake.guild_id)] == ["shax"]
+    assert [c["name"] for c in fake.commands(fake.guild_id)] == ["shax", "Challenge to Shax"]
     assert fake.commands(None) == []
     fake.assert_clean()
 

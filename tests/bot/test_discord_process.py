@@ -74,7 +74,7 @@ async def test_sync_registers_the_commands_globally_and_exits(process_scene: Sce
     process = await start_bot_process(scene, "sync")
     _, stderr = await asyncio.wait_for(process.communicate(), 30)
     assert process.returncode == 0, stderr.decode()
-    assert [c["name"] for c in fake.commands(None)] == ["shax"]
+    assert [c["name"] for c in fake.commands(None)] == ["shax", "Challenge to Shax"]
     assert fake.sessions == []  # it never connected to the gateway
     fake.assert_clean()
 

@@ -334,6 +334,61 @@ class FakeDiscord:
             timeout=timeout,
         )
 
+    async def raw_command(
+        self,
+        user: FakeUser | int,
+        channel: FakeChannel | int,
+        data: Mapping[str, Any],
+        *,
+        expect_ack: bool = True,
+    ) -> InteractionResult:
+        """A command interaction with ``data`` exactly as given, unchecked: for what a
+        client of another version (or a tampered one) may send."""
+        target = self.world.channel(channel)
+        return await self._interact(
+            APPLICATION_COMMAND,
+            user,
+            target,
+            dict(data),
+            label=f"raw /{data.get('name')}",
+            expect_ack=expect_ack,
+            timeout=None,
+        )
+
+    async def user_command(
+        self,
+        user: FakeUser | int,
+        channel: FakeChannel | int,
+        name: str,
+        target: FakeUser | int,
+        *,
+        resolved: bool = True,
+    ) -> InteractionResult:
+        """A user runs the context-menu command ``name`` on ``target`` (right-click →
+        Apps); with ``resolved=False`` the target is missing from ``resolved``."""
+        where = self.world.channel(channel)
+        synced = self.world.find_command(name, where.guild_id, kind=2)
+        if synced is None:
+            raise ValueError(f"no user command {name!r} is registered")
+        who = self.world.user(target)
+        data: JSON = {"id": synced["id"], "name": name, "type": 2, "target_id": str(who.id)}
+        if resolved:
+            data["resolved"] = {"users": {str(who.id): who.payload()}}
+            member = self.world.members.get(who.id)
+            if member is not None:
+                data["resolved"]["members"] = {
+                    str(who.id): member.payload(with_user=False, with_permissions=True)
+                }
+        return await self._interact(
+            APPLICATION_COMMAND,
+            user,
+            where,
+            data,
+            label=f"user command {name!r}",
+            expect_ack=True,
+            timeout=None,
+        )
+
     async def autocomplete(
         self,
         user: FakeUser | int,

@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.discord.app import ShaxBotBase
 from bot.discord.context import actor, place_of, resolve_user, text_option
 from bot.discord.render import MAX_CHOICES, truncate
-from bot.service.replies import UserError
+from bot.service.replies import Place, Reply, Thinking, UserError
 from engine.ai import LEVELS as AI_LEVELS
 
 log = logging.getLogger(__name__)
@@ -41,6 +41,9 @@ FIRST = [
     Choice(name="The bot", value="bot"),
     Choice(name="Random", value="random"),
 ]
+
+CHALLENGE_MENU = "Challenge to Shax"
+"""The user context-menu command (right-click a member → Apps)."""
 
 TOO_LONG = (
     "That is far too long to be a move. Moves look like **d7** (place), **a7-d7** (move) "
@@ -65,6 +68,18 @@ class ShaxCommands(
     def __init__(self, bot: ShaxBotBase) -> None:
         self.bot = bot
         super().__init__()
+        self.menu = app_commands.ContextMenu(
+            name=CHALLENGE_MENU,
+            callback=self.challenge_from_menu,
+            allowed_contexts=app_commands.AppCommandContext(guild=True),
+            allowed_installs=app_commands.AppInstallationType(guild=True),
+        )
+
+    async def cog_load(self) -> None:
+        self.bot.tree.add_command(self.menu)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.menu.name, type=self.menu.type)
 
     # -- challenges and games ------------------------------------------------------------
 
@@ -74,15 +89,32 @@ class ShaxCommands(
     async def challenge(
         self, interaction: discord.Interaction[Any], opponent: discord.User, variant: str = "shax"
     ) -> None:
+        await self._challenge(interaction, opponent, text_option(variant))
+
+    async def _challenge(
+        self, interaction: discord.Interaction[Any], opponent: object, variant: str
+    ) -> None:
         if interaction.guild_id is None:
             raise app_commands.NoPrivateMessage()
         user, place = actor(interaction), place_of(interaction)
         them = await resolve_user(interaction, opponent)
-        variant = text_option(variant)
+        service = self.bot.service
+
+        async def start(where: Place) -> Reply:
+            return await service.challenge(user, them, where, variant)
+
         await self.bot.responder.command(
             interaction,
-            lambda _: self.bot.service.challenge(user, them, place, variant),
+            lambda _: self.bot.threads.start(
+                interaction, place, f"{user.name} vs {them.name}", start, players=(user.id,)
+            ),
         )
+
+    async def challenge_from_menu(
+        self, interaction: discord.Interaction[Any], member: discord.Member | discord.User
+    ) -> None:
+        """The user context menu's "Challenge to Shax": a challenge to a game of shax."""
+        await self._challenge(interaction, member, "shax")
 
     @app_commands.command(name="play-bot", description="Play a game against the bot")
     @app_commands.describe(
@@ -100,13 +132,21 @@ class ShaxCommands(
     ) -> None:
         user, place = actor(interaction), place_of(interaction)
         level, variant = text_option(level), text_option(variant)
-        first = None if first is None else text_option(first)
-        await self.bot.responder.command(
-            interaction,
-            lambda thinking: self.bot.service.play_bot(
-                user, place, level, variant, first, thinking=thinking
-            ),
-        )
+        chosen = None if first is None else text_option(first)
+        service = self.bot.service
+
+        async def call(thinking: Thinking) -> Reply:
+            async def start(where: Place) -> Reply:
+                return await service.play_bot(
+                    user, where, level, variant, chosen, thinking=thinking
+                )
+
+            title = f"{user.name} vs {service.bot_user.name}"
+            return await self.bot.threads.start(
+                interaction, place, title, start, players=(user.id,)
+            )
+
+        await self.bot.responder.command(interaction, call)
 
     @app_commands.command(
         name="move", description="Play a move: d7 places, a7-d7 moves, xg1 removes"

@@ -1,0 +1,125 @@
+"""Games in threads: a busy channel (or, if the server prefers, every game) gets a public
+thread of its own, named after the players; when the game ends its result is announced
+in the parent channel and the thread is archived."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import Any, Literal
+
+import discord
+
+from bot.discord.invite import missing
+from bot.discord.render import to_discord
+from bot.service.facade import ShaxService
+from bot.service.replies import ChannelBusy, Place, Reply, UserError
+
+log = logging.getLogger(__name__)
+
+THREAD_NAME_MAX = 100
+ARCHIVE_AFTER_MINUTES: Literal[1440] = 1440
+"""An idle game thread hides itself after a day (it stays searchable and reopens on a post)."""
+THREAD_PERMISSIONS = discord.Permissions(create_public_threads=True, send_messages_in_threads=True)
+
+Start = Callable[[Place], Awaitable[Reply]]
+"""Starts a game (or posts a challenge) at a place; the service's answer."""
+
+
+class GameThreads:
+    """Opens game threads and closes them; ``mode`` is ``busy``, ``always`` or ``never``."""
+
+    def __init__(
+        self, client: discord.Client, service: Callable[[], ShaxService], mode: str
+    ) -> None:
+        self.client = client
+        self._service = service
+        self.mode = mode
+
+    async def start(
+        self,
+        interaction: discord.Interaction[Any],
+        place: Place,
+        title: str,
+        start: Start,
+        *,
+        players: tuple[int, ...],
+    ) -> Reply:
+        """Start a game where it belongs: here, or in a new thread when this channel is
+        busy (or always, by the server's choice). In a thread the game's first message is
+        posted there, pinging ``players``; the answer here points to it."""
+        can_thread = place.guild_id is not None and not place.is_thread and self.mode != "never"
+        if not (can_thread and self.mode == "always"):
+            try:
+                return await start(place)
+            except ChannelBusy:
+                if not can_thread:
+                    raise
+        thread = await self._open(interaction, title)
+        reply = await start(Place(place.guild_id, thread.id, place.channel_id))
+        pinged = tuple(dict.fromkeys((*reply.mentions, *players)))
+        sent = await thread.send(**to_discord(_with_mentions(reply, pinged)).send_kwargs())
+        await self._service().posted(reply, sent.id)
+        busy = self.mode != "always"
+        return Reply(text=thread_pointer(thread.mention, busy=busy))
+
+    async def _open(self, interaction: discord.Interaction[Any], title: str) -> discord.Thread:
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise UserError(NO_THREADS_HERE)
+        me = channel.guild.me
+        if me is not None:
+            lacking = missing(channel.permissions_for(me), THREAD_PERMISSIONS)
+            if lacking:
+                raise UserError(missing_permissions(lacking))
+        try:
+            return await channel.create_thread(
+                name=title[:THREAD_NAME_MAX],
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=ARCHIVE_AFTER_MINUTES,
+                reason="A game of Shax",
+            )
+        except discord.Forbidden:
+            raise UserError(missing_permissions(["Create Public Threads"])) from None
+
+    async def finish(self, channel_id: int | None, reply: Reply) -> None:
+        """After a game's final board: in a thread the bot opened, announce the result in
+        the parent channel and archive the thread."""
+        result = reply.result
+        if result is None or result.parent_channel_id is None or channel_id is None:
+            return
+        thread = self.client.get_channel(channel_id)
+        me = self.client.user
+        if not isinstance(thread, discord.Thread) or me is None or thread.owner_id != me.id:
+            return  # a thread someone else opened is theirs to keep
+        try:
+            parent = self.client.get_partial_messageable(result.parent_channel_id)
+            await parent.send(content=result.line, allowed_mentions=discord.AllowedMentions.none())
+            await thread.edit(archived=True)
+        except discord.HTTPException:
+            log.warning("Could not close the game thread %s", channel_id, exc_info=True)
+
+
+NO_THREADS_HERE = (
+    "A game is already being played here, and this channel can't hold threads — "
+    "start your game in another channel."
+)
+
+
+def thread_pointer(thread_mention: str, *, busy: bool) -> str:
+    if busy:
+        return f"A game is already on here, so yours has a thread of its own: {thread_mention}"
+    return f"Your game has a thread of its own: {thread_mention}"
+
+
+def missing_permissions(names: list[str]) -> str:
+    wanted = ", ".join(names)
+    return (
+        f"I can't open a thread for your game here: I'm missing {wanted} in this channel. "
+        "Ask a server admin to give me that permission, or start the game in another channel."
+    )
+
+
+def _with_mentions(reply: Reply, mentions: tuple[int, ...]) -> Reply:
+    return replace(reply, mentions=mentions)
