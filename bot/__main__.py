@@ -46,8 +46,20 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.has_token and args.command is None:
         # The main command with no token still gives something to play: the console.
         print(NO_TOKEN, file=sys.stderr)
+        print(invite_hint(), file=sys.stderr)
         return run_local(settings, args)
     return run_discord(settings, args.command)
+
+
+def invite_hint() -> str:
+    """How the bot is added to a server, with the link its permissions need."""
+    from bot.discord.invite import invite_url
+
+    return (
+        "To add the bot to a server, open this link with your Application ID "
+        f"(Developer Portal → General Information) in place of YOUR_APPLICATION_ID:\n"
+        f"{invite_url(None)}"
+    )
 
 
 def run_local(settings: Settings, args: argparse.Namespace) -> int:

@@ -43,11 +43,21 @@ class Settings:
     turn_timeout_seconds: int = 86_400
     ai_workers: int = 2
     shards: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+    """The shards this process runs (``SHAX_SHARD_IDS``); ``None``: all of them."""
     sync_commands: bool = False
     log_level: str = "INFO"
     game_threads: str = "busy"
     """Where new games go: ``busy`` — in a thread of their own when the channel already
     has a game; ``always`` — always in a thread; ``never`` — refuse in a busy channel."""
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this process runs the shard of a server (DMs belong to shard 0): the
+        clock of a game runs in exactly one process."""
+        if self.shards is None or self.shard_ids is None:
+            return True
+        shard = 0 if guild_id is None else (guild_id >> 22) % self.shards
+        return shard in self.shard_ids
 
     @property
     def has_token(self) -> bool:
@@ -90,7 +100,8 @@ def load_settings(
             "SHAX_TURN_TIMEOUT_SECONDS", values.get("SHAX_TURN_TIMEOUT_SECONDS"), 86_400
         ),
         ai_workers=_positive_int("SHAX_AI_WORKERS", values.get("SHAX_AI_WORKERS"), 2, high=64),
-        shards=_optional_positive_int("SHAX_SHARDS", values.get("SHAX_SHARDS")),
+        shards=(shards := _optional_positive_int("SHAX_SHARDS", values.get("SHAX_SHARDS"))),
+        shard_ids=_shard_ids(values.get("SHAX_SHARD_IDS"), shards),
         sync_commands=_bool("SHAX_SYNC_COMMANDS", values.get("SHAX_SYNC_COMMANDS"), False),
         game_threads=_choice(
             "SHAX_GAME_THREADS", values.get("SHAX_GAME_THREADS"), GAME_THREADS, "busy"
@@ -184,3 +195,19 @@ def _choice(name: str, raw: str | None, choices: tuple[str, ...], default: str) 
     if value not in choices:
         raise ConfigError(f"{name} must be one of {', '.join(choices)}, not {raw!r}.")
     return value
+
+
+def _shard_ids(raw: str | None, shards: int | None) -> tuple[int, ...] | None:
+    if raw is None or not raw.strip():
+        return None
+    if shards is None:
+        raise ConfigError("SHAX_SHARD_IDS needs SHAX_SHARDS (the total number of shards).")
+    try:
+        ids = tuple(sorted({int(part) for part in raw.split(",") if part.strip()}))
+    except ValueError:
+        raise ConfigError(
+            f"SHAX_SHARD_IDS must be shard numbers separated by commas, such as 0,1 — not {raw!r}."
+        ) from None
+    if not ids or ids[0] < 0 or ids[-1] >= shards:
+        raise ConfigError(f"SHAX_SHARD_IDS must name shards from 0 to {shards - 1}, not {raw!r}.")
+    return ids

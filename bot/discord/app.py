@@ -207,6 +207,7 @@ def create_bot(
             service=service,
             make_service=make_service,
             shard_count=settings.shards,
+            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
             **options,
         )
     return ShaxBot(settings=settings, service=service, make_service=make_service, **options)

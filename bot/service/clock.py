@@ -2,6 +2,9 @@
 bot moves in games that were waiting for it (after a restart).
 
 The adapter calls :meth:`TurnClock.tick` every ~30 s and shows the notices it returns.
+With several bot processes (shards), each runs the clock only for the servers of its
+own shards (``owns``), so every expiry, warning and forfeit happens in one process;
+the stored versions make it happen once even if two processes ever overlap.
 Only games the clock may concern are read (bot games, and turns past the warning time),
 and the event loop gets a turn between games.
 """
@@ -10,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from bot.service import texts
@@ -26,6 +30,11 @@ WARN_BEFORE = timedelta(hours=1)
 """The turn-timeout warning comes this long before the forfeit (or at half time, if sooner)."""
 
 
+def everything(guild_id: int | None) -> bool:
+    """The clock of a lone process runs for every server."""
+    return True
+
+
 class TurnClock:
     """Challenge expiry and turn timeouts."""
 
@@ -36,11 +45,13 @@ class TurnClock:
         bots: BotPlayer,
         *,
         turn_timeout: timedelta,
+        owns: Callable[[int | None], bool] = everything,
     ) -> None:
         self.kernel = kernel
         self.composer = composer
         self.bots = bots
         self.turn_timeout = turn_timeout
+        self.owns = owns
 
     @property
     def warn_after(self) -> timedelta:
@@ -54,12 +65,16 @@ class TurnClock:
         notices: list[Notice] = []
         now = self.kernel.now()
         for c in await storage.due_challenges(now):
+            if not self.owns(c.guild_id):
+                continue
             if await storage.resolve_challenge(c.id, "expired", now):
                 text = texts.challenge_expired(c.challenger_name, c.opponent_name)
                 notices.append(
                     Notice(c.channel_id, Reply(text=text, challenge_id=c.id), c.message_id)
                 )
         for row in await storage.active_games(turn_started_by=now - self.warn_after):
+            if not self.owns(row.guild_id):
+                continue
             try:
                 notice = await self._tick_game(row, now)
             except Exception:  # one broken game must not stop the others' clocks

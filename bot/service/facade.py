@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from bot.service.bot_turns import ActionChooser, BotPlayer
 from bot.service.challenges import Challenges
-from bot.service.clock import TurnClock
+from bot.service.clock import TurnClock, everything
 from bot.service.compose import BoardRenderer, Composer, Offload, ReplayRenderer
 from bot.service.kernel import GameKernel, parse_variant, utcnow
 from bot.service.replies import (
@@ -71,6 +71,7 @@ class ShaxService:
         on_close: Callable[[], None] | None = None,
         run_board: Offload = asyncio.to_thread,
         run_replay: Offload = asyncio.to_thread,
+        owns: Callable[[int | None], bool] = everything,
     ) -> None:
         self.storage = storage
         self.bot_user = bot_user
@@ -91,7 +92,9 @@ class ShaxService:
             expiry_seconds=challenge_expiry.total_seconds(),
         )
         self.turns = Turns(self.kernel, self.composer, self.bots)
-        self.clock = TurnClock(self.kernel, self.composer, self.bots, turn_timeout=turn_timeout)
+        self.clock = TurnClock(
+            self.kernel, self.composer, self.bots, turn_timeout=turn_timeout, owns=owns
+        )
         self.statistics = Statistics(storage)
         self._on_close = on_close
 
@@ -130,6 +133,7 @@ class ShaxService:
             on_close=close_pools,
             run_board=boards.run,
             run_replay=replays.run,
+            owns=settings.owns,
         )
 
     async def close(self) -> None:

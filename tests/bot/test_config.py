@@ -142,3 +142,38 @@ def test_env_example_documents_every_setting() -> None:
         assert f"{name}=" in text, name
     loaded = load_settings({}, dotenv_path=ROOT / ".env.example")
     assert loaded == load()  # the example's values are the defaults
+
+
+def test_no_token_prints_the_invite_link_before_the_console(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "--env-file", str(tmp_path / "none.env")],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        input="/quit\n",
+        timeout=60,
+    )
+    assert result.returncode == 0
+    assert "https://discord.com/oauth2/authorize?client_id=YOUR_APPLICATION_ID" in result.stderr
+    assert "scope=bot+applications.commands" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_game_threads_setting_is_one_of_three(tmp_path: Path) -> None:
+    assert load(SHAX_GAME_THREADS="Always").game_threads == "always"
+    assert load().game_threads == "busy"
+    with pytest.raises(ConfigError, match="SHAX_GAME_THREADS must be one of busy, always, never"):
+        load(SHAX_GAME_THREADS="sometimes")
+
+
+def test_shard_ids_name_this_process_shards() -> None:
+    settings = load(SHAX_SHARDS="4", SHAX_SHARD_IDS="2, 0")
+    assert settings.shards == 4 and settings.shard_ids == (0, 2)
+    assert load(SHAX_SHARDS="4").shard_ids is None
+    with pytest.raises(ConfigError, match="needs SHAX_SHARDS"):
+        load(SHAX_SHARD_IDS="0")
+    with pytest.raises(ConfigError, match="from 0 to 3"):
+        load(SHAX_SHARDS="4", SHAX_SHARD_IDS="4")
+    with pytest.raises(ConfigError, match="separated by commas"):
+        load(SHAX_SHARDS="4", SHAX_SHARD_IDS="one")
