@@ -187,3 +187,41 @@ def test_an_ordinary_move_that_completes_a_jare_is_not_oodan() -> None:
 def test_a_freeing_move_that_completes_nothing_is_not_oodan() -> None:
     before = Position.setup("shax", "d7 a4 d1 g4 b6 f6", SHUT_IN_BLACK, to_move="black")
     assert moments(before, "g4-f4") == frozenset()
+
+
+# -- over whole games -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("variant", "expected"),
+    [
+        ("shax", {Moment.LABA_QAAD, Moment.IRMAAN, Moment.HAARIG}),
+        ("shax-small", set(Moment)),
+        ("jar", set()),  # three stones each: no irmaan or laba-qaad is possible
+    ],
+)
+def test_moments_in_random_games_keep_their_definitions(
+    variant: str, expected: set[Moment]
+) -> None:
+    rng = random.Random(1988)
+    seen: set[Moment] = set()
+    for _ in range(30):
+        p = Position.initial(variant)
+        while not p.is_over and p.clock < 80:
+            action = rng.choice(p.legal_actions())
+            after = p.play(action)
+            mover = Color(p.turn)
+            found = moments_after(p, action, after)
+            seen |= found
+            if Moment.LABA_QAAD in found:
+                assert action.kind is Kind.PLACE
+            if Moment.OODAN in found:
+                assert p.step is Step.FREE and lines_completed(p, action)
+            if Moment.HAARIG in found:
+                assert after.blocked is mover.other
+            if Moment.IRMAAN in found:
+                assert irmaan(after, mover)
+            p = after
+    assert expected <= seen
+    if variant == "jar":
+        assert not seen & {Moment.IRMAAN, Moment.LABA_QAAD}
