@@ -35,6 +35,7 @@ import logging
 import threading
 from collections.abc import Mapping
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Final
 
 log = logging.getLogger(__name__)
@@ -127,12 +128,12 @@ def _fill(text: str, english: str, params: Mapping[str, object]) -> str:
         return english.format_map(params)
 
 
-def catalogue_path(language: str) -> resources.abc.Traversable:
+def catalogue_path(language: str) -> Traversable:
     """The ``.po`` file of a language (English has none: it is the source)."""
     return resources.files(__package__) / "locales" / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-def template_path() -> resources.abc.Traversable:
+def template_path() -> Traversable:
     """The ``.pot`` template: every message id and where it is used."""
     return resources.files(__package__) / "locales" / f"{DOMAIN}.pot"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gettext
 import re
 import string
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import pytest
@@ -27,8 +28,8 @@ ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = [code for code in LANGUAGES if code != "en"]
 
 
-def read(path: object, locale: str | None = None) -> Catalog:
-    with path.open("rb") as f:  # type: ignore[attr-defined]
+def read(path: Traversable, locale: str | None = None) -> Catalog:
+    with path.open("rb") as f:
         return read_po(f, locale=locale)
 
 
@@ -49,7 +50,7 @@ def ids(m: Message) -> list[str]:
 
 
 def forms(m: Message) -> list[str]:
-    return [m.string] if isinstance(m.string, str) else list(m.string)
+    return [m.string] if isinstance(m.string, str) else list(m.string or ())
 
 
 def fields(text: str) -> set[str]:
