@@ -1,4 +1,7 @@
-"""Imports flow one way: engine <- renderer <- bot; the engine knows no pictures or Discord."""
+"""Imports flow one way: engine <- renderer <- bot; the engine knows no pictures or Discord.
+
+The message catalogue (``shax_i18n``) serves the renderer and the bot; it needs neither
+of them, nor the engine, and the engine never needs words."""
 
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ def imported_modules(package: str) -> dict[str, set[str]]:
     return found
 
 
-@pytest.mark.parametrize("package", ["engine", "renderer", "bot"])
+@pytest.mark.parametrize("package", ["engine", "renderer", "bot", "shax_i18n"])
 def test_the_package_exists_and_has_modules(package: str) -> None:
     assert imported_modules(package)
 
@@ -36,6 +39,16 @@ def test_the_package_exists_and_has_modules(package: str) -> None:
 def test_the_engine_imports_only_the_standard_library() -> None:
     for path, names in imported_modules("engine").items():
         assert names <= ENGINE_ALLOWED, f"{path} imports {sorted(names - ENGINE_ALLOWED)}"
+
+
+def test_the_engine_never_imports_the_catalogue() -> None:
+    for path, names in imported_modules("engine").items():
+        assert "shax_i18n" not in names, path
+
+
+def test_the_catalogue_imports_nothing_of_the_game() -> None:
+    for path, names in imported_modules("shax_i18n").items():
+        assert names <= STDLIB | {"shax_i18n", "babel"}, f"{path} imports {sorted(names)}"
 
 
 def test_the_renderer_never_imports_discord_or_the_bot() -> None:

@@ -1,0 +1,59 @@
+"""The Somali rules page follows the English one; the named moments have their words."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from engine.moments import Moment
+from shax_i18n import translator
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+ENGLISH = (DOCS / "RULES.md").read_text(encoding="utf-8")
+SOMALI = (DOCS / "RULES.so.md").read_text(encoding="utf-8")
+
+
+def headings(text: str) -> list[str]:
+    return re.findall(r"^(#+) ", text, flags=re.M)
+
+
+def blocks(text: str) -> list[str]:
+    return re.findall(r"^```.*?^```", text, flags=re.M | re.S)
+
+
+def table_rows(text: str) -> int:
+    return len(re.findall(r"^\|", text, flags=re.M))
+
+
+def numbered(text: str) -> list[str]:
+    return re.findall(r"^(\d+)\. ", text, flags=re.M)
+
+
+def bullets(text: str) -> int:
+    return len(re.findall(r"^\s*- ", text, flags=re.M))
+
+
+def code_spans(text: str) -> list[str]:
+    return sorted(re.findall(r"`[^`\n]+`", text))
+
+
+@pytest.mark.parametrize("shape", [headings, blocks, table_rows, numbered, bullets, code_spans])
+def test_the_somali_rules_page_matches_the_english_section_for_section(shape: object) -> None:
+    assert shape(SOMALI) == shape(ENGLISH)  # type: ignore[operator]
+
+
+def test_both_rules_pages_list_the_same_lines_of_three() -> None:
+    lines = re.findall(r"[a-g]\d [a-g]\d [a-g]\d", ENGLISH)
+    assert "a7 d7 g7" in lines and "d2 c2 b2" in lines
+    assert re.findall(r"[a-g]\d [a-g]\d [a-g]\d", SOMALI) == lines
+
+
+@pytest.mark.parametrize("moment", list(Moment))
+def test_every_named_moment_has_its_word_in_both_languages(moment: Moment) -> None:
+    word = moment.value.capitalize() + "!"
+    assert translator("en").pgettext("moment", word) == word
+    # The Somali word is the same: these are the game's own names.
+    assert translator("so").pgettext("moment", word) == word
+    assert moment.value in SOMALI and moment.value in ENGLISH
