@@ -24,9 +24,16 @@ def build_parser() -> argparse.ArgumentParser:
     local = sub.add_parser("local", help="play in this terminal, no Discord token needed")
     local.add_argument("--db", type=Path, default=None, help="SQLite file (default: SHAX_DB_PATH)")
     local.add_argument(
-        "--out", type=Path, default=None, help="where board images go (default: a temp dir)"
+        "--out",
+        type=Path,
+        default=None,
+        help="the folder for board pictures and replays (default: ./shax-pictures)",
     )
-    local.add_argument("--name", default="you", help="who is typing at first (default: you)")
+    local.add_argument(
+        "--name",
+        default=None,
+        help="your name in the games (default: asked in a terminal, else your login name)",
+    )
     local.add_argument("--channel", type=int, default=1, help="the console's channel number")
     sub.add_parser(
         "sync", help="register the slash commands with Discord once (after they changed), then exit"
@@ -69,7 +76,7 @@ def run_local(settings: Settings, args: argparse.Namespace) -> int:
         settings,
         db=getattr(args, "db", None),
         out=getattr(args, "out", None),
-        name=getattr(args, "name", "you"),
+        name=getattr(args, "name", None),
         channel=getattr(args, "channel", 1),
     )
 

@@ -1,26 +1,34 @@
 """The local console: the same service in a terminal, with no Discord token.
 
-Commands are typed exactly as in Discord (``/shax move action:d7``, or the
-shorthand ``/shax move d7``); ``@name`` names another local player and ``/as
-NAME`` switches who is typing (hot seat). After every move the board is printed
-with box-drawing lines and the PNG is saved to a file whose path is printed.
-Reads standard input line by line, so it works with a pipe as well as a terminal.
+Commands are typed exactly as in Discord (``/shax move action:b2``, or the shorthand
+``/shax move b2``); ``@name`` names another local player. In a game between two local
+players the keyboard follows the game: whoever must act next is the one typing (and a
+challenge hands it to the challenged player); ``/as NAME`` switches by hand. After
+every move the board is printed with box-drawing lines and its PNG is saved in the
+pictures folder (``--out``, by default ``./shax-pictures``) under a name unique to the
+game and ply. Lines come from a terminal (with editing, history and completion) or
+from a pipe, one by one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import getpass
 import hashlib
 import shlex
+import signal
 import sys
-import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
 from bot.config import Settings
+from bot.console.markup import terminal_text, wants_ansi
+from bot.console.reader import LineReader, last_word, make_reader
 from bot.console.textboard import text_board
+from bot.service import board_words, texts
 from bot.service.facade import ShaxService
 from bot.service.replies import (
     MENTION_RE,
@@ -32,27 +40,72 @@ from bot.service.replies import (
     User,
     UserError,
 )
-from engine import replay
+from engine import VARIANT_IDS, Variant, get_variant, replay
+from engine.ai import LEVELS
 
 BOT_USER = User(1, "Shax bot", True)
 MENU_SIZE = 25
 """At most this many legal actions are listed; more moves are listed by their stones."""
-HELP = """\
+PICTURES = Path("shax-pictures")
+"""Where pictures go unless ``--out`` says otherwise (relative to the working directory)."""
+SHAX_COMMANDS = (
+    "challenge",
+    "accept",
+    "decline",
+    "cancel",
+    "play-bot",
+    "move",
+    "board",
+    "resign",
+    "draw",
+    "decline-draw",
+    "rematch",
+    "streak",
+    "leaderboard",
+    "rules",
+)
+CONSOLE_COMMANDS = ("/shax", "/as", "/help", "/quit")
+OPTIONS = {
+    "challenge": ("opponent:", "variant:"),
+    "play-bot": ("level:", "variant:", "first:"),
+    "move": ("action:",),
+    "streak": ("user:",),
+    "rules": ("variant:",),
+}
+"""The options each command takes (the others take none)."""
+
+
+def help_text(variant: Variant) -> str:
+    """The commands, with notation examples that exist on ``variant``'s board."""
+    ex = board_words.examples(variant)
+    notation = f"{ex.move} moves" + (f", {ex.remove} removes" if ex.remove else "")
+    return f"""\
 Commands (as in Discord):
-  /shax challenge opponent:@name [variant:shax|shax-small|jar]
-  /shax accept · /shax decline · /shax cancel        (the challenge's buttons)
-  /shax play-bot [level:easy|medium|hard|master] [variant:…] [first:me|bot|random]
-  /shax move action:d7      (or /shax move d7; moves a7-d7, removals xg1)
+  /shax challenge opponent:@name [variant:{"|".join(VARIANT_IDS)}]
+  /shax accept · /shax decline · /shax cancel      (a challenge's buttons)
+  /shax play-bot [level:{"|".join(LEVELS)}] [variant:…] [first:me|bot|random]
+  /shax move action:{ex.place}      (or /shax move {ex.place}; {notation})
   /shax board · /shax resign · /shax draw · /shax decline-draw · /shax rematch
   /shax streak [user:@name] · /shax leaderboard · /shax rules [variant:…]
+On {variant.title}: points {board_words.point_names(variant)}.
 Console only:
-  /as NAME    switch who is typing (hot seat)      /help    this text      /quit"""
+  /as NAME    switch who is typing (the game hands over by itself)
+  /help       this text        /quit (or Ctrl-D)    leave
+Tab completes commands, options and the legal actions; the up arrow recalls a line."""
 
 
 def local_user(name: str) -> User:
     """A console player: a stable id from the name, so the database remembers them."""
     digest = hashlib.sha256(name.lower().encode()).digest()
     return User(1_000_000 + int.from_bytes(digest[:6], "big"), name)
+
+
+def system_name() -> str:
+    """The name of the person at this computer (their login), or ``player``."""
+    try:
+        return getpass.getuser() or "player"
+    except Exception:  # no login name: no USER variable and no password entry
+        return "player"
 
 
 @dataclass
@@ -64,12 +117,22 @@ class Console:
     place: Place
     user: User
     write: Callable[[str], None]
+    ansi: bool = False
     users: dict[str, User] = field(default_factory=dict)
     last_game_id: int | None = None
+    variant: Variant = field(default_factory=lambda: get_variant("shax"))
+    """The variant in play here (or last played): its examples are the ones shown."""
+    legal: list[str] = field(default_factory=list)
+    """The typing player's legal actions, for completion."""
+    _said_thinking: bool = False
 
     def __post_init__(self) -> None:
         self.users[self.user.name.lower()] = self.user
         self.users[BOT_USER.name.lower()] = BOT_USER
+
+    def say(self, text: str) -> None:
+        """A reply's text: mentions as @names, Discord's markdown as terminal text."""
+        self.write(terminal_text(self.names(text), ansi=self.ansi))
 
     def person(self, text: str) -> User:
         name = text.strip().removeprefix("@")
@@ -92,26 +155,36 @@ class Console:
         except ValueError:
             words = line.split()
         head = words[0].lower()
+        self._said_thinking = False
         try:
             if head in ("/quit", "/exit"):
                 return False
-            if head == "/help":
-                self.write(HELP)
+            if head == "/help" or (head == "/shax" and len(words) == 1):
+                self.write(help_text(self.variant))
             elif head == "/as":
                 if len(words) < 2:
                     raise UserError("Say who is typing now: /as NAME.")
-                self.user = self.person(words[1])
-                if self.user.is_bot:
+                user = self.person(words[1])
+                if user.is_bot:
                     raise UserError("The bot plays by itself; choose a person's name.")
+                self.user = user
                 self.write(f"Now typing: {self.user.name}")
-            elif head == "/shax" and len(words) > 1:
+            elif head == "/shax":
                 await self.shax(words[1].lower(), words[2:])
             else:
-                raise UserError("Commands start with /shax (try /help).")
+                own = ", ".join(CONSOLE_COMMANDS)
+                raise UserError(f"Commands start with /shax; the console's own are {own}.")
         except UserError as exc:
-            self.write(f"✗ {exc}")
+            self.say(f"✗ {exc}")
         await self.show_notices()
+        await self.refresh()
         return True
+
+    def thinking(self) -> None:
+        """The service's callback: the bot starts to think (said once per command)."""
+        if not self._said_thinking:
+            self._said_thinking = True
+            self.write(texts.thinking(BOT_USER.name))
 
     async def shax(self, command: str, args: list[str]) -> None:
         opts, rest = _options(args)
@@ -120,7 +193,6 @@ class Console:
             "accept": s.accept,
             "decline": s.decline,
             "cancel": s.cancel,
-            "board": s.board,
             "resign": s.resign,
             "draw": s.draw,
             "decline-draw": s.decline_draw,
@@ -131,6 +203,7 @@ class Console:
                 return opts[name]
             return rest.pop(0) if rest else default
 
+        stem = None
         if command == "challenge":
             opponent = opt("opponent")
             if opponent is None:
@@ -138,40 +211,52 @@ class Console:
             reply = await s.challenge(me, self.person(opponent), here, opt("variant", "shax") or "")
         elif command in simple:
             reply = await simple[command](me, here)
+        elif command == "board":
+            reply = await s.board(me, here, thinking=self.thinking)
         elif command == "play-bot":
             level = opt("level", "medium") or "medium"
             variant = opt("variant", "shax") or "shax"
-            reply = await s.play_bot(me, here, level, variant, opt("first"))
+            first = opt("first")
+            reply = await s.play_bot(me, here, level, variant, first, thinking=self.thinking)
         elif command == "move":
             action = opt("action")
             if action is None:
-                raise UserError("Say which action: /shax move action:d7.")
-            reply = await s.play(me, here, action)
+                example = board_words.examples(self.variant).place
+                raise UserError(f"Say which action: /shax move action:{example}.")
+            reply = await s.play(me, here, action, thinking=self.thinking)
         elif command == "rematch":
             if self.last_game_id is None:
                 raise UserError("There is no finished game to rematch yet.")
-            reply = await s.rematch(me, here, self.last_game_id)
+            reply = await s.rematch(me, here, self.last_game_id, thinking=self.thinking)
         elif command == "streak":
             who = opt("user")
             reply = await s.streak(here, self.person(who) if who else me)
         elif command == "leaderboard":
             reply = await s.leaderboard(here)
         elif command == "rules":
-            reply = await s.rules(opt("variant", "shax") or "shax")
+            variant = opt("variant", self.variant.id) or self.variant.id
+            reply = await s.rules(variant)
+            stem = f"rules-{variant.strip().lower()}"
         else:
-            raise UserError(f"Unknown command /shax {command} (try /help).")
-        await self.show(reply)
+            raise UserError(
+                f"Unknown command /shax {command} — choose one of: {', '.join(SHAX_COMMANDS)}."
+            )
+        await self.show(reply, stem)
+        await self.follow(reply)
 
-    async def show(self, reply: Reply) -> None:
+    async def show(self, reply: Reply, stem: str | None = None) -> None:
         prefix = "(only you see this) " if reply.ephemeral else ""
-        self.write(prefix + self.names(reply.text))
+        self.say(prefix + reply.text)
+        record: tuple[str, ...] = ()
         if reply.game_id is not None:
             self.last_game_id = reply.game_id
+            variant, record = await self.service.record(reply.game_id)
+            self.variant = get_variant(variant)
+            stem = f"game{reply.game_id}-ply{len(record)}-v{reply.version}"
         for attachment in reply.attachments:
-            path = await self.save(reply, attachment.filename, attachment.data)
+            path = await self.save(stem or "picture", attachment.filename, attachment.data)
             if attachment.filename.endswith(".png") and reply.game_id is not None:
-                variant, record = await self.service.record(reply.game_id)
-                self.write(text_board(replay(variant, record)))
+                self.write(text_board(replay(self.variant, record)))
             if attachment.filename.endswith(".gif"):
                 kind = "Replay"
             else:
@@ -196,16 +281,24 @@ class Console:
         elif isinstance(c, DestinationControls):
             moves = " ".join(choice.value for choice in c.choices)
             self.write(f"Destinations: {moves} (play one with /shax move {c.choices[0].value})")
-        elif isinstance(c, ChallengeControls):
-            self.write("The challenged player answers with /shax accept or /shax decline.")
 
-    async def save(self, reply: Reply, filename: str, data: bytes) -> Path:
-        """Save an attachment under a name unique to the game and ply (never shared)."""
-        if reply.game_id is not None:
-            _, record = await self.service.record(reply.game_id)
-            stem = f"game{reply.game_id}-ply{len(record)}-v{reply.version}"
+    async def follow(self, reply: Reply) -> None:
+        """Hand the keyboard to whoever must act next: the challenged player, or the
+        local player on turn (never to the bot)."""
+        if isinstance(reply.controls, ChallengeControls) and reply.mentions:
+            by_id = {u.id: u for u in self.users.values()}
+            next_user = by_id.get(reply.mentions[0])
+        elif reply.live_board and reply.game_id is not None:
+            next_user = await self.service.on_turn(reply.game_id)
         else:
-            stem = f"{self.place.channel_id}-{len(list(self.out_dir.iterdir()))}"
+            return
+        if next_user is None or next_user.is_bot or next_user.id == self.user.id:
+            return
+        self.user = self.users.setdefault(next_user.name.lower(), next_user)
+
+    async def save(self, stem: str, filename: str, data: bytes) -> Path:
+        """Save a picture in the pictures folder (a game's under a name unique to the
+        game and ply; the rules' under the variant's name)."""
         path = self.out_dir / f"{stem}-{filename}"
         await asyncio.to_thread(path.write_bytes, data)
         return path
@@ -217,6 +310,43 @@ class Console:
     async def show_notices(self) -> None:
         for notice in await self.service.tick():
             await self.show(notice.reply)
+            await self.follow(notice.reply)
+
+    async def refresh(self) -> None:
+        """Learn the typing player's legal actions, for completion."""
+        self.legal = [c.value for c in await self.service.legal_choices(self.user, self.place)]
+
+    def completions(self, line: str) -> list[str]:
+        """What may complete the last word of ``line``: a command, an option, an option's
+        value, a player's name, or a legal action."""
+        word = last_word(line)
+        before = line[: len(line) - len(word)].split()
+        if not before:
+            candidates: list[str] = list(CONSOLE_COMMANDS)
+        elif before[0].lower() == "/as":
+            candidates = [u.name for u in self.users.values() if not u.is_bot]
+        elif before[0].lower() != "/shax":
+            candidates = []
+        elif len(before) == 1:
+            candidates = list(SHAX_COMMANDS)
+        else:
+            candidates = self._option_words(before[1].lower(), word)
+        return [c for c in candidates if c.lower().startswith(word.lower()) and c != word]
+
+    def _option_words(self, command: str, word: str) -> list[str]:
+        key, sep, _ = word.partition(":")
+        values = {
+            "variant": list(VARIANT_IDS),
+            "level": list(LEVELS),
+            "first": ["me", "bot", "random"],
+            "opponent": [f"@{u.name}" for u in self.users.values() if u.id != self.user.id],
+            "user": [f"@{u.name}" for u in self.users.values()],
+            "action": self.legal,
+        }
+        if sep:
+            return [f"{key}:{value}" for value in values.get(key.lower(), [])]
+        words = list(OPTIONS.get(command, ()))
+        return words + self.legal if command == "move" else words
 
 
 def _options(args: list[str]) -> tuple[dict[str, str], list[str]]:
@@ -232,12 +362,32 @@ def _options(args: list[str]) -> tuple[dict[str, str], list[str]]:
     return opts, rest
 
 
+@contextmanager
+def workers_ignore_ctrl_c() -> Iterator[None]:
+    """Ctrl-C interrupts the console, not its worker processes.
+
+    In a terminal Ctrl-C signals every process of the foreground group, worker
+    processes too, and each would print a traceback. Worker processes started while
+    SIGINT is ignored inherit that (their fork server keeps it for every later worker),
+    so the console alone handles Ctrl-C and ends them itself.
+    """
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: signals are not ours to change
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 async def console_main(
     settings: Settings,
     *,
     db: Path | None,
     out: Path | None,
-    name: str,
+    name: str | None,
     channel: int,
     stdin: TextIO,
     stdout: TextIO,
@@ -246,28 +396,52 @@ async def console_main(
         stdout.write(text + "\n")
         stdout.flush()
 
-    out_dir = out or Path(tempfile.mkdtemp(prefix="shax-boards-"))
+    console: Console | None = None
+
+    def completions(line: str) -> list[str]:
+        return console.completions(line) if console is not None else []
+
+    reader = make_reader(stdin, stdout, completions)
+    out_dir = out or PICTURES
     out_dir.mkdir(parents=True, exist_ok=True)
     db_path = db or settings.db_path
-    service = await ShaxService.open(_with_db(settings, db_path), bot_user=BOT_USER)
-    console = Console(service, out_dir, Place(None, channel), local_user(name), write)
-    interactive = stdin.isatty()
-    write(f"Shax console — database {db_path}, board images in {out_dir}. /help for commands.")
+    if name is None:
+        name = await ask_name(reader)
+        if name is None:
+            return 0
+    with workers_ignore_ctrl_c():
+        service = await ShaxService.open(
+            _with_db(settings, db_path), bot_user=BOT_USER, surface=texts.Surface.CONSOLE
+        )
+    console = Console(
+        service, out_dir, Place(None, channel), local_user(name), write, ansi=wants_ansi(stdout)
+    )
+    write(f"Shax console — database {db_path}, pictures in {out_dir}/. /help for commands.")
     try:
+        await console.refresh()
         while True:
-            if interactive:
-                stdout.write(f"{console.user.name}> ")
-                stdout.flush()
-            line = await asyncio.to_thread(stdin.readline)
-            if not line:
+            line = await reader.read(f"{console.user.name}> ")
+            if line is None:
                 break
-            if not interactive and line.strip():
+            if not reader.interactive and line.strip():
                 write(f"[{console.user.name}] {line.strip()}")
             if not await console.handle(line):
                 break
     finally:
         await service.close()
     return 0
+
+
+async def ask_name(reader: LineReader) -> str | None:
+    """The local player's name: asked once in a terminal (Enter keeps the login name),
+    the login name otherwise; ``None`` if input ends first."""
+    default = system_name()
+    if not reader.interactive:
+        return default
+    answer = await reader.read(f"Your name [{default}]: ")
+    if answer is None:
+        return None
+    return answer.strip().removeprefix("@") or default
 
 
 def _with_db(settings: Settings, db_path: Path) -> Settings:
@@ -279,21 +453,30 @@ def run_console(
     *,
     db: Path | None = None,
     out: Path | None = None,
-    name: str = "you",
+    name: str | None = None,
     channel: int = 1,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
 ) -> int:
-    """The console over standard input and output (``python -m bot local``)."""
+    """The console over standard input and output (``python -m bot local``). Ctrl-C and
+    Ctrl-D end it with the cursor on a fresh line; Ctrl-C exits with status 130."""
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
     try:
-        return asyncio.run(
+        status = asyncio.run(
             console_main(
                 settings,
                 db=db,
                 out=out,
                 name=name,
                 channel=channel,
-                stdin=sys.stdin,
-                stdout=sys.stdout,
+                stdin=stdin,
+                stdout=stdout,
             )
         )
     except KeyboardInterrupt:
-        return 130
+        status = 130
+    if stdin.isatty():
+        stdout.write("\n")  # the shell's prompt starts on a line of its own
+        stdout.flush()
+    return status

@@ -64,7 +64,7 @@ class Challenges:
         await self.kernel.check_channel_free(place)
         for open_one in await self.kernel.storage.open_challenges(place.channel_id):
             if (open_one.challenger_id, open_one.opponent_id) == (challenger.id, opponent.id):
-                raise ChallengeError(texts.already_challenged(opponent.name))
+                raise ChallengeError(texts.already_challenged(opponent.name, self.kernel.surface))
         return await self._create(challenger, opponent, place, v, rematch_of=None)
 
     async def _create(
@@ -96,6 +96,7 @@ class Challenges:
             challenger.name,
             None if rematch_of is not None else variant.title,
             self.expiry_seconds,
+            self.kernel.surface,
         )
         return Reply(
             text=text,
@@ -195,10 +196,13 @@ class Challenges:
         """A game against the bot. ``first`` is ``me``, ``bot`` or ``random`` (``None``: the
         series rule — the last winner places first, the user in a new series)."""
         v = parse_variant(variant)
+        typed_level, typed_first = level, first  # values match whatever their case
+        level = level.strip().lower()
+        first = first.strip().lower() if first is not None else None
         if level not in LEVELS:
-            raise BadOption(texts.unknown_level(level, LEVELS))
+            raise BadOption(texts.unknown_level(typed_level, LEVELS))
         if first is not None and first not in FIRST_CHOICES:
-            raise BadOption(texts.unknown_first(first))
+            raise BadOption(texts.unknown_first(typed_first or ""))
         if user.is_bot:
             raise ChallengeError(texts.BOT_ACCOUNTS_CANT_PLAY)
         return await self.bots.start_game(

@@ -14,6 +14,7 @@ from typing import Any
 
 import renderer
 from bot.service import texts
+from bot.service.board_words import rules_text
 from bot.service.kernel import GameKernel, row_outcome, series_key, side, side_of
 from bot.service.replies import (
     BOARD_FILENAME,
@@ -142,7 +143,7 @@ class Composer:
             view = renderer.BoardView(caption=texts.rules_caption(variant))
             png = await self._run_board(self._render_board, variant.id, [], view)
             self._rules_pictures[variant.id] = png
-        return Reply(text=texts.rules_text(variant), attachments=(Attachment(RULES_FILENAME, png),))
+        return Reply(text=rules_text(variant), attachments=(Attachment(RULES_FILENAME, png),))
 
 
 def board_controls(row: GameRow, position: Position) -> BoardControls:

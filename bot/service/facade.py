@@ -8,7 +8,8 @@ Each call is answered by one part; this class only builds them and passes calls 
 * :mod:`bot.service.bot_turns` — the bot's own turns (its AI off the event loop);
 * :mod:`bot.service.clock` — challenge expiry and turn timeouts;
 * :mod:`bot.service.statistics` — streaks and the leaderboard;
-* :mod:`bot.service.compose` and :mod:`bot.service.texts` — the replies and their words.
+* :mod:`bot.service.compose` and :mod:`bot.service.texts` — the replies and their words
+  (the words that depend on the board, and the rules, in :mod:`bot.service.board_words`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from bot.service.bot_turns import ActionChooser, BotPlayer
 from bot.service.challenges import Challenges
 from bot.service.clock import TurnClock, everything
 from bot.service.compose import BoardRenderer, Composer, Offload, ReplayRenderer
-from bot.service.kernel import GameKernel, parse_variant, utcnow
+from bot.service.kernel import GameKernel, parse_variant, side, utcnow
 from bot.service.replies import (
     ChallengeControls,
     Choice,
@@ -34,6 +35,7 @@ from bot.service.replies import (
     not_thinking,
 )
 from bot.service.statistics import Statistics
+from bot.service.texts import Surface
 from bot.service.turns import Turns
 from bot.storage import Storage
 from bot.workers.ai import AIPool
@@ -72,10 +74,11 @@ class ShaxService:
         run_board: Offload = asyncio.to_thread,
         run_replay: Offload = asyncio.to_thread,
         owns: Callable[[int | None], bool] = everything,
+        surface: Surface = Surface.DISCORD,
     ) -> None:
         self.storage = storage
         self.bot_user = bot_user
-        self.kernel = GameKernel(storage, now=clock, bot_user=bot_user)
+        self.kernel = GameKernel(storage, now=clock, bot_user=bot_user, surface=surface)
         pictures: dict[str, BoardRenderer | ReplayRenderer] = {}
         if render_board is not None:
             pictures["render_board"] = render_board
@@ -106,10 +109,11 @@ class ShaxService:
         bot_user: User,
         ai: ActionChooser | None = None,
         clock: Callable[[], datetime] = utcnow,
+        surface: Surface = Surface.DISCORD,
     ) -> ShaxService:
         """A service over ``settings.db_path`` with an AI pool of ``settings.ai_workers``
         unless ``ai`` is given, and worker processes for the pictures (the pools are
-        closed by :meth:`close`)."""
+        closed by :meth:`close`). ``surface`` is where its words are shown."""
         storage = await Storage.open(settings.db_path)
         pool = AIPool(settings.ai_workers) if ai is None else None
         boards = PicturePool(BOARD_WORKERS)
@@ -134,6 +138,7 @@ class ShaxService:
             run_board=boards.run,
             run_replay=replays.run,
             owns=settings.owns,
+            surface=surface,
         )
 
     async def close(self) -> None:
@@ -232,6 +237,16 @@ class ShaxService:
     ) -> Reply:
         """Decline the opponent's draw offer, or withdraw one's own."""
         return await self.turns.decline_draw(user, place, game_id, version)
+
+    async def on_turn(self, game_id: int) -> User | None:
+        """Who must act now in a game being played (``None`` once it is over): in a hot
+        seat game the console hands the keyboard to them."""
+        row = await self.kernel.game(game_id)
+        position = self.kernel.position(row)
+        if not row.active or position.to_move is None:
+            return None
+        s = side(row, position.to_move)
+        return User(s.user_id, s.name, s.is_bot)
 
     async def record(self, game_id: int) -> tuple[str, tuple[str, ...]]:
         """A game's variant id and record (its actions in notation)."""

@@ -137,10 +137,19 @@ def game_place(row: GameRow) -> Place:
 class GameKernel:
     """Loads, checks and changes games for every part of the service."""
 
-    def __init__(self, storage: Storage, *, now: Now, bot_user: User) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        now: Now,
+        bot_user: User,
+        surface: texts.Surface = texts.Surface.DISCORD,
+    ) -> None:
         self.storage = storage
         self.now = now
         self.bot_user = bot_user
+        self.surface = surface
+        """Where the replies are shown: the sentences naming controls follow it."""
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._positions: dict[int, tuple[tuple[str, ...], Position]] = {}
 
@@ -182,9 +191,9 @@ class GameKernel:
         if s is None or s.is_bot:
             raise NotYourGame(texts.not_your_game(row.white_name, row.black_name))
         if not row.active:
-            raise GameOver(texts.game_over(row.id))
+            raise GameOver(texts.game_over(row.id, self.surface))
         if version is not None and version != row.version:
-            raise StaleBoard(texts.STALE)
+            raise StaleBoard(texts.stale(self.surface))
         return s
 
     def check_turn(self, row: GameRow, user: User, version: int | None) -> Side:
@@ -202,7 +211,7 @@ class GameKernel:
 
     def busy(self, place: Place, row: GameRow | None) -> ChannelBusy:
         game = (row.id, row.white_name, row.black_name) if row else None
-        return ChannelBusy(texts.channel_busy(place.is_thread, game))
+        return ChannelBusy(texts.channel_busy(place.is_thread, game, self.surface))
 
     def position(self, row: GameRow) -> Position:
         """The game's position, replayed from its record (cached; records only grow)."""
@@ -240,7 +249,7 @@ class GameKernel:
             new_turn=True,
         )
         if stored is None:
-            raise StaleBoard(texts.STALE)
+            raise StaleBoard(texts.stale(self.surface))
         self._positions[row.id] = (stored.record, after)
         return stored, None
 
@@ -255,7 +264,7 @@ class GameKernel:
             new_turn=False,
         )
         if stored is None:
-            raise StaleBoard(texts.STALE)
+            raise StaleBoard(texts.stale(self.surface))
         return stored
 
     async def finish(self, row: GameRow, record: Sequence[str], outcome: Outcome) -> Finished:
@@ -284,6 +293,6 @@ class GameKernel:
             ),
         )
         if finished is None:
-            raise StaleBoard(texts.STALE)
+            raise StaleBoard(texts.stale(self.surface))
         self._positions.pop(row.id, None)  # finished games are rarely looked at again
         return finished

@@ -1,18 +1,36 @@
-"""Every sentence the service says: actions, turns, results, refusals, streaks, the rules.
+"""Every sentence the service says: actions, turns, results, refusals, streaks.
 
 Pure functions of engine values and names (mentions come in already written); the
 service parts choose which sentence to say, this module how it reads.
+
+Two things make a sentence fit where it is read. The few sentences that name a control
+take the :class:`Surface` the service speaks on: Discord has buttons (Decline, Rematch,
+Accept draw) and threads, the console has commands (``/shax cancel``, ``/shax rematch``).
+Every example of notation comes from the variant in play (:mod:`bot.service.board_words`,
+where the rules are too), so that no message on the 3×3 jar board suggests ``d7`` or a
+removal.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import Enum
 
+from bot.service.board_words import examples, point_names
 from bot.service.streaks import GABAD, GAL, Tally
 from engine import VARIANT_IDS, Action, Color, Kind, Outcome, Phase, Position, Step, Variant
 from engine.errors import summarize
 
 STONE = {Color.WHITE: "○", Color.BLACK: "●"}
+
+
+class Surface(Enum):
+    """Where the service's words are shown, for the sentences that name its controls."""
+
+    DISCORD = "discord"
+    """Buttons under the messages (Accept, Decline, Rematch, Accept draw) and threads."""
+    CONSOLE = "console"
+    """Typed commands only (``/shax accept``, ``/shax cancel``, ``/shax rematch``)."""
 
 
 def duration(seconds: float) -> str:
@@ -69,51 +87,13 @@ def turn_prompt(position: Position) -> str:
             f"{them} is blocked — jid i sii aan jar aheyn: make a move that frees {them} "
             "(it captures nothing)"
         )
-    a, b = position.variant.edges[0]
-    example = f"{position.variant.points[a]}-{position.variant.points[b]}"
+    example = examples(position.variant).move
     return f"move a stone along a line to the next empty point (from-to, e.g. {example})"
 
 
 def result_sentence(outcome: Outcome, white_name: str, black_name: str) -> str:
     """The ending with names: ``"Amina wins: Bashir has only two stones left"``."""
     return outcome.describe(white_name, black_name)
-
-
-# -- rules ----------------------------------------------------------------------
-
-_SHAX_RULES = """\
-**{title}** — {pieces} stones each, {points} points. White places first.
-1. **Placement.** Take turns placing one stone on any empty point until all are placed. \
-A line of three (a **jare**) captures nothing yet; the game only remembers who formed the \
-**first jare**.
-2. **Opening removals.** The board is full. The first-jare player removes any one of the \
-opponent's stones, then the other removes one (if nobody formed a jare, black removes first).
-3. **Movement.** Whoever removed first moves first: one stone along a line to the next empty \
-point. No flying, ever.
-4. **Captures.** A move that forms a jare removes one opponent stone from **anywhere** — \
-stones in a jare are not protected.
-5. **Blockade — jid i sii aan jar aheyn.** If you cannot move, your opponent must move \
-instead and open a way for you; that freeing move is **oodan** (closed): it never captures.
-6. **End.** Down to **two** stones, you lose. You may resign.
-7. **Draws.** By agreement; when neither player can move; on the third repetition of a \
-position; after 100 moves without a capture.
-Notation: place `d7`, move `a7-d7`, remove `xg1`. The picture shows every point's name."""
-
-_JAR_RULES = """\
-**{title}** — {pieces} stones each on the 3×3 grid. White places first.
-1. Take turns placing your three stones on empty points.
-2. Then take turns moving one stone to the next empty point along a line (white first).
-3. The first to have **three in a row** — a row or a column, while placing or moving — wins \
-at once. Nothing is captured.
-4. Blockade and draws as in Shax: a blocked player's opponent must open a way \
-(jid i sii aan jar aheyn); drawn by agreement, when neither can move, on the third \
-repetition, or after 100 moves.
-Notation: place `b2`, move `a1-a2`. The picture shows every point's name."""
-
-
-def rules_text(variant: Variant) -> str:
-    template = _JAR_RULES if variant.family == "jar" else _SHAX_RULES
-    return template.format(title=variant.title, pieces=variant.pieces, points=variant.size)
 
 
 def illegal_sentence(action: str, reason: str, legal: list[str]) -> str:
@@ -127,19 +107,46 @@ SHOWN_INPUT = 16
 """At most this much of what a user typed is quoted back (actions are 5 characters)."""
 
 
-def malformed_sentence(text: str, reason: str, legal: list[str]) -> str:
+def malformed_sentence(text: str, variant: Variant, legal: list[str]) -> str:
+    """Text that is not an action on this board: the point it names that the board lacks,
+    or else how actions are written here (the engine's reason stays on the exception)."""
     shown = text.strip() or "(nothing)"
     if len(shown) > SHOWN_INPUT:
         shown = shown[:SHOWN_INPUT] + "…"
-    out = f"I can't read {shown!r} as an action: {reason}."
+    missing = _unknown_point(text, variant)
+    if missing is not None:
+        out = (
+            f"I can't read {shown!r} as an action: {missing!r} is not a point on the "
+            f"{variant.id} board; its points are {point_names(variant)}."
+        )
+    else:
+        out = f"I can't read {shown!r} as an action: write {examples(variant).phrase()}."
     if legal:
         out += f" Legal now: {legal_list(legal)}."
     return out
 
 
+def _unknown_point(text: str, variant: Variant) -> str | None:
+    """The first name in ``text`` written like a point (letter, number) that this board
+    does not have: ``"d7"`` on the jar board; ``None`` if there is none."""
+    body = text.strip().lower().removeprefix("x")
+    for name in body.split("-")[:2]:
+        looks_like_a_point = 2 <= len(name) <= 3 and name[0].isalpha() and name[1:].isdigit()
+        if looks_like_a_point and name not in variant.index:
+            return name
+    return None
+
+
 # -- games: finding and checking --------------------------------------------------
 
-STALE = "This board is out of date — use the latest board below (or /shax board)."
+
+def stale(surface: Surface) -> str:
+    """The game changed since the board that was acted on."""
+    if surface is Surface.CONSOLE:
+        return "The game changed meanwhile — see it as it is now with /shax board."
+    return "This board is out of date — use the latest board below (or /shax board)."
+
+
 NO_GAME_HERE = (
     "There is no game in this channel. Start one with /shax challenge "
     "opponent:@someone or /shax play-bot."
@@ -158,9 +165,11 @@ def not_your_game(white_name: str, black_name: str) -> str:
     )
 
 
-def game_over(game_id: int) -> str:
+def game_over(game_id: int, surface: Surface) -> str:
+    rematch = "/shax rematch" if surface is Surface.CONSOLE else "Rematch"
     return (
-        f"Game #{game_id} is over. Start a new one with Rematch, /shax challenge or /shax play-bot."
+        f"Game #{game_id} is over. Start a new one with {rematch}, /shax challenge "
+        "or /shax play-bot."
     )
 
 
@@ -170,9 +179,14 @@ def not_your_turn(them: str, them_is_bot: bool) -> str:
     return f"It's {them}'s turn — wait for their move."
 
 
-def channel_busy(in_thread: bool, game: tuple[int, str, str] | None) -> str:
+def channel_busy(in_thread: bool, game: tuple[int, str, str] | None, surface: Surface) -> str:
     """``game`` is the game being played: (id, white's name, black's name), if known."""
     which = f" (game #{game[0]}: {game[1]} vs {game[2]})" if game else ""
+    if surface is Surface.CONSOLE:
+        return (
+            f"A game is already being played here{which}. Finish it (or /shax resign) "
+            "first, or start another console with --channel N to play a second game."
+        )
     if in_thread:
         return (
             f"A game is already being played in this thread{which}. Start a new thread "
@@ -260,11 +274,12 @@ def draw_already_offered(them: str) -> str:
     return f"You have already offered a draw; it's up to {them}."
 
 
-def draw_offer_intro(name: str, them_ref: str) -> str:
-    return (
-        f"{name} offers a draw. {them_ref}: accept it with Accept draw "
-        "(or /shax draw), decline it, or just play on. "
-    )
+def draw_offer_intro(name: str, them_ref: str, surface: Surface) -> str:
+    if surface is Surface.CONSOLE:
+        how = "accept it with /shax draw, decline it with /shax decline-draw"
+    else:
+        how = "accept it with Accept draw (or /shax draw), decline it"
+    return f"{name} offers a draw. {them_ref}: {how}, or just play on. "
 
 
 def draw_declined(name: str, *, withdrawn: bool) -> str:
@@ -304,20 +319,30 @@ def challenge_a_bot_account(name: str) -> str:
     )
 
 
-def already_challenged(name: str) -> str:
+def already_challenged(name: str, surface: Surface) -> str:
+    withdraw = "/shax cancel" if surface is Surface.CONSOLE else "Decline"
     return (
-        f"You have already challenged {name} here; wait for an answer or withdraw it with Decline."
+        f"You have already challenged {name} here; wait for an answer or withdraw it "
+        f"with {withdraw}."
     )
 
 
 def challenge_sent(
-    opponent_ref: str, challenger: str, title: str | None, expiry_seconds: float
+    opponent_ref: str,
+    challenger: str,
+    title: str | None,
+    expiry_seconds: float,
+    surface: Surface,
 ) -> str:
     """``title`` is the variant's; ``None`` for a rematch."""
     what = "a rematch" if title is None else f"a game of {title}"
+    if surface is Surface.CONSOLE:
+        answer = "Answer with /shax accept or /shax decline"
+    else:
+        answer = "Accept or decline"
     return (
         f"{opponent_ref}, {challenger} challenges you to {what}! "
-        f"Accept or decline within {duration(expiry_seconds)}."
+        f"{answer} within {duration(expiry_seconds)}."
     )
 
 

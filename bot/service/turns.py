@@ -62,7 +62,10 @@ class Turns:
             except NotationError as exc:
                 legal = position.legal_notations()
                 raise MalformedAction(
-                    texts.malformed_sentence(action, exc.reason, legal), action, exc.reason, legal
+                    texts.malformed_sentence(action, position.variant, legal),
+                    action,
+                    exc.reason,
+                    legal,
                 ) from None
             except IllegalActionError as exc:
                 raise IllegalAction(
@@ -142,7 +145,7 @@ class Turns:
             if row.draw_offered_by == user.id:
                 raise DrawError(texts.draw_already_offered(them.name))
             stored = await k.set_draw_offer(row, user.id)
-        intro = texts.draw_offer_intro(me.name, them.ref)
+        intro = texts.draw_offer_intro(me.name, them.ref, k.surface)
         return await self.composer.board_reply(stored, intro=intro, ping=(them.user_id,))
 
     async def decline_draw(

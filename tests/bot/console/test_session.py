@@ -1,4 +1,5 @@
-"""The local console: a whole hot-seat jar game typed into standard input."""
+"""The local console through standard input: a whole hot-seat jar game from a pipe, the
+player's name, the pictures folder, resuming from the database."""
 
 from __future__ import annotations
 
@@ -10,42 +11,31 @@ from pathlib import Path
 from bot.console import local_user, text_board
 from engine import replay
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 # Amina (white) places a3 b2 c2, Bashir a2 a1 c3; they move until Amina's a3-b3 makes
-# three in a row on the b-file. A wrong turn, a taken point and bad notation are refused.
+# three in a row on the b-file. Nobody types /as: the keyboard follows the game. A
+# taken point, bad notation and a wrong turn are refused.
 SCRIPT = """\
 /help
-/as Amina
 /shax challenge opponent:@Bashir variant:jar
-/as Bashir
 /shax accept
-/shax move a2
-/as Amina
 /shax move action:a3
-/as Bashir
 /shax move a2
-/as Amina
 /shax move a2
 /shax move b2
-/as Bashir
 /shax move zz
 /shax move a1
-/as Amina
 /shax move c2
-/as Bashir
 /shax move c3
-/as Amina
 /shax move c2-c1
-/as Bashir
 /shax move action:c3-c2
-/as Amina
 /shax move c1-b1
+/as Amina
+/shax move b1-c1
 /as Bashir
 /shax move c2-c1
-/as Amina
 /shax move a3-b3
-/as Bashir
 /shax move c1-c2
 /shax rules variant:jar
 /shax streak user:@Amina
@@ -54,7 +44,17 @@ SCRIPT = """\
 """
 
 
-def run_console(tmp_path: Path, script: str) -> subprocess.CompletedProcess[str]:
+def run_console(
+    tmp_path: Path,
+    script: str,
+    *options: str,
+    name: str | None = "Amina",
+    login: str = "someone",
+) -> subprocess.CompletedProcess[str]:
+    """``python -m bot local`` over a pipe; ``login`` is the login name it finds."""
+    named = ["--name", name] if name is not None else []
+    if "--out" not in options:
+        options = (*options, "--out", str(tmp_path / "boards"))
     return subprocess.run(
         [
             sys.executable,
@@ -65,14 +65,19 @@ def run_console(tmp_path: Path, script: str) -> subprocess.CompletedProcess[str]
             "local",
             "--db",
             str(tmp_path / "local.db"),
-            "--out",
-            str(tmp_path / "boards"),
+            *named,
+            *options,
         ],
         input=script,
         capture_output=True,
         text=True,
         cwd=tmp_path,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "PYTHONIOENCODING": "utf-8"},
+        env={
+            "PYTHONPATH": str(ROOT),
+            "PATH": "/usr/bin:/bin",
+            "PYTHONIOENCODING": "utf-8",
+            "LOGNAME": login,
+        },
         timeout=60,
     )
 
@@ -83,19 +88,24 @@ def test_a_hot_seat_jar_game_through_standard_input(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
     assert "/shax play-bot" in out  # the help
+    assert "[Amina] /shax challenge opponent:@Bashir variant:jar" in out
     assert "@Bashir, Amina challenges you to a game of Jar" in out
+    assert "[Bashir] /shax accept" in out  # the challenged player answers
     assert "Bashir accepted Amina's challenge. @Amina — your turn (white ○)" in out
-    assert "✗ It's Amina's turn — wait for their move." in out
-    assert "✗ a2 is not allowed now: a2 is already taken" in out
-    assert "✗ I can't read 'zz' as an action" in out
+    assert "[Amina] /shax move action:a3" in out
+    assert "[Amina] /shax move a2\n✗ a2 is not allowed now: a2 is already taken" in out
+    assert "[Bashir] /shax move zz\n✗ I can't read 'zz' as an action: write a point (b2)" in out
     assert "Bashir moved c3-c2. @Amina — your turn (white ○): move a stone" in out
-    assert "Amina moved a3-b3. **Amina wins: three in a row.**" in out
+    assert "[Amina] /shax move b1-c1\n✗ It's Bashir's turn — wait for their move." in out
+    assert "Amina moved a3-b3. Amina wins: three in a row. Amina: 1 in a row" in out
+    assert "**" not in out and "you's" not in out
     assert "Amina: 1 in a row — three more for a gal." in out
     assert "Game over — /shax rematch to play again." in out
-    assert "✗ There is no game in this channel." in out  # Bashir too late
+    assert "[Amina] /shax move c1-c2\n✗ There is no game in this channel." in out
     # Every move printed a board and saved a PNG under a unique name.
     paths = re.findall(r"Board image: (\S+)", out)
     assert len(paths) == 12 and len(set(paths)) == len(paths)  # the start, 11 actions
+    assert all(Path(path).parent == tmp_path / "boards" for path in paths)
     for path in paths:
         assert Path(path).is_file() and Path(path).read_bytes().startswith(b"\x89PNG")
     replays = re.findall(r"Replay: (\S+)", out)
@@ -103,6 +113,35 @@ def test_a_hot_seat_jar_game_through_standard_input(tmp_path: Path) -> None:
     assert out.count("   a   b   c") == 12
     assert "Against people: 1 won, 0 lost, 0 drawn" in out
     assert "1. Amina — 1 in a row" in out
+
+
+def test_the_local_player_is_named_after_the_login(tmp_path: Path) -> None:
+    result = run_console(
+        tmp_path,
+        "/shax challenge opponent:@Bashir variant:jar\n/shax accept\n/shax move b2\n",
+        name=None,
+        login="amina",
+    )
+    out = result.stdout
+    assert "[amina] /shax challenge" in out
+    assert "@Bashir, amina challenges you to a game of Jar" in out
+    assert "Bashir accepted amina's challenge. @amina — your turn (white ○)" in out
+    assert "amina placed a stone on b2. @Bashir — your turn" in out
+
+
+def test_pictures_go_to_one_folder_in_the_working_directory(tmp_path: Path) -> None:
+    script = "/shax play-bot level:easy variant:jar first:me\n/shax rules variant:jar\n"
+    first = run_console(tmp_path, script, "--out", "shax-pictures")
+    assert "pictures in shax-pictures/." in first.stdout
+    run_console(tmp_path, "/shax move b2\n/shax rules variant:jar\n", "--out", "shax-pictures")
+    folder = tmp_path / "shax-pictures"
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == [
+        "game1-ply0-v0-board.png",
+        "game1-ply2-v2-board.png",
+        "rules-jar-board-points.png",
+    ]
+    assert [p.name for p in tmp_path.iterdir() if p.is_dir()] == ["shax-pictures"]
 
 
 def test_the_console_resumes_from_its_database(tmp_path: Path) -> None:

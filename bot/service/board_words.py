@@ -1,0 +1,101 @@
+"""Words that depend on the board in play: notation examples, its points, the rules.
+
+Every example is derived from the variant's own data (its points and lines), so a
+message about the 3×3 jar board says ``b2`` and ``a1-a2`` and never mentions removals,
+and one about the small Shax board names only the points a1–e5 that it has. The rules
+text says what the picture of the board shows: the file letters and rank numbers on its
+edges, from which every point's name follows.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from engine import Variant
+
+
+class Examples(NamedTuple):
+    """Notation examples that exist on one board: a point to place on, a move along one
+    of its lines, and a removal (``None`` where nothing is ever removed: jar)."""
+
+    place: str
+    move: str
+    remove: str | None
+
+    def phrase(self) -> str:
+        """``"a point (b2) or a move (a1-a2)"``, with the removal where there is one."""
+        if self.remove is None:
+            return f"a point ({self.place}) or a move from-to ({self.move})"
+        return f"a point ({self.place}), a move from-to ({self.move}) or a removal ({self.remove})"
+
+
+def examples(variant: Variant) -> Examples:
+    """Examples from the board's own data: its middle point (in name order), its first
+    line segment, and a removal on its last point (only in the Shax family)."""
+    names = variant.points
+    a, b = variant.edges[0]
+    remove = "x" + names[-1] if variant.family == "shax" else None
+    return Examples(names[len(names) // 2], f"{names[a]}-{names[b]}", remove)
+
+
+def point_names(variant: Variant) -> str:
+    """Every point of the board: ``"a1 a2 a3 b1 b2 b3 c1 c2 c3"``."""
+    return " ".join(variant.points)
+
+
+# -- the rules ----------------------------------------------------------------------
+
+_SHAX_RULES = """\
+**{title}** — {pieces} stones each, {points} points. White places first.
+1. **Placement.** Take turns placing one stone on any empty point until all are placed. \
+A line of three (a **jare**) captures nothing yet; the game only remembers who formed the \
+**first jare**.
+2. **Opening removals.** The board is full. The first-jare player removes any one of the \
+opponent's stones, then the other removes one (if nobody formed a jare, black removes first).
+3. **Movement.** Whoever removed first moves first: one stone along a line to the next empty \
+point. No flying, ever.
+4. **Captures.** A move that forms a jare removes one opponent stone from **anywhere** — \
+stones in a jare are not protected.
+5. **Blockade — jid i sii aan jar aheyn.** If you cannot move, your opponent must move \
+instead and open a way for you; that freeing move is **oodan** (closed): it never captures.
+6. **End.** Down to **two** stones, you lose. You may resign.
+7. **Draws.** By agreement; when neither player can move; on the third repetition of a \
+position; after 100 moves without a capture.
+Notation: place `{place}`, move `{move}`, remove `{remove}`. {names}"""
+
+_JAR_RULES = """\
+**{title}** — {pieces} stones each on the {grid}×{grid} grid. White places first.
+1. Take turns placing your {pieces} stones on empty points.
+2. Then take turns moving one stone to the next empty point along a line (white first).
+3. The first to have **three in a row** — a row or a column, while placing or moving — wins \
+at once. Nothing is captured.
+4. Blockade and draws as in Shax: a blocked player's opponent must open a way \
+(jid i sii aan jar aheyn); drawn by agreement, when neither can move, on the third \
+repetition, or after 100 moves.
+Notation: place `{place}`, move `{move}`. {names}"""
+
+
+def rules_text(variant: Variant) -> str:
+    """The rules in short, with notation examples that exist on this board."""
+    template = _JAR_RULES if variant.family == "jar" else _SHAX_RULES
+    ex = examples(variant)
+    return template.format(
+        title=variant.title,
+        pieces=variant.pieces,
+        points=variant.size,
+        grid=variant.grid,
+        place=ex.place,
+        move=ex.move,
+        remove=ex.remove,
+        names=board_key(variant),
+    )
+
+
+def board_key(variant: Variant) -> str:
+    """How to read the picture of the board: exactly what it labels, no more."""
+    last_file = chr(ord("a") + variant.grid - 1)
+    return (
+        f"The picture labels the files a–{last_file} along the bottom and the ranks "
+        f"1–{variant.grid} up the side; a point is named by its file and rank. "
+        f"The points: {point_names(variant)}."
+    )

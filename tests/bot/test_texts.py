@@ -1,0 +1,82 @@
+"""The service's words: examples that exist on the board in play, controls named as
+they are where the words are shown."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.service import board_words, texts
+from bot.service.texts import Surface
+from engine import VARIANTS, Variant, replay
+from engine.position import parse_action
+
+
+@pytest.mark.parametrize("variant", VARIANTS.values(), ids=list(VARIANTS))
+def test_examples_exist_on_every_board(variant: Variant) -> None:
+    ex = board_words.examples(variant)
+    assert ex.place in variant.points
+    a, b = (variant.point(p) for p in ex.move.split("-"))
+    assert (min(a, b), max(a, b)) in variant.edges  # a real move along a line
+    if variant.family == "jar":
+        assert ex.remove is None  # nothing is ever removed on the jar board
+    else:
+        assert ex.remove is not None and ex.remove[1:] in variant.points
+    assert board_words.examples(VARIANTS["jar"]) == ("b2", "a1-a2", None)
+
+
+@pytest.mark.parametrize("variant", VARIANTS.values(), ids=list(VARIANTS))
+def test_the_rules_give_this_boards_notation_and_promise_only_the_labels(
+    variant: Variant,
+) -> None:
+    rules = board_words.rules_text(variant)
+    for example in re.findall(r"`([^`]+)`", rules):
+        parse_action(variant, example)  # every example is notation on this board
+    assert "every point's name" not in rules
+    last_file = "abcdefg"[variant.grid - 1]
+    assert f"files a–{last_file} along the bottom and the ranks 1–{variant.grid}" in rules
+    assert ("remove `x" in rules) == (variant.family == "shax")
+    if variant.id == "shax-small":
+        assert "a1 a3 a5 b2" in rules and "d7" not in rules
+
+
+@pytest.mark.parametrize("variant", VARIANTS.values(), ids=list(VARIANTS))
+def test_unreadable_actions_are_explained_with_this_boards_examples(variant: Variant) -> None:
+    ex = board_words.examples(variant)
+    for typed in ("zz", "?!", "a1-", "x"):
+        text = texts.malformed_sentence(typed, variant, [])
+        assert f"a point ({ex.place})" in text and f"a move from-to ({ex.move})" in text
+        assert ("removal" in text) == (variant.family == "shax")
+    missing = "z9" if variant.id == "shax" else "d7"
+    text = texts.malformed_sentence(missing, variant, [])
+    assert f"{missing!r} is not a point on the {variant.id} board" in text
+    assert board_words.point_names(variant) in text
+
+
+def test_the_turn_prompt_moves_along_this_boards_lines() -> None:
+    position = replay("jar", ["a1", "b1", "c1", "b2", "a2", "c3"])
+    assert texts.turn_prompt(position).endswith("(from-to, e.g. a1-a2)")
+
+
+def test_sentences_naming_controls_follow_the_surface() -> None:
+    discord, console = Surface.DISCORD, Surface.CONSOLE
+    assert texts.already_challenged("Bashir", discord).endswith("withdraw it with Decline.")
+    assert texts.already_challenged("Bashir", console).endswith("withdraw it with /shax cancel.")
+    assert "Start a new one with Rematch," in texts.game_over(7, discord)
+    assert "Start a new one with /shax rematch," in texts.game_over(7, console)
+    assert "Accept draw (or /shax draw), decline it" in texts.draw_offer_intro("A", "B", discord)
+    assert "/shax draw, decline it with /shax decline-draw" in texts.draw_offer_intro(
+        "A", "B", console
+    )
+    assert "Accept or decline within 10 minutes" in texts.challenge_sent(
+        "@B", "A", "Jar", 600, discord
+    )
+    assert "Answer with /shax accept or /shax decline within 10 minutes" in texts.challenge_sent(
+        "@B", "A", "Jar", 600, console
+    )
+    assert "use the latest board below" in texts.stale(discord)
+    assert "below" not in texts.stale(console) and "/shax board" in texts.stale(console)
+    assert "Open a thread here" in texts.channel_busy(False, None, discord)
+    assert "thread" not in texts.channel_busy(False, None, console)
+    assert "--channel" in texts.channel_busy(False, (3, "A", "B"), console)
