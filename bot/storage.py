@@ -110,6 +110,32 @@ MIGRATIONS: tuple[str, ...] = (
         CHECK (a < b)
     );
     """,
+    # 2: the version each game's shown board displays (to reconcile after a crash), the
+    # bot's own facts (the command hash), per-server settings and per-player preferences.
+    """
+    ALTER TABLE games ADD COLUMN shown_version INTEGER NOT NULL DEFAULT 0;
+    UPDATE games SET shown_version = version;
+    CREATE INDEX games_unshown ON games (status, shown_version, version);
+
+    CREATE TABLE meta (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+
+    CREATE TABLE guild_settings (
+        guild_id INTEGER NOT NULL,
+        key      TEXT    NOT NULL,
+        value    TEXT    NOT NULL,
+        PRIMARY KEY (guild_id, key)
+    );
+
+    CREATE TABLE player_prefs (
+        user_id INTEGER NOT NULL,
+        key     TEXT    NOT NULL,
+        value   TEXT    NOT NULL,
+        PRIMARY KEY (user_id, key)
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -161,6 +187,7 @@ class GameRow:
     updated_at: datetime
     turn_started_at: datetime
     ended_at: datetime | None
+    shown_version: int = 0
 
     @property
     def active(self) -> bool:
@@ -445,8 +472,80 @@ class Storage:
         )
         return len(rows) == 1
 
-    async def set_board_message(self, game_id: int, message_id: int) -> None:
-        await self._all("UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id))
+    async def set_board_message(
+        self, game_id: int, message_id: int | None, version: int | None = None
+    ) -> None:
+        """Remember the game's live board message and (if given) the version it shows."""
+        if message_id is not None:
+            await self._all(
+                "UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id)
+            )
+        if version is not None:
+            await self.mark_shown(game_id, version)
+
+    async def mark_shown(self, game_id: int, version: int) -> None:
+        """Note that the players have seen the game's board at ``version`` (never goes back)."""
+        await self._all(
+            "UPDATE games SET shown_version = MAX(shown_version, ?) WHERE id = ?",
+            (version, game_id),
+        )
+
+    async def unshown_games(self) -> list[GameRow]:
+        """Games whose stored version is newer than the board the players last saw: a move
+        committed but never shown (a crash between the commit and the post)."""
+        rows = await self._all("SELECT * FROM games WHERE shown_version < version ORDER BY id")
+        return [_game(r) for r in rows]
+
+    # -- the bot's facts, server settings and player preferences ------------------------
+
+    async def get_meta(self, key: str) -> str | None:
+        row = await self._one("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else str(row["value"])
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self._all(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    async def guild_settings(self, guild_id: int) -> dict[str, str]:
+        """A server's settings that differ from the defaults, by name."""
+        rows = await self._all(
+            "SELECT key, value FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
+        return {str(r["key"]): str(r["value"]) for r in rows}
+
+    async def set_guild_setting(self, guild_id: int, key: str, value: str | None) -> None:
+        """Set a server's setting; ``None`` returns it to the default."""
+        if value is None:
+            await self._all(
+                "DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key)
+            )
+            return
+        await self._all(
+            "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?) "
+            "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
+            (guild_id, key, value),
+        )
+
+    async def player_prefs(self, user_id: int) -> dict[str, str]:
+        """A player's chosen preferences (language, theme), by name."""
+        rows = await self._all("SELECT key, value FROM player_prefs WHERE user_id = ?", (user_id,))
+        return {str(r["key"]): str(r["value"]) for r in rows}
+
+    async def set_player_pref(self, user_id: int, key: str, value: str | None) -> None:
+        """Set a player's preference; ``None`` forgets it."""
+        if value is None:
+            await self._all(
+                "DELETE FROM player_prefs WHERE user_id = ? AND key = ?", (user_id, key)
+            )
+            return
+        await self._all(
+            "INSERT INTO player_prefs (user_id, key, value) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
+            (user_id, key, value),
+        )
 
     async def finish_game(
         self,

@@ -256,8 +256,11 @@ class ShaxService:
     async def posted(self, reply: Reply, message_id: int) -> None:
         """Remember the message that now shows ``reply``: a game's new live board (later
         edits and notices find it there) or a challenge (edited when it expires)."""
-        if reply.live_board and reply.game_id is not None and message_id != reply.board_message_id:
-            await self.storage.set_board_message(reply.game_id, message_id)
+        if reply.live_board and reply.game_id is not None:
+            changed = message_id != reply.board_message_id
+            await self.storage.set_board_message(
+                reply.game_id, message_id if changed else None, reply.version
+            )
         if isinstance(reply.controls, ChallengeControls):
             await self.storage.set_challenge_message(reply.controls.challenge_id, message_id)
 

@@ -214,3 +214,33 @@ async def test_leaderboard_orders_by_streak(storage: Storage) -> None:
     rows = await storage.leaderboard(1, "human", "streak")
     assert [(uid, t.streak) for uid, _, t in rows] == [(11, 2), (12, 1)]
     assert await storage.leaderboard(2, "human", "best") == []
+
+
+async def test_a_committed_move_is_unshown_until_its_board_is_posted(storage: Storage) -> None:
+    game = await storage.create_game(new_game(), NOW)
+    assert await storage.unshown_games() == []
+    moved = await storage.update_game(game.id, 0, record=["a1"], draw_offered_by=None, now=NOW)
+    assert moved is not None
+    assert [g.id for g in await storage.unshown_games()] == [game.id]
+    await storage.set_board_message(game.id, 555, moved.version)
+    assert await storage.unshown_games() == []
+    await storage.mark_shown(game.id, 0)
+    again = await storage.get_game(game.id)
+    assert again is not None and again.shown_version == moved.version
+
+
+async def test_meta_settings_and_preferences_are_kept_and_forgotten(storage: Storage) -> None:
+    assert await storage.get_meta("commands") is None
+    await storage.set_meta("commands", "abc")
+    await storage.set_meta("commands", "def")
+    assert await storage.get_meta("commands") == "def"
+    await storage.set_guild_setting(1, "theme", "light")
+    await storage.set_guild_setting(2, "theme", "dark")
+    assert await storage.guild_settings(1) == {"theme": "light"}
+    await storage.set_guild_setting(1, "theme", None)
+    assert await storage.guild_settings(1) == {}
+    await storage.set_player_pref(9, "language", "so")
+    assert await storage.player_prefs(9) == {"language": "so"}
+    assert await storage.player_prefs(8) == {}
+    await storage.set_player_pref(9, "language", None)
+    assert await storage.player_prefs(9) == {}
