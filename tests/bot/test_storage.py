@@ -219,7 +219,9 @@ async def test_leaderboard_orders_by_streak(storage: Storage) -> None:
 async def test_a_committed_move_is_unshown_until_its_board_is_posted(storage: Storage) -> None:
     game = await storage.create_game(new_game(), NOW)
     assert await storage.unshown_games() == []
-    moved = await storage.update_game(game.id, 0, record=["a1"], draw_offered_by=None, now=NOW)
+    moved = await storage.update_game(
+        game.id, 0, record=["a1"], draw_offered_by=None, now=NOW, new_turn=True
+    )
     assert moved is not None
     assert [g.id for g in await storage.unshown_games()] == [game.id]
     await storage.set_board_message(game.id, 555, moved.version)
