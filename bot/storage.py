@@ -187,7 +187,7 @@ class GameRow:
     updated_at: datetime
     turn_started_at: datetime
     ended_at: datetime | None
-    shown_version: int = 0
+    shown_version: int
 
     @property
     def active(self) -> bool:
@@ -276,7 +276,7 @@ _GAME_COLUMNS = (
     "id, guild_id, channel_id, parent_channel_id, variant, record, white_id, white_name, "
     "black_id, black_name, ai_level, ai_color, status, result, termination, version, "
     "draw_offered_by, warned, board_message_id, rematch_of, created_at, updated_at, "
-    "turn_started_at, ended_at"
+    "turn_started_at, ended_at, shown_version"
 )
 _CHALLENGE_COLUMNS = (
     "id, guild_id, channel_id, parent_channel_id, challenger_id, challenger_name, opponent_id, "
@@ -493,7 +493,9 @@ class Storage:
     async def unshown_games(self) -> list[GameRow]:
         """Games whose stored version is newer than the board the players last saw: a move
         committed but never shown (a crash between the commit and the post)."""
-        rows = await self._all("SELECT * FROM games WHERE shown_version < version ORDER BY id")
+        rows = await self._all(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE shown_version < version ORDER BY id"
+        )
         return [_game(r) for r in rows]
 
     # -- the bot's facts, server settings and player preferences ------------------------
