@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 from bot.discord.cogs.play import MAX_ACTION_LENGTH
 from bot.discord.components import accept_id, decline_id, draw_id, resign_id
 from engine import replay
-from tests.bot.discord_helpers import act_select, live_boards, option_values, shown
+from tests.bot.discord.helpers import act_select, live_boards, option_values, shown
 from tests.e2e.conftest import (
     Live,
     assert_refused,

@@ -141,6 +141,8 @@ class ShaxTestBot(commands.Bot):
         self.callback_errors: list[discord.HTTPException] = []
         self.command_errors: list[BaseException] = []
         self.seen_messages: list[discord.Message] = []
+        self.slow_seconds = 3.5
+        """How long ``/shax slow`` takes before answering (past Discord's 3 s)."""
         self.tree.add_command(self._shax_group(), guild=discord.Object(guild_id))
         self.tree.error(self._on_tree_error)
 
@@ -210,7 +212,7 @@ class ShaxTestBot(commands.Bot):
 
         @group.command(name="slow", description="Answers too late")
         async def slow(interaction: discord.Interaction) -> None:
-            await asyncio.sleep(3.5)
+            await asyncio.sleep(bot.slow_seconds)
             try:
                 await interaction.response.send_message("finally")
             except discord.HTTPException as error:
@@ -522,7 +524,9 @@ async def test_ephemeral_reply(scene: Scene, bot: ShaxTestBot) -> None:
 
 async def test_acknowledging_after_three_seconds_is_refused(scene: Scene, bot: ShaxTestBot) -> None:
     fake = scene.fake
-    assert fake.ack_deadline == 3.0
+    assert fake.ack_deadline == 3.0  # Discord's deadline; shortened so the test is quick
+    fake.ack_deadline = 0.2
+    bot.slow_seconds = 0.4
     with pytest.raises(InteractionNotAcknowledged):
         await fake.slash(scene.alice, scene.general, "shax", "slow")
     result = fake.results[-1]

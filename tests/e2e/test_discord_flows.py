@@ -22,7 +22,7 @@ from bot.discord.respond import SORRY
 from bot.service.facade import ShaxService
 from bot.service.replies import RULES_FILENAME, Place, Reply, User
 from engine import Position, replay
-from tests.bot.discord_helpers import (  # noqa: F401 (the *_fixture names are fixtures)
+from tests.bot.discord.helpers import (  # noqa: F401 (the *_fixture names are fixtures)
     Scene,
     act_select,
     board_image,
