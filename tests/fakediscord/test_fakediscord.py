@@ -29,6 +29,7 @@ from tests.fakediscord import (
 )
 from tests.fakediscord.fixtures import running
 from tests.fakediscord.limits import check_choices, check_commands, check_message
+from tests.fakediscord.models import PERMISSION
 
 # The 24 points of a Shax (mill) board, in the usual a1..g7 notation.
 BOARD_POINTS = (
@@ -772,3 +773,20 @@ async def test_point_discord_at_restores_the_urls() -> None:
             "DISCORD_GATEWAY_URL": fake.gateway_url,
         }
     assert _discord_urls() == before
+
+
+async def test_posting_without_the_permission_is_forbidden(scene: Scene, bot: ShaxTestBot) -> None:
+    fake = scene.fake
+    quiet = fake.add_channel("announcements")
+    quiet.bot_permissions &= ~PERMISSION["ATTACH_FILES"]
+    channel = bot.get_partial_messageable(quiet.id)
+    await channel.send("words are fine")
+    with pytest.raises(discord.Forbidden) as refused:
+        await channel.send(file=discord.File(io.BytesIO(b"png"), "board.png"))
+    assert refused.value.code == 50013
+    quiet.bot_permissions &= ~PERMISSION["SEND_MESSAGES"]
+    with pytest.raises(discord.Forbidden):
+        await channel.send("no words either")
+    assert [m.content for m in fake.messages(quiet)] == ["words are fine"]
+    result = await fake.slash(scene.alice, quiet, "shax", "rules")
+    assert int(result.payload["app_permissions"]) == quiet.bot_permissions
