@@ -531,6 +531,11 @@ class Storage:
             (guild_id, key, value),
         )
 
+    async def settings_named(self, key: str) -> dict[int, str]:
+        """One setting across every server that changed it: server id → value."""
+        rows = await self._all("SELECT guild_id, value FROM guild_settings WHERE key = ?", (key,))
+        return {int(r["guild_id"]): str(r["value"]) for r in rows}
+
     async def player_prefs(self, user_id: int) -> dict[str, str]:
         """A player's chosen preferences (language, theme), by name."""
         rows = await self._all("SELECT key, value FROM player_prefs WHERE user_id = ?", (user_id,))

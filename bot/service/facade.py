@@ -19,6 +19,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from bot.service import settings_texts
 from bot.service.bot_turns import ActionChooser, BotPlayer
 from bot.service.challenges import Challenges
 from bot.service.clock import TurnClock, everything
@@ -32,8 +33,10 @@ from bot.service.replies import (
     Reply,
     Thinking,
     User,
+    UserError,
     not_thinking,
 )
+from bot.service.server_settings import ServerSettings, ServerSettingsBook, SettingsChange
 from bot.service.statistics import Statistics
 from bot.service.texts import Surface
 from bot.service.turns import Turns
@@ -77,8 +80,16 @@ class ShaxService:
         run_replay: Offload = asyncio.to_thread,
         owns: Callable[[int | None], bool] = everything,
         surface: Surface = Surface.DISCORD,
+        game_threads: str = "busy",
     ) -> None:
         self.storage = storage
+        self.servers = ServerSettingsBook(
+            storage,
+            ServerSettings(
+                turn_timeout=turn_timeout, challenge_expiry=challenge_expiry, threads=game_threads
+            ),
+            now=clock,
+        )
         self.bot_user = bot_user
         self.kernel = GameKernel(storage, now=clock, bot_user=bot_user, surface=surface)
         pictures: dict[str, BoardRenderer | ReplayRenderer] = {}
@@ -94,11 +105,11 @@ class ShaxService:
             self.kernel,
             self.composer,
             self.bots,
-            expiry_seconds=challenge_expiry.total_seconds(),
+            servers=self.servers,
         )
         self.turns = Turns(self.kernel, self.composer, self.bots)
         self.clock = TurnClock(
-            self.kernel, self.composer, self.bots, turn_timeout=turn_timeout, owns=owns
+            self.kernel, self.composer, self.bots, servers=self.servers, owns=owns
         )
         self.statistics = Statistics(storage)
         self._on_close = on_close
@@ -141,6 +152,7 @@ class ShaxService:
             run_replay=replays.run,
             owns=settings.owns,
             surface=surface,
+            game_threads=settings.game_threads,
         )
 
     async def close(self) -> None:
@@ -265,6 +277,23 @@ class ShaxService:
             )
         if isinstance(reply.controls, ChallengeControls):
             await self.storage.set_challenge_message(reply.controls.challenge_id, message_id)
+
+    async def server_settings(self, guild_id: int | None) -> ServerSettings:
+        """A server's settings in effect (the defaults in DMs)."""
+        return await self.servers.of(guild_id)
+
+    async def settings(self, place: Place, change: SettingsChange, *, may_change: bool) -> Reply:
+        """``/shax settings``: the server's settings; with options, change them first
+        (only ``may_change`` members — Manage Server — can; a bad value changes nothing)."""
+        if place.guild_id is None:
+            raise UserError(settings_texts.ONLY_ON_A_SERVER)
+        if change.empty:
+            settings = await self.servers.of(place.guild_id)
+            return Reply(text=settings_texts.summary(settings, changed_now=False), ephemeral=True)
+        if not may_change:
+            raise UserError(settings_texts.ONLY_MANAGERS)
+        settings = await self.servers.change(place.guild_id, change)
+        return Reply(text=settings_texts.summary(settings, changed_now=True), ephemeral=True)
 
     async def synced_commands(self) -> str | None:
         """The hash of the command definitions last registered with Discord, if any."""

@@ -239,6 +239,7 @@ async def test_meta_settings_and_preferences_are_kept_and_forgotten(storage: Sto
     await storage.set_guild_setting(1, "theme", "light")
     await storage.set_guild_setting(2, "theme", "dark")
     assert await storage.guild_settings(1) == {"theme": "light"}
+    assert await storage.settings_named("theme") == {1: "light", 2: "dark"}
     await storage.set_guild_setting(1, "theme", None)
     assert await storage.guild_settings(1) == {}
     await storage.set_player_pref(9, "language", "so")

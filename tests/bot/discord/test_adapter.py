@@ -56,6 +56,17 @@ SUBCOMMANDS = {
     "streak": ["user"],
     "leaderboard": [],
     "rules": ["variant"],
+    "settings": [
+        "turn-timeout",
+        "challenge-expiry",
+        "threads",
+        "theme",
+        "language",
+        "allow-channel",
+        "disallow-channel",
+        "all-channels",
+        "reset",
+    ],
 }
 SAMPLE_IDS = {
     "act": act_id(BIG, BIG),
