@@ -1,276 +1,57 @@
-"""Storage on SQLite (aiosqlite): every SQL statement of the bot lives in this module.
-
-Parameters only, never formatted SQL. The schema is versioned with numbered
-migrations (``PRAGMA user_version``); the database runs in WAL mode. A game is
-stored as its variant and record (the actions, space-separated) so it can always
-be replayed and checked; its ``version`` grows with every change, and updates say
-``WHERE id = ? AND version = ?`` so a stale or concurrent change applies at most once.
+"""The store on SQLite (aiosqlite): the zero-setup default, one file, WAL mode.
 
 One connection serves the whole bot; an asyncio lock keeps each transaction whole
 (statements of two coroutines never interleave inside one transaction). Each trip to
 aiosqlite's thread costs a thread switch, so the frequent calls (reading a game,
 storing a move) are one statement each: ``UPDATE … RETURNING`` writes and reads back
-in a single trip and commits on its own.
+in a single trip and commits on its own. Opening checks the file first (SQLite at all,
+writable, undamaged, a schema this bot knows) and says in one sentence what is wrong.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
-from bot.service.streaks import Result, Series, Tally
-
-MIGRATIONS: tuple[str, ...] = (
-    # 1: games, challenges, personal tallies and series.
-    """
-    CREATE TABLE games (
-        id                INTEGER PRIMARY KEY,
-        guild_id          INTEGER,
-        channel_id        INTEGER NOT NULL,
-        parent_channel_id INTEGER,
-        variant           TEXT    NOT NULL,
-        record            TEXT    NOT NULL DEFAULT '',
-        white_id          INTEGER NOT NULL,
-        white_name        TEXT    NOT NULL,
-        black_id          INTEGER NOT NULL,
-        black_name        TEXT    NOT NULL,
-        ai_level          TEXT,
-        ai_color          TEXT CHECK (ai_color IN ('white', 'black')),
-        status            TEXT    NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'over')),
-        result            TEXT CHECK (result IN ('white', 'black', 'draw')),
-        termination       TEXT,
-        version           INTEGER NOT NULL DEFAULT 0,
-        draw_offered_by   INTEGER,
-        warned            INTEGER NOT NULL DEFAULT 0,
-        board_message_id  INTEGER,
-        rematch_of        INTEGER REFERENCES games (id),
-        created_at        REAL    NOT NULL,
-        updated_at        REAL    NOT NULL,
-        turn_started_at   REAL    NOT NULL,
-        ended_at          REAL
-    );
-    CREATE UNIQUE INDEX games_one_active_per_channel ON games (channel_id)
-        WHERE status = 'active';
-    CREATE INDEX games_status ON games (status);
-
-    CREATE TABLE challenges (
-        id                INTEGER PRIMARY KEY,
-        guild_id          INTEGER,
-        channel_id        INTEGER NOT NULL,
-        parent_channel_id INTEGER,
-        challenger_id     INTEGER NOT NULL,
-        challenger_name   TEXT    NOT NULL,
-        opponent_id       INTEGER NOT NULL,
-        opponent_name     TEXT    NOT NULL,
-        variant           TEXT    NOT NULL,
-        status            TEXT    NOT NULL DEFAULT 'open'
-            CHECK (status IN ('open', 'accepted', 'declined', 'cancelled', 'expired')),
-        rematch_of        INTEGER REFERENCES games (id),
-        game_id           INTEGER REFERENCES games (id),
-        message_id        INTEGER,
-        created_at        REAL    NOT NULL,
-        expires_at        REAL    NOT NULL,
-        resolved_at       REAL
-    );
-    CREATE INDEX challenges_open ON challenges (status, expires_at);
-
-    CREATE TABLE tallies (
-        guild_id  INTEGER NOT NULL,
-        user_id   INTEGER NOT NULL,
-        kind      TEXT    NOT NULL,
-        name      TEXT    NOT NULL,
-        wins      INTEGER NOT NULL DEFAULT 0,
-        losses    INTEGER NOT NULL DEFAULT 0,
-        draws     INTEGER NOT NULL DEFAULT 0,
-        streak    INTEGER NOT NULL DEFAULT 0,
-        best      INTEGER NOT NULL DEFAULT 0,
-        gal       INTEGER NOT NULL DEFAULT 0,
-        gabad     INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (guild_id, user_id, kind)
-    );
-
-    CREATE TABLE series (
-        guild_id    INTEGER NOT NULL,
-        a           TEXT    NOT NULL,
-        b           TEXT    NOT NULL,
-        holder      TEXT,
-        stones      INTEGER NOT NULL DEFAULT 0,
-        last_white  TEXT,
-        last_winner TEXT,
-        games       INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (guild_id, a, b),
-        CHECK (a < b)
-    );
-    """,
-    # 2: the version each game's shown board displays (to reconcile after a crash), the
-    # bot's own facts (the command hash), per-server settings and per-player preferences.
-    """
-    ALTER TABLE games ADD COLUMN shown_version INTEGER NOT NULL DEFAULT 0;
-    UPDATE games SET shown_version = version;
-    CREATE INDEX games_unshown ON games (status, shown_version, version);
-
-    CREATE TABLE meta (
-        key   TEXT PRIMARY KEY,
-        value TEXT NOT NULL
-    );
-
-    CREATE TABLE guild_settings (
-        guild_id INTEGER NOT NULL,
-        key      TEXT    NOT NULL,
-        value    TEXT    NOT NULL,
-        PRIMARY KEY (guild_id, key)
-    );
-
-    CREATE TABLE player_prefs (
-        user_id INTEGER NOT NULL,
-        key     TEXT    NOT NULL,
-        value   TEXT    NOT NULL,
-        PRIMARY KEY (user_id, key)
-    );
-    """,
+from bot.service.streaks import Series, Tally
+from bot.storage.base import ChannelTaken, Storage, StorageError, check_table, resolution
+from bot.storage.rows import (
+    TALLY_FIELDS,
+    ChallengeRow,
+    ChallengeStatus,
+    Finished,
+    GameResult,
+    GameRow,
+    LeaderboardOrder,
+    NewChallenge,
+    NewGame,
+    PlayerResult,
+    SeriesResult,
+    Termination,
+    challenge_row,
+    game_row,
+    guild_key,
+    moment,
+    series_keys,
+    tally_of,
 )
-SCHEMA_VERSION = len(MIGRATIONS)
+from bot.storage.schema import (
+    FLAG_COLUMNS,
+    MOMENT_COLUMNS,
+    SCHEMA_VERSION,
+    SQLITE_MIGRATIONS,
+    TABLES,
+)
 
-
-class StorageError(Exception):
-    """The database cannot be used (a newer schema, a broken file)."""
-
-
-class ChannelTaken(Exception):
-    """A game is already active in the channel (the one-active-game-per-channel index)."""
-
-
-def _ts(moment: datetime) -> float:
-    return moment.timestamp()
-
-
-def _dt(value: float | None) -> datetime | None:
-    return None if value is None else datetime.fromtimestamp(value, UTC)
-
-
-def _guild(guild_id: int | None) -> int:
-    # Tallies and series need a key; 0 stands for "no server" (DMs, the console).
-    return guild_id or 0
-
-
-@dataclass(frozen=True)
-class GameRow:
-    id: int
-    guild_id: int | None
-    channel_id: int
-    parent_channel_id: int | None
-    variant: str
-    record: tuple[str, ...]
-    white_id: int
-    white_name: str
-    black_id: int
-    black_name: str
-    ai_level: str | None
-    ai_color: str | None
-    status: str
-    result: str | None
-    termination: str | None
-    version: int
-    draw_offered_by: int | None
-    warned: bool
-    board_message_id: int | None
-    rematch_of: int | None
-    created_at: datetime
-    updated_at: datetime
-    turn_started_at: datetime
-    ended_at: datetime | None
-    shown_version: int
-
-    @property
-    def active(self) -> bool:
-        return self.status == "active"
-
-
-@dataclass(frozen=True)
-class NewGame:
-    guild_id: int | None
-    channel_id: int
-    parent_channel_id: int | None
-    variant: str
-    white_id: int
-    white_name: str
-    black_id: int
-    black_name: str
-    ai_level: str | None = None
-    ai_color: str | None = None
-    rematch_of: int | None = None
-
-
-@dataclass(frozen=True)
-class ChallengeRow:
-    id: int
-    guild_id: int | None
-    channel_id: int
-    parent_channel_id: int | None
-    challenger_id: int
-    challenger_name: str
-    opponent_id: int
-    opponent_name: str
-    variant: str
-    status: str
-    rematch_of: int | None
-    game_id: int | None
-    message_id: int | None
-    created_at: datetime
-    expires_at: datetime
-    resolved_at: datetime | None
-
-
-@dataclass(frozen=True)
-class NewChallenge:
-    guild_id: int | None
-    channel_id: int
-    parent_channel_id: int | None
-    challenger_id: int
-    challenger_name: str
-    opponent_id: int
-    opponent_name: str
-    variant: str
-    expires_at: datetime
-    rematch_of: int | None = None
-
-
-@dataclass(frozen=True)
-class PlayerResult:
-    """One side's result, for its tally: ``kind`` is ``"human"`` or ``"bot:<level>"``."""
-
-    user_id: int
-    name: str
-    kind: str
-    result: Result
-
-
-@dataclass(frozen=True)
-class SeriesResult:
-    """The series a game belongs to and how it went (keys like ``"u:1"``, ``"bot:easy"``)."""
-
-    white: str
-    black: str
-    winner: str | None
-
-
-@dataclass(frozen=True)
-class Finished:
-    """What :meth:`Storage.finish_game` changed: each player's tally before and after,
-    and the series after."""
-
-    game: GameRow
-    tallies: dict[int, tuple[Tally, Tally]]
-    series: Series
-
+SQLITE_HEADER = b"SQLite format 3\x00"
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, parent_channel_id, variant, record, white_id, white_name, "
@@ -283,67 +64,104 @@ _CHALLENGE_COLUMNS = (
     "opponent_name, variant, status, rematch_of, game_id, message_id, created_at, expires_at, "
     "resolved_at"
 )
-_TALLY_COLUMNS = "wins, losses, draws, streak, best, gal, gabad"
+_TALLY_COLUMNS = ", ".join(TALLY_FIELDS)
 _SERIES_SELECT = (
     "SELECT holder, stones, last_white, last_winner, games FROM series "
     "WHERE guild_id = ? AND a = ? AND b = ?"
 )
+_LEADERBOARD_ORDER = {
+    LeaderboardOrder.STREAK: ("streak", "streak DESC, wins DESC"),
+    LeaderboardOrder.BEST: ("best", "best DESC, wins DESC"),
+}
+
+
+def _ts(when: datetime) -> float:
+    return when.timestamp()
 
 
 def _game(row: sqlite3.Row) -> GameRow:
-    d = dict(row)
-    d["record"] = tuple(d["record"].split())
-    d["warned"] = bool(d["warned"])
-    for key in ("created_at", "updated_at", "turn_started_at", "ended_at"):
-        d[key] = _dt(d[key])
-    return GameRow(**d)
+    return game_row(dict(row))
 
 
 def _challenge(row: sqlite3.Row) -> ChallengeRow:
-    d = dict(row)
-    for key in ("created_at", "expires_at", "resolved_at"):
-        d[key] = _dt(d[key])
-    return ChallengeRow(**d)
+    return challenge_row(dict(row))
 
 
 def _tally(row: sqlite3.Row | None) -> Tally:
-    if row is None:
-        return Tally()
-    return Tally(*(row[k] for k in ("wins", "losses", "draws", "streak", "best", "gal", "gabad")))
+    return tally_of(None if row is None else dict(row))
 
 
-def series_keys(x: str, y: str) -> tuple[str, str]:
-    """A pair of series keys in stored order."""
-    return (x, y) if x < y else (y, x)
+def check_file(path: Path) -> None:
+    """Refuse, before SQLite touches it, a file that is not a SQLite database or that
+    this process could not write (the file, or its folder, where the journal lives)."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.exists():
+        with path.open("rb") as raw:
+            header = raw.read(len(SQLITE_HEADER))
+        if header and header != SQLITE_HEADER:
+            raise StorageError(
+                f"{path} is not a SQLite database: restore the bot's database from a backup, "
+                "or set SHAX_DB_PATH to another file."
+            )
+        if not os.access(path, os.W_OK):
+            raise _read_only(path)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise _read_only(path)
 
 
-class Storage:
-    """The bot's database. Open with :meth:`open`; close with :meth:`close`."""
+def _read_only(path: Path) -> StorageError:
+    return StorageError(
+        f"The database {path} is read-only: let the bot's user write the file and its "
+        "folder (chmod/chown), or copy it somewhere writable and set SHAX_DB_PATH."
+    )
+
+
+def _damaged(path: Path, detail: str) -> StorageError:
+    return StorageError(
+        f"The database {path} is damaged ({detail}): restore it from a backup "
+        "(made with python -m bot backup), or move it away to start afresh."
+    )
+
+
+class SqliteStorage(Storage):
+    """The bot's database in one SQLite file."""
 
     def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
         self._db = db
         self.path = path
+        self.where = str(path)
         self._lock = asyncio.Lock()
         self._closed = False
 
     @classmethod
-    async def open(cls, path: str | Path) -> Storage:
-        """Open (or create) the database, switch to WAL and run pending migrations."""
+    async def connect(cls, path: Path) -> SqliteStorage:
+        """Open (or create) the file, check it, switch to WAL and run pending migrations."""
+        check_file(path)
         db = await aiosqlite.connect(str(path), isolation_level=None)
         db.row_factory = sqlite3.Row
-        storage = cls(db, Path(path))
+        storage = cls(db, path)
         try:
-            await db.execute("PRAGMA journal_mode = WAL")
-            await db.execute("PRAGMA foreign_keys = ON")
-            await db.execute("PRAGMA busy_timeout = 5000")
-            await storage._migrate()
+            await storage._check_and_migrate()
         except BaseException:
             await db.close()
             raise
         return storage
 
+    async def _check_and_migrate(self) -> None:
+        try:
+            await self._db.execute("PRAGMA journal_mode = WAL")
+            await self._db.execute("PRAGMA foreign_keys = ON")
+            await self._db.execute("PRAGMA busy_timeout = 5000")
+            problems = [str(r[0]) for r in await self._db.execute_fetchall("PRAGMA quick_check")]
+        except sqlite3.DatabaseError as exc:
+            if getattr(exc, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
+                raise _read_only(self.path) from None
+            raise _damaged(self.path, str(exc)) from None
+        if problems != ["ok"]:
+            raise _damaged(self.path, problems[0])
+        await self._migrate()
+
     async def close(self) -> None:
-        """Close the connection (a second call does nothing)."""
         async with self._lock:
             if not self._closed:
                 self._closed = True
@@ -353,14 +171,14 @@ class Storage:
         current = await self.schema_version()
         if current > SCHEMA_VERSION:
             raise StorageError(
-                f"the database {self.path} has schema version {current}, newer than this "
-                f"bot's {SCHEMA_VERSION}; update the bot"
+                f"The database {self.path} has schema version {current}, newer than this "
+                f"bot's {SCHEMA_VERSION}: upgrade the bot, or restore a backup made by this one."
             )
         for number in range(current + 1, SCHEMA_VERSION + 1):
-            async with self._tx() as db:
-                await db.executescript_in_tx(MIGRATIONS[number - 1])
+            async with self._tx() as tx:
+                await tx.script(SQLITE_MIGRATIONS[number - 1])
                 # PRAGMA takes no parameters; the value is our own int.
-                await db.execute(f"PRAGMA user_version = {int(number)}")
+                await tx.execute(f"PRAGMA user_version = {int(number)}")
 
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[_Tx]:
@@ -398,7 +216,6 @@ class Storage:
     # -- games -----------------------------------------------------------------
 
     async def create_game(self, new: NewGame, now: datetime) -> GameRow:
-        """Insert a game; raises :class:`ChannelTaken` if its channel has an active game."""
         async with self._tx() as tx:
             game_id = await tx.insert_game(new, now)
             return await tx.game(game_id)
@@ -415,8 +232,6 @@ class Storage:
         return _game(row) if row else None
 
     async def active_games(self, *, turn_started_by: datetime | None = None) -> list[GameRow]:
-        """The active games, oldest first. With ``turn_started_by``, only those the clock
-        may concern: bot games, and games whose turn started at or before that moment."""
         if turn_started_by is None:
             rows = await self._all(
                 f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
@@ -439,11 +254,6 @@ class Storage:
         now: datetime,
         new_turn: bool,
     ) -> GameRow | None:
-        """Store a changed active game if it is still at ``version`` (then version + 1).
-
-        ``new_turn`` restarts the turn clock (and its warning). ``None`` when the game
-        has moved on or ended meanwhile: nothing is changed.
-        """
         row = await self._one(
             "UPDATE games SET record = ?, draw_offered_by = ?, version = version + 1, "
             "updated_at = ?, "
@@ -464,7 +274,6 @@ class Storage:
         return _game(row) if row else None
 
     async def mark_warned(self, game_id: int, version: int) -> bool:
-        """Note that the turn-timeout warning was sent (only if the game is unchanged)."""
         rows = await self._all(
             "UPDATE games SET warned = 1 WHERE id = ? AND version = ? AND status = 'active' "
             "RETURNING id",
@@ -475,7 +284,6 @@ class Storage:
     async def set_board_message(
         self, game_id: int, message_id: int | None, version: int | None = None
     ) -> None:
-        """Remember the game's live board message and (if given) the version it shows."""
         if message_id is not None:
             await self._all(
                 "UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id)
@@ -484,19 +292,53 @@ class Storage:
             await self.mark_shown(game_id, version)
 
     async def mark_shown(self, game_id: int, version: int) -> None:
-        """Note that the players have seen the game's board at ``version`` (never goes back)."""
         await self._all(
             "UPDATE games SET shown_version = MAX(shown_version, ?) WHERE id = ?",
             (version, game_id),
         )
 
     async def unshown_games(self) -> list[GameRow]:
-        """Games whose stored version is newer than the board the players last saw: a move
-        committed but never shown (a crash between the commit and the post)."""
         rows = await self._all(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE shown_version < version ORDER BY id"
         )
         return [_game(r) for r in rows]
+
+    async def finish_game(
+        self,
+        game_id: int,
+        version: int,
+        *,
+        record: Sequence[str],
+        result: GameResult | str,
+        termination: Termination | str,
+        now: datetime,
+        players: Sequence[PlayerResult],
+        series: SeriesResult,
+    ) -> Finished | None:
+        result, termination = GameResult(result), Termination(termination)
+        async with self._tx() as tx:
+            cursor = await tx.execute(
+                "UPDATE games SET record = ?, status = 'over', result = ?, termination = ?, "
+                "draw_offered_by = NULL, version = version + 1, updated_at = ?, ended_at = ? "
+                "WHERE id = ? AND version = ? AND status = 'active'",
+                (" ".join(record), result, termination, _ts(now), _ts(now), game_id, version),
+            )
+            if cursor.rowcount != 1:
+                return None
+            game = await tx.game(game_id)
+            guild = guild_key(game.guild_id)
+            tallies = {}
+            for player in players:
+                before = await tx.tally(guild, player.user_id, player.kind)
+                after = before.after(player.result)
+                await tx.put_tally(guild, player.user_id, player.kind, player.name, after)
+                tallies[player.user_id] = (before, after)
+            a, b = series_keys(series.white, series.black)
+            after_series = (await tx.series(guild, a, b)).after(
+                series.white, series.black, series.winner
+            )
+            await tx.put_series(guild, a, b, after_series)
+            return Finished(game, tallies, after_series)
 
     # -- the bot's facts, server settings and player preferences ------------------------
 
@@ -512,14 +354,12 @@ class Storage:
         )
 
     async def guild_settings(self, guild_id: int) -> dict[str, str]:
-        """A server's settings that differ from the defaults, by name."""
         rows = await self._all(
             "SELECT key, value FROM guild_settings WHERE guild_id = ?", (guild_id,)
         )
         return {str(r["key"]): str(r["value"]) for r in rows}
 
     async def set_guild_setting(self, guild_id: int, key: str, value: str | None) -> None:
-        """Set a server's setting; ``None`` returns it to the default."""
         if value is None:
             await self._all(
                 "DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key)
@@ -532,12 +372,10 @@ class Storage:
         )
 
     async def player_prefs(self, user_id: int) -> dict[str, str]:
-        """A player's chosen preferences (language, theme), by name."""
         rows = await self._all("SELECT key, value FROM player_prefs WHERE user_id = ?", (user_id,))
         return {str(r["key"]): str(r["value"]) for r in rows}
 
     async def set_player_pref(self, user_id: int, key: str, value: str | None) -> None:
-        """Set a player's preference; ``None`` forgets it."""
         if value is None:
             await self._all(
                 "DELETE FROM player_prefs WHERE user_id = ? AND key = ?", (user_id, key)
@@ -549,69 +387,29 @@ class Storage:
             (user_id, key, value),
         )
 
-    async def finish_game(
-        self,
-        game_id: int,
-        version: int,
-        *,
-        record: Sequence[str],
-        result: str,
-        termination: str,
-        now: datetime,
-        players: Sequence[PlayerResult],
-        series: SeriesResult,
-    ) -> Finished | None:
-        """End a game if it is still at ``version``, and in the same transaction count
-        the result in each player's tally and in the series. ``None`` if the game
-        has moved on: nothing is changed."""
-        async with self._tx() as tx:
-            cursor = await tx.execute(
-                "UPDATE games SET record = ?, status = 'over', result = ?, termination = ?, "
-                "draw_offered_by = NULL, version = version + 1, updated_at = ?, ended_at = ? "
-                "WHERE id = ? AND version = ? AND status = 'active'",
-                (" ".join(record), result, termination, _ts(now), _ts(now), game_id, version),
-            )
-            if cursor.rowcount != 1:
-                return None
-            game = await tx.game(game_id)
-            guild = _guild(game.guild_id)
-            tallies = {}
-            for player in players:
-                before = await tx.tally(guild, player.user_id, player.kind)
-                after = before.after(player.result)
-                await tx.put_tally(guild, player.user_id, player.kind, player.name, after)
-                tallies[player.user_id] = (before, after)
-            a, b = series_keys(series.white, series.black)
-            after_series = (await tx.series(guild, a, b)).after(
-                series.white, series.black, series.winner
-            )
-            await tx.put_series(guild, a, b, after_series)
-            return Finished(game, tallies, after_series)
-
     # -- challenges ------------------------------------------------------------
 
     async def create_challenge(self, new: NewChallenge, now: datetime) -> ChallengeRow:
-        async with self._tx() as tx:
-            cursor = await tx.execute(
-                "INSERT INTO challenges (guild_id, channel_id, parent_channel_id, challenger_id, "
-                "challenger_name, opponent_id, opponent_name, variant, rematch_of, created_at, "
-                "expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    new.guild_id,
-                    new.channel_id,
-                    new.parent_channel_id,
-                    new.challenger_id,
-                    new.challenger_name,
-                    new.opponent_id,
-                    new.opponent_name,
-                    new.variant,
-                    new.rematch_of,
-                    _ts(now),
-                    _ts(new.expires_at),
-                ),
-            )
-            assert cursor.lastrowid is not None
-            return await tx.challenge(cursor.lastrowid)
+        row = await self._one(
+            "INSERT INTO challenges (guild_id, channel_id, parent_channel_id, challenger_id, "
+            "challenger_name, opponent_id, opponent_name, variant, rematch_of, created_at, "
+            f"expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_CHALLENGE_COLUMNS}",
+            (
+                new.guild_id,
+                new.channel_id,
+                new.parent_channel_id,
+                new.challenger_id,
+                new.challenger_name,
+                new.opponent_id,
+                new.opponent_name,
+                new.variant,
+                new.rematch_of,
+                _ts(now),
+                _ts(new.expires_at),
+            ),
+        )
+        assert row is not None
+        return _challenge(row)
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRow | None:
         row = await self._one(
@@ -620,7 +418,6 @@ class Storage:
         return _challenge(row) if row else None
 
     async def open_challenges(self, channel_id: int) -> list[ChallengeRow]:
-        """The open challenges in a channel, oldest first."""
         rows = await self._all(
             f"SELECT {_CHALLENGE_COLUMNS} FROM challenges "
             "WHERE channel_id = ? AND status = 'open' ORDER BY id",
@@ -635,7 +432,6 @@ class Storage:
         return [_challenge(r) for r in rows]
 
     async def due_challenges(self, now: datetime) -> list[ChallengeRow]:
-        """Open challenges whose time is up."""
         rows = await self._all(
             f"SELECT {_CHALLENGE_COLUMNS} FROM challenges "
             "WHERE status = 'open' AND expires_at <= ? ORDER BY id",
@@ -643,24 +439,19 @@ class Storage:
         )
         return [_challenge(r) for r in rows]
 
-    async def resolve_challenge(self, challenge_id: int, status: str, now: datetime) -> bool:
-        """Close an open challenge as declined, cancelled or expired; ``False`` if it
-        was no longer open."""
+    async def resolve_challenge(
+        self, challenge_id: int, status: ChallengeStatus | str, now: datetime
+    ) -> bool:
         rows = await self._all(
             "UPDATE challenges SET status = ?, resolved_at = ? "
             "WHERE id = ? AND status = 'open' RETURNING id",
-            (status, _ts(now), challenge_id),
+            (resolution(status), _ts(now), challenge_id),
         )
         return len(rows) == 1
 
     async def accept_challenge(
         self, challenge_id: int, new: NewGame, now: datetime
     ) -> GameRow | None:
-        """Accept an open challenge and create its game in one transaction.
-
-        ``None`` if the challenge was no longer open; raises :class:`ChannelTaken`
-        (changing nothing) if the channel has an active game.
-        """
         async with self._tx() as tx:
             cursor = await tx.execute(
                 "UPDATE challenges SET status = 'accepted', resolved_at = ? "
@@ -683,36 +474,54 @@ class Storage:
     # -- tallies and series ----------------------------------------------------
 
     async def tallies(self, guild_id: int | None, user_id: int) -> dict[str, Tally]:
-        """A player's tallies on a server, by opponent kind."""
         rows = await self._all(
             f"SELECT kind, {_TALLY_COLUMNS} FROM tallies WHERE guild_id = ? AND user_id = ?",
-            (_guild(guild_id), user_id),
+            (guild_key(guild_id), user_id),
         )
         return {r["kind"]: _tally(r) for r in rows}
 
     async def leaderboard(
-        self, guild_id: int | None, kind: str, by: str, limit: int = 10
+        self, guild_id: int | None, kind: str, by: LeaderboardOrder | str, limit: int = 10
     ) -> list[tuple[int, str, Tally]]:
-        """The best tallies of a server for one opponent kind, ordered ``by`` the
-        current ``"streak"`` or the ``"best"`` streak (ties: more wins first)."""
-        order = {"streak": "streak DESC, wins DESC", "best": "best DESC, wins DESC"}[by]
-        column = "streak" if by == "streak" else "best"
+        column, order = _LEADERBOARD_ORDER[LeaderboardOrder(by)]
         rows = await self._all(
             f"SELECT user_id, name, {_TALLY_COLUMNS} FROM tallies "
             f"WHERE guild_id = ? AND kind = ? AND {column} > 0 "
             f"ORDER BY {order}, user_id LIMIT ?",
-            (_guild(guild_id), kind, limit),
+            (guild_key(guild_id), kind, limit),
         )
         return [(r["user_id"], r["name"], _tally(r)) for r in rows]
 
     async def series(self, guild_id: int | None, x: str, y: str) -> Series:
-        """The series between two keys on a server (empty if they never played)."""
         a, b = series_keys(x, y)
-        row = await self._one(
-            _SERIES_SELECT,
-            (_guild(guild_id), a, b),
-        )
+        row = await self._one(_SERIES_SELECT, (guild_key(guild_id), a, b))
         return Series(*row) if row else Series()
+
+    # -- copying a whole database ----------------------------------------------
+
+    async def export_rows(self, table: str) -> list[dict[str, Any]]:
+        order = ", ".join(TABLES[check_table(table)])
+        rows = await self._all(f"SELECT * FROM {table} ORDER BY {order}")
+        out = []
+        for row in rows:
+            d = dict(row)
+            for key in d.keys() & MOMENT_COLUMNS:
+                d[key] = moment(d[key])
+            for key in d.keys() & FLAG_COLUMNS:
+                d[key] = bool(d[key])
+            out.append(d)
+        return out
+
+    async def import_rows(self, tables: Mapping[str, Sequence[Mapping[str, Any]]]) -> None:
+        async with self._tx() as tx:
+            for table, rows in tables.items():
+                check_table(table)
+                for row in rows:
+                    values = [_ts(v) if isinstance(v, datetime) else v for v in row.values()]
+                    marks = ", ".join("?" * len(values))
+                    await tx.execute(
+                        f"INSERT INTO {table} ({', '.join(row)}) VALUES ({marks})", values
+                    )
 
 
 class _Tx:
@@ -724,7 +533,7 @@ class _Tx:
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
         return await self.db.execute(sql, params)
 
-    async def executescript_in_tx(self, script: str) -> None:
+    async def script(self, script: str) -> None:
         # executescript() would COMMIT first; run the statements one by one instead.
         for statement in script.split(";"):
             if statement.strip():
@@ -746,7 +555,7 @@ class _Tx:
                     new.black_id,
                     new.black_name,
                     new.ai_level,
-                    new.ai_color,
+                    new.checked_ai_color(),
                     new.rematch_of,
                     _ts(now),
                     _ts(now),
@@ -768,14 +577,6 @@ class _Tx:
         assert row is not None
         return _game(row)
 
-    async def challenge(self, challenge_id: int) -> ChallengeRow:
-        async with self.db.execute(
-            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = ?", (challenge_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
-        assert row is not None
-        return _challenge(row)
-
     async def tally(self, guild: int, user_id: int, kind: str) -> Tally:
         async with self.db.execute(
             f"SELECT {_TALLY_COLUMNS} FROM tallies WHERE guild_id = ? AND user_id = ? AND kind = ?",
@@ -791,26 +592,11 @@ class _Tx:
             "wins = excluded.wins, losses = excluded.losses, draws = excluded.draws, "
             "streak = excluded.streak, best = excluded.best, gal = excluded.gal, "
             "gabad = excluded.gabad",
-            (
-                guild,
-                user_id,
-                kind,
-                name,
-                t.wins,
-                t.losses,
-                t.draws,
-                t.streak,
-                t.best,
-                t.gal,
-                t.gabad,
-            ),
+            (guild, user_id, kind, name, *(getattr(t, f) for f in TALLY_FIELDS)),
         )
 
     async def series(self, guild: int, a: str, b: str) -> Series:
-        async with self.db.execute(
-            _SERIES_SELECT,
-            (guild, a, b),
-        ) as cursor:
+        async with self.db.execute(_SERIES_SELECT, (guild, a, b)) as cursor:
             row = await cursor.fetchone()
         return Series(*row) if row else Series()
 
