@@ -8,7 +8,7 @@ them (``ValueError`` if it is not one of theirs).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
@@ -118,6 +118,10 @@ class NewGame:
     def checked_ai_color(self) -> AiColor | None:
         return None if self.ai_color is None else AiColor(self.ai_color)
 
+    def values(self) -> tuple[Any, ...]:
+        """The stored columns, in :data:`NEW_GAME_COLUMNS` order."""
+        return (*astuple(self)[:-2], self.checked_ai_color(), self.rematch_of)
+
 
 @dataclass(frozen=True)
 class ChallengeRow:
@@ -151,6 +155,10 @@ class NewChallenge:
     variant: str
     expires_at: datetime
     rematch_of: int | None = None
+
+    def values(self) -> tuple[Any, ...]:
+        """The stored columns but the moments, in :data:`NEW_CHALLENGE_COLUMNS` order."""
+        return (*astuple(self)[:-2], self.rematch_of)
 
 
 @dataclass(frozen=True)
@@ -207,6 +215,8 @@ def _required(value: datetime | float | None) -> datetime:
 
 GAME_FIELDS = tuple(GameRow.__dataclass_fields__)
 CHALLENGE_FIELDS = tuple(ChallengeRow.__dataclass_fields__)
+NEW_GAME_COLUMNS = ", ".join(NewGame.__dataclass_fields__)
+NEW_CHALLENGE_COLUMNS = ", ".join(f for f in NewChallenge.__dataclass_fields__ if f != "expires_at")
 TALLY_FIELDS = ("wins", "losses", "draws", "streak", "best", "gal", "gabad")
 
 

@@ -11,7 +11,6 @@ writable, undamaged, a schema this bot knows) and says in one sentence what is w
 from __future__ import annotations
 
 import asyncio
-import os
 import sqlite3
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -23,7 +22,10 @@ import aiosqlite
 
 from bot.service.streaks import Series, Tally
 from bot.storage.base import ChannelTaken, Storage, StorageError, check_table, resolution
+from bot.storage.checks import check_file, damaged, read_only
 from bot.storage.rows import (
+    NEW_CHALLENGE_COLUMNS,
+    NEW_GAME_COLUMNS,
     TALLY_FIELDS,
     ChallengeRow,
     ChallengeStatus,
@@ -50,8 +52,6 @@ from bot.storage.schema import (
     SQLITE_MIGRATIONS,
     TABLES,
 )
-
-SQLITE_HEADER = b"SQLite format 3\x00"
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, parent_channel_id, variant, record, white_id, white_name, "
@@ -91,38 +91,6 @@ def _tally(row: sqlite3.Row | None) -> Tally:
     return tally_of(None if row is None else dict(row))
 
 
-def check_file(path: Path) -> None:
-    """Refuse, before SQLite touches it, a file that is not a SQLite database or that
-    this process could not write (the file, or its folder, where the journal lives)."""
-    folder = path.parent if str(path.parent) else Path(".")
-    if path.exists():
-        with path.open("rb") as raw:
-            header = raw.read(len(SQLITE_HEADER))
-        if header and header != SQLITE_HEADER:
-            raise StorageError(
-                f"{path} is not a SQLite database: restore the bot's database from a backup, "
-                "or set SHAX_DB_PATH to another file."
-            )
-        if not os.access(path, os.W_OK):
-            raise _read_only(path)
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise _read_only(path)
-
-
-def _read_only(path: Path) -> StorageError:
-    return StorageError(
-        f"The database {path} is read-only: let the bot's user write the file and its "
-        "folder (chmod/chown), or copy it somewhere writable and set SHAX_DB_PATH."
-    )
-
-
-def _damaged(path: Path, detail: str) -> StorageError:
-    return StorageError(
-        f"The database {path} is damaged ({detail}): restore it from a backup "
-        "(made with python -m bot backup), or move it away to start afresh."
-    )
-
-
 class SqliteStorage(Storage):
     """The bot's database in one SQLite file."""
 
@@ -155,10 +123,10 @@ class SqliteStorage(Storage):
             problems = [str(r[0]) for r in await self._db.execute_fetchall("PRAGMA quick_check")]
         except sqlite3.DatabaseError as exc:
             if getattr(exc, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
-                raise _read_only(self.path) from None
-            raise _damaged(self.path, str(exc)) from None
+                raise read_only(self.path) from None
+            raise damaged(self.path, str(exc)) from None
         if problems != ["ok"]:
-            raise _damaged(self.path, problems[0])
+            raise damaged(self.path, problems[0])
         await self._migrate()
 
     async def close(self) -> None:
@@ -391,22 +359,9 @@ class SqliteStorage(Storage):
 
     async def create_challenge(self, new: NewChallenge, now: datetime) -> ChallengeRow:
         row = await self._one(
-            "INSERT INTO challenges (guild_id, channel_id, parent_channel_id, challenger_id, "
-            "challenger_name, opponent_id, opponent_name, variant, rematch_of, created_at, "
-            f"expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_CHALLENGE_COLUMNS}",
-            (
-                new.guild_id,
-                new.channel_id,
-                new.parent_channel_id,
-                new.challenger_id,
-                new.challenger_name,
-                new.opponent_id,
-                new.opponent_name,
-                new.variant,
-                new.rematch_of,
-                _ts(now),
-                _ts(new.expires_at),
-            ),
+            f"INSERT INTO challenges ({NEW_CHALLENGE_COLUMNS}, created_at, expires_at) "
+            f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_CHALLENGE_COLUMNS}",
+            (*new.values(), _ts(now), _ts(new.expires_at)),
         )
         assert row is not None
         return _challenge(row)
@@ -542,25 +497,9 @@ class _Tx:
     async def insert_game(self, new: NewGame, now: datetime) -> int:
         try:
             cursor = await self.db.execute(
-                "INSERT INTO games (guild_id, channel_id, parent_channel_id, variant, white_id, "
-                "white_name, black_id, black_name, ai_level, ai_color, rematch_of, created_at, "
-                "updated_at, turn_started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    new.guild_id,
-                    new.channel_id,
-                    new.parent_channel_id,
-                    new.variant,
-                    new.white_id,
-                    new.white_name,
-                    new.black_id,
-                    new.black_name,
-                    new.ai_level,
-                    new.checked_ai_color(),
-                    new.rematch_of,
-                    _ts(now),
-                    _ts(now),
-                    _ts(now),
-                ),
+                f"INSERT INTO games ({NEW_GAME_COLUMNS}, created_at, updated_at, "
+                "turn_started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*new.values(), _ts(now), _ts(now), _ts(now)),
             )
         except sqlite3.IntegrityError as exc:
             if "games.channel_id" in str(exc):
