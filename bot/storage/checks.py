@@ -41,6 +41,7 @@ def read_only(path: Path) -> StorageError:
 
 
 def damaged(path: Path, detail: str) -> StorageError:
+    detail = " ".join(detail.replace("*** in database main ***", "").split())[:120]
     return StorageError(
         f"The database {path} is damaged ({detail}): restore it from a backup "
         "(made with python -m bot backup), or move it away to start afresh."
