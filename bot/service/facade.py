@@ -41,6 +41,7 @@ from bot.service.statistics import Statistics
 from bot.service.texts import Surface
 from bot.service.turns import Turns
 from bot.storage import Storage
+from bot.storage.backup import DailyBackups
 from bot.workers.ai import AIPool
 from bot.workers.pictures import BOARD_WORKERS, REPLAY_WORKERS, PicturePool
 
@@ -81,8 +82,10 @@ class ShaxService:
         owns: Callable[[int | None], bool] = everything,
         surface: Surface = Surface.DISCORD,
         game_threads: str = "busy",
+        backups: DailyBackups | None = None,
     ) -> None:
         self.storage = storage
+        self.backups = backups
         self.servers = ServerSettingsBook(
             storage,
             ServerSettings(
@@ -124,10 +127,11 @@ class ShaxService:
         clock: Callable[[], datetime] = utcnow,
         surface: Surface = Surface.DISCORD,
     ) -> ShaxService:
-        """A service over ``settings.db_path`` with an AI pool of ``settings.ai_workers``
-        unless ``ai`` is given, and worker processes for the pictures (the pools are
-        closed by :meth:`close`). ``surface`` is where its words are shown."""
-        storage = await Storage.open(settings.db_path)
+        """A service over ``settings.database`` (PostgreSQL, or the SQLite file) with an AI
+        pool of ``settings.ai_workers`` unless ``ai`` is given, and worker processes for the
+        pictures (the pools are closed by :meth:`close`). ``surface`` is where its words
+        are shown."""
+        storage = await Storage.open(settings.database)
         pool = AIPool(settings.ai_workers) if ai is None else None
         boards = PicturePool(BOARD_WORKERS)
         boards.start()  # every game needs boards: no first move waits for a worker
@@ -153,6 +157,7 @@ class ShaxService:
             owns=settings.owns,
             surface=surface,
             game_threads=settings.game_threads,
+            backups=_daily_backups(settings, clock),
         )
 
     async def close(self) -> None:
@@ -306,8 +311,12 @@ class ShaxService:
     # -- the clock, statistics and help --------------------------------------------------
 
     async def tick(self) -> list[Notice]:
-        """Call every ~30 s: challenge expiry, turn timeouts, and the bot's waiting moves."""
-        return await self.clock.tick()
+        """Call every ~30 s: challenge expiry, turn timeouts, the bot's waiting moves, and
+        the daily backup when one is due."""
+        notices = await self.clock.tick()
+        if self.backups is not None:
+            await self.backups.tick()
+        return notices
 
     async def streak(self, place: Place, user: User) -> Reply:
         """A player's streaks and record on this server."""
@@ -320,3 +329,11 @@ class ShaxService:
     async def rules(self, variant: str = "shax") -> Reply:
         """The rules in short, with a picture of the empty board and its point names."""
         return await self.composer.rules(parse_variant(variant))
+
+
+def _daily_backups(settings: Settings, clock: Callable[[], datetime]) -> DailyBackups | None:
+    """Daily backups of the SQLite file, if ``SHAX_BACKUP_DIR`` asks for them (PostgreSQL
+    is backed up with its own tools)."""
+    if settings.backup_dir is None or settings.database_url is not None:
+        return None
+    return DailyBackups(settings.db_path, settings.backup_dir, settings.backup_keep, clock)
