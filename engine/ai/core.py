@@ -17,7 +17,6 @@ import functools
 import hashlib
 import importlib.machinery
 import os
-import platform
 import shutil
 import subprocess
 import sysconfig
@@ -26,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.ai.build_flags import SHARED_LIBRARY_FLAGS, optimisation_flags
 from engine.position import Action, Kind, Outcome, Phase, Position, Step, Termination
 from engine.variants import Color, Variant, get_variant
 
@@ -159,16 +159,8 @@ class CoreUnavailableError(RuntimeError):
 
 
 def compile_flags() -> list[str]:
-    """Optimisation flags for this machine (popcnt where the CPU has it)."""
-    flags = ["-O3", "-fPIC", "-shared", "-std=c99", "-D_POSIX_C_SOURCE=199309L"]
-    if platform.machine() in ("x86_64", "AMD64"):
-        try:
-            cpu = Path("/proc/cpuinfo").read_text()
-        except OSError:
-            cpu = ""
-        if " popcnt" in cpu:
-            flags.append("-mpopcnt")
-    return flags
+    """The flags that build the core as a shared library on this machine."""
+    return [*optimisation_flags(), *SHARED_LIBRARY_FLAGS]
 
 
 def _installed_library() -> Path | None:
@@ -195,7 +187,7 @@ def _build_library() -> Path:
             continue
         if not os.access(cache, os.W_OK):
             continue
-        compiler = sysconfig.get_config_var("CC") or "cc"
+        compiler = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
         compiler = compiler.split()[0]
         if shutil.which(compiler) is None:
             compiler = shutil.which("cc") or shutil.which("gcc") or ""
