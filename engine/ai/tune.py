@@ -22,6 +22,7 @@ from collections.abc import Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 
 from engine.ai import core
+from engine.ai.common import FSCALE, PHASE_CODE, PHASES, STEP_CODE, STEPS, WEIGHT_NAMES
 from engine.ai.levels import weights_for
 from engine.position import Position, Step
 from engine.variants import VARIANT_IDS, Color, get_variant
@@ -37,8 +38,8 @@ def pack(position: Position) -> list[int]:
         position.black,
         *position.hand,
         position.turn,
-        core.PHASE_CODE[position.phase],
-        core.STEP_CODE[position.step],
+        PHASE_CODE[position.phase],
+        STEP_CODE[position.step],
         position.first_jare_index,
         position.clock,
     ]
@@ -52,8 +53,8 @@ def unpack(variant: str, packed: list[int]) -> Position:
         black,
         (hw, hb),
         turn,
-        core.PHASES[phase],
-        core.STEPS[step],
+        PHASES[phase],
+        STEPS[step],
         first,
         clock,
     )
@@ -121,7 +122,7 @@ def fit(paths: list[str], l2: float, iterations: int) -> dict[str, int]:
         for feats, result in read_samples(path):
             rows.append(feats)
             labels.append(result)
-    x = np.asarray(rows, dtype=np.float64) / core.FSCALE
+    x = np.asarray(rows, dtype=np.float64) / FSCALE
     y = np.asarray(labels, dtype=np.float64)
     used = np.abs(x).sum(axis=0) > 0
     xs = x[:, used]
@@ -135,7 +136,7 @@ def fit(paths: list[str], l2: float, iterations: int) -> dict[str, int]:
     loss = -np.mean(y * np.log(p + 1e-12) + (1 - y) * np.log(1 - p + 1e-12))
     full = np.zeros(x.shape[1])
     full[used] = w
-    names = core.WEIGHT_NAMES
+    names = WEIGHT_NAMES
     mat = full[names.index("mat")]
     scale = 100.0 / mat if mat > 0 else 1.0
     print(
