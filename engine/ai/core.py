@@ -137,6 +137,20 @@ def _installed_library() -> Path | None:
     return None
 
 
+def find_compiler() -> str | None:
+    """The C compiler: ``$CC`` when set (and only it, as setuptools does), else Python's own
+    or ``cc`` / ``gcc`` on the PATH."""
+    chosen = os.environ.get("CC", "").split()
+    if chosen:
+        return shutil.which(chosen[0])
+    configured = (sysconfig.get_config_var("CC") or "").split()
+    for name in (*configured[:1], "cc", "gcc"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
 def _build_library() -> Path:
     """Compile ``_core.c`` into a cache file named after its contents; returns its path."""
     source = SOURCE.read_bytes()
@@ -152,14 +166,11 @@ def _build_library() -> Path:
             continue
         if not os.access(cache, os.W_OK):
             continue
-        compiler = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
-        compiler = compiler.split()[0]
-        if shutil.which(compiler) is None:
-            compiler = shutil.which("cc") or shutil.which("gcc") or ""
-        if not compiler:
+        compiler = find_compiler()
+        if compiler is None:
             raise CoreUnavailableError(
-                "the Shax AI core is not built and no C compiler was found; "
-                "run `pip install -e .` on a machine with gcc"
+                "it is not built and no C compiler was found"
+                + (f" (CC={os.environ['CC']})" if os.environ.get("CC") else "")
             )
         fd, tmp = tempfile.mkstemp(suffix=".so", dir=cache)
         os.close(fd)
@@ -440,7 +451,7 @@ BACKENDS: tuple[Backend, ...] = ("c", "python")
 
 FAST_CORE_ADVICE = (
     "The AI is thinking with its pure-Python search, which is slower and so plays weaker "
-    "in the same time, because its compiled core could not be built ({reason}). For the "
+    "in the same time, because its compiled core could not be built: {reason}. For the "
     "fast one, install a C compiler (gcc or clang; on Windows the Microsoft C++ Build "
     "Tools) and reinstall: python3 -m pip install -e ."
 )
@@ -501,8 +512,13 @@ def fast_core_advice() -> str | None:
 @functools.cache
 def announce_backend() -> str | None:
     """Log :func:`fast_core_advice`, once per process (a console without logging set up
-    shows it on stderr); returns it."""
-    advice = fast_core_advice()
+    shows it on stderr), and return it. A ``SHAX_AI_BACKEND`` that cannot be honoured is
+    logged as an error instead (the bot then plays on with random moves)."""
+    try:
+        advice = fast_core_advice()
+    except (ValueError, CoreUnavailableError) as exc:
+        log.error("%s", exc)
+        return str(exc)
     if advice is not None:
-        log.warning(advice)
+        log.warning("%s", advice)
     return advice
