@@ -143,7 +143,7 @@ def find_compiler() -> str | None:
     chosen = os.environ.get("CC", "").split()
     if chosen:
         return shutil.which(chosen[0])
-    configured = (sysconfig.get_config_var("CC") or "").split()
+    configured = str(sysconfig.get_config_var("CC") or "").split()
     for name in (*configured[:1], "cc", "gcc"):
         found = shutil.which(name)
         if found:
