@@ -42,8 +42,8 @@ def test_the_compiled_core_is_used_where_it_builds(monkeypatch: pytest.MonkeyPat
 
 def test_without_the_core_the_python_search_plays(no_compiled_core: None) -> None:
     assert engine.ai.backend() == "python"
-    result = engine.ai.choose_action("shax", "d7 a7 g7".split(), "hard", depth=2)
-    assert result.action in engine.replay("shax", "d7 a7 g7".split()).legal_notations()
+    result = engine.ai.choose_action("shax", ["d7", "a7", "g7"], "hard", depth=2)
+    assert result.action in engine.replay("shax", ["d7", "a7", "g7"]).legal_notations()
 
 
 def test_the_advice_names_the_compiler_and_the_reinstall(no_compiled_core: None) -> None:

@@ -8,6 +8,7 @@ C compiler, only slower.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 
@@ -93,7 +94,7 @@ def test_python_search_finds_what_the_compiled_one_finds(variant: str, all_score
 
 def test_search_dispatches_to_the_python_backend(python_backend: None) -> None:
     assert core.backend() == "python"
-    position = replay("shax", "d7 a7 g7 a4 d6".split())
+    position = replay("shax", ["d7", "a7", "g7", "a4", "d6"])
     params = core.make_params(weights_for("shax"), max_depth=3)
     assert core.search(position, params) == core.c_search(position, params)
 
@@ -125,7 +126,7 @@ def test_levels_stay_distinct_with_the_python_backend(python_backend: None) -> N
     """Each level searches deeper than the one below, so a win that needs medium's four
     plies is played by medium and missed by easy's two (at their own fixed depths)."""
     levels = [LEVEL_TABLE[name] for name in ("easy", "medium", "hard", "master")]
-    for lower, higher in zip(levels, levels[1:], strict=False):
+    for lower, higher in itertools.pairwise(levels):
         assert lower.max_depth < higher.max_depth and lower.movetime < higher.movetime
     easy, medium = levels[0], levels[1]
     found = first_mate_found_only_deeper(easy.max_depth, medium.max_depth)
