@@ -41,14 +41,30 @@ from engine.ai.common import (
     decode_action,
     encode_action,
 )
-from engine.position import MOVE_LIMIT, REPETITIONS, Action, Outcome, Position
+from engine.position import (
+    MOVE_LIMIT,
+    REPETITIONS,
+    Action,
+    Kind,
+    Outcome,
+    Phase,
+    Position,
+    Step,
+    Termination,
+)
 from engine.variants import Color, Variant
 
-PLACEMENT, REMOVAL, MOVEMENT = 0, 1, 2
-S_PLACE, S_REMOVE, S_MOVE, S_FREE = 0, 1, 2, 3
-K_PLACE, K_MOVE, K_REMOVE = 0, 1, 2
-T_NONE, T_TWO, T_THREE, T_MUTUAL, T_REP, T_LIMIT = 0, 1, 2, 3, 4, 5
+PLACEMENT, REMOVAL, MOVEMENT = (PHASE_CODE[p] for p in Phase)
+S_PLACE, S_REMOVE, S_MOVE, S_FREE = (STEP_CODE[s] for s in Step)
+K_PLACE, K_MOVE, K_REMOVE = (int(k) for k in Kind)
+T_NONE = TERMINATIONS.index(None)
+T_TWO = TERMINATIONS.index(Termination.TWO_PIECES)
+T_THREE = TERMINATIONS.index(Termination.THREE_IN_A_ROW)
+T_MUTUAL = TERMINATIONS.index(Termination.MUTUAL_BLOCKADE)
+T_REP = TERMINATIONS.index(Termination.THREEFOLD_REPETITION)
+T_LIMIT = TERMINATIONS.index(Termination.MOVE_LIMIT)
 TT_NONE, TT_EXACT, TT_LOWER, TT_UPPER = 0, 1, 2, 3
+"""Kinds of transposition-table entries (as the C core's ``TT_*``)."""
 
 NM = len(MOVEMENT_FEATURES)
 NP = len(PLACEMENT_FEATURES)
