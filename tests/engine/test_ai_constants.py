@@ -132,9 +132,7 @@ def test_weight_names_follow_the_feature_enums() -> None:
     movement = sorted((v, k) for k, v in e.items() if k.startswith("M_"))
     placement = sorted((v, k) for k, v in e.items() if k.startswith("P_"))
     assert [k.removeprefix("M_").lower() for _, k in movement] == list(common.MOVEMENT_FEATURES)
-    assert [k.removeprefix("P_").lower() for _, k in placement] == list(
-        common.PLACEMENT_FEATURES
-    )
+    assert [k.removeprefix("P_").lower() for _, k in placement] == list(common.PLACEMENT_FEATURES)
     assert (e["NM"], e["NP"]) == (python_search.NM, python_search.NP)
     assert len(common.WEIGHT_NAMES) == python_search.NF <= common.NW
     assert re.search(r"#define NF \(NM \+ 2 \* NP\)", SOURCE)
