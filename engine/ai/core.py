@@ -153,6 +153,8 @@ def find_compiler() -> str | None:
 
 def _build_library() -> Path:
     """Compile ``_core.c`` into a cache file named after its contents; returns its path."""
+    if not SOURCE.exists():
+        raise CoreUnavailableError("it was not built when the game was installed")
     source = SOURCE.read_bytes()
     digest = hashlib.sha256(source + " ".join(compile_flags()).encode()).hexdigest()[:16]
     name = f"_core_{digest}.so"
