@@ -21,7 +21,7 @@ from engine.ai.player import choose_for_position
 from engine.position import Position
 from engine.record import replay
 from engine.variants import VARIANT_IDS
-from tests.engine.test_ai_core import random_walk_positions
+from tests.engine.ai.test_core import random_walk_positions
 
 
 @pytest.fixture

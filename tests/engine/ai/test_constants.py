@@ -18,7 +18,7 @@ from engine.ai import build_flags, common, core, python_search
 from engine.position import Kind, Phase, Step, Termination
 
 SOURCE = core.SOURCE.read_text()
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def defines() -> dict[str, int]:
