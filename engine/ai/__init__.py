@@ -4,7 +4,7 @@
 depth) to an action, safe to call in a process pool (``spawn`` or ``fork``): it keeps no
 state between calls. The search runs in a compiled core (``_core.c``, loaded by
 :mod:`engine.ai.core`); the readable engine in :mod:`engine.position` is the reference
-it is tested against (``tests/engine/test_ai_core.py``).
+it is tested against (``tests/engine/ai/test_core.py``).
 
 Where the core cannot be built (no C compiler), the same search runs in pure Python
 (:mod:`engine.ai.python_search`): the same answers at a fixed depth, some hundred times

@@ -1,7 +1,7 @@
 """What the compiled core (``_core.c``) and the Python search (:mod:`engine.ai.python_search`)
 share, written down once on the Python side: sizes, scores, the codes of phases, steps,
 outcomes and terminations, the evaluation's weight names, the action code, and the answer
-of a search. ``tests/engine/test_ai_constants.py`` reads the same names from ``_core.c``
+of a search. ``tests/engine/ai/test_constants.py`` reads the same names from ``_core.c``
 and checks that they agree."""
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Used when the compiled core cannot be built (no C compiler) or when
 ``SHAX_AI_BACKEND=python`` asks for it. It plays by the same rules on the same bitboards,
 with the same evaluation, move ordering, reductions and transposition table (two entries
 per bucket, the same hash), so a search without a time limit visits the same nodes and
-returns the same action and score as the C one (``tests/engine/test_python_search.py``).
+returns the same action and score as the C one (``tests/engine/ai/test_python_search.py``).
 It is some hundred times slower, so in a level's time budget it searches less deep.
 
 Integer arithmetic follows C: divisions truncate toward zero, keys are 64-bit.
