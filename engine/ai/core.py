@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from engine.ai import python_search
+from engine.ai import common, python_search
 from engine.ai.build_flags import SHARED_LIBRARY_FLAGS, optimisation_flags
 from engine.ai.common import (
     FAMILY_JAR,
@@ -56,6 +56,13 @@ CORE_ABI = 11
 """Must equal ``CORE_ABI`` in ``_core.c``."""
 
 SOURCE = Path(__file__).with_name("_core.c")
+
+# Also read from here by callers (they were first written down in this module).
+FSCALE = common.FSCALE
+MATE = common.MATE
+MATE_BOUND = common.MATE_BOUND
+MOVEMENT_FEATURES = common.MOVEMENT_FEATURES
+PLACEMENT_FEATURES = common.PLACEMENT_FEATURES
 
 
 class CoreBoard(ctypes.Structure):
