@@ -83,14 +83,16 @@ def _tdiv(a: int, b: int) -> int:
     return q if a >= 0 else -q
 
 
-def _bits(s: int) -> list[int]:
-    """The points of a set, lowest first."""
-    out = []
-    while s:
-        low = s & -s
-        out.append(low.bit_length() - 1)
-        s ^= low
-    return out
+def _byte_points(offset: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(offset + i for i in range(8) if byte >> i & 1) for byte in range(256))
+
+
+_POINTS0, _POINTS8, _POINTS16 = _byte_points(0), _byte_points(8), _byte_points(16)
+
+
+def _bits(s: int) -> tuple[int, ...]:
+    """The points of a set (of at most 24), lowest first: three table look-ups."""
+    return _POINTS0[s & 255] + _POINTS8[(s >> 8) & 255] + _POINTS16[s >> 16]
 
 
 def _ctz(x: int) -> int:
@@ -118,6 +120,8 @@ class Board:
     lines: tuple[int, ...]
     through: tuple[tuple[int, ...], ...]
     degree: tuple[int, ...]
+    through_rest: tuple[tuple[tuple[int, int], ...], ...]
+    """For each point, (line, the line without the point) of the lines through it."""
 
     @classmethod
     def of(cls, v: Variant) -> Board:
@@ -130,6 +134,9 @@ class Board:
             tuple(v.lines),
             tuple(tuple(t) for t in v.lines_through),
             tuple(m.bit_count() for m in v.adjacent),
+            tuple(
+                tuple((line, line & ~(1 << p)) for line in t) for p, t in enumerate(v.lines_through)
+            ),
         )
 
 
@@ -380,27 +387,38 @@ def _side_info(b: Board, bb: list[int]) -> list[list[int]]:
             full[0] |= line
         elif bb[1] & line == line:
             full[1] |= line
-    adj = b.adj
+    adj, through_rest = b.adj, b.through_rest
+    b0, b1 = bb
+    s0, s1 = s
+    full0, full1 = full
     for e in _bits(empty):
         ae = adj[e]
         eb = 1 << e
         near |= ae
-        s[0][0] += (ae & bb[0]).bit_count()
-        s[1][0] += (ae & bb[1]).bit_count()
-        for line in b.through[e]:
-            rest = line & ~eb
-            for c in (0, 1):
-                if rest & bb[c] == rest:
-                    if ae & bb[c] & ~line:
-                        s[c][1] += 1
-                        s[c][6] |= eb
-                    else:
-                        s[c][2] += 1
+        s0[0] += (ae & b0).bit_count()
+        s1[0] += (ae & b1).bit_count()
+        for line, rest in through_rest[e]:
+            if rest & b0 == rest:
+                if ae & b0 & ~line:
+                    s0[1] += 1
+                    s0[6] |= eb
+                else:
+                    s0[2] += 1
+            elif rest & b1 == rest:
+                if ae & b1 & ~line:
+                    s1[1] += 1
+                    s1[6] |= eb
+                else:
+                    s1[2] += 1
         # A stone of a full jare steps to e and closes another line: a running jare.
-        for c in (0, 1):
-            for p in _bits(ae & full[c]):
-                if forms(b, (bb[c] & ~(1 << p)) | eb, e):
-                    s[c][3] += 1
+        if ae & full0:
+            for p in _bits(ae & full0):
+                if forms(b, (b0 & ~(1 << p)) | eb, e):
+                    s0[3] += 1
+        if ae & full1:
+            for p in _bits(ae & full1):
+                if forms(b, (b1 & ~(1 << p)) | eb, e):
+                    s1[3] += 1
     nfull = [0, 0]
     if full[0] | full[1]:
         for line in b.lines:
@@ -524,12 +542,12 @@ def node_evaluate(b: Board, x: Node, weights: Sequence[int]) -> int:
                     return MATE_BOUND - 100
                 if x.step == S_MOVE and b.adj[_ctz(line & empty)] & own & ~line:
                     return MATE_BOUND - 100
-    f = node_features(b, x)
     if x.phase == PLACEMENT:
-        v = sum(weights[i] * f[i] for i in range(NM, NF))
+        f = node_features(b, x)
+        v = _tdiv(sum(weights[i] * f[i] for i in range(NM, NF)), FSCALE)
     else:
-        v = sum(weights[i] * f[i] for i in range(NM))
-    v = _tdiv(v, FSCALE)
+        # Movement features are whole multiples of FSCALE: the division is exact.
+        v = sum(w * m for w, m in zip(weights, _movement_features(b, x), strict=False))
     return max(-20000, min(20000, v))
 
 
