@@ -12,6 +12,7 @@ Integer arithmetic follows C: divisions truncate toward zero, keys are 64-bit.
 
 from __future__ import annotations
 
+import operator
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -544,10 +545,10 @@ def node_evaluate(b: Board, x: Node, weights: Sequence[int]) -> int:
                     return MATE_BOUND - 100
     if x.phase == PLACEMENT:
         f = node_features(b, x)
-        v = _tdiv(sum(weights[i] * f[i] for i in range(NM, NF)), FSCALE)
+        v = _tdiv(sum(map(operator.mul, weights[NM:NF], f[NM:NF])), FSCALE)
     else:
         # Movement features are whole multiples of FSCALE: the division is exact.
-        v = sum(w * m for w, m in zip(weights, _movement_features(b, x), strict=False))
+        v = sum(map(operator.mul, weights, _movement_features(b, x)))
     return max(-20000, min(20000, v))
 
 
