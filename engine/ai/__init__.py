@@ -7,7 +7,7 @@ state between calls. The search runs in a compiled core (``_core.c``, loaded by
 it is tested against (``tests/engine/ai/test_core.py``).
 
 Where the core cannot be built (no C compiler), the same search runs in pure Python
-(:mod:`engine.ai.python_search`): the same answers at a fixed depth, some hundred times
+(:mod:`engine.ai.python_search`): the same answers at a fixed depth, tens of times
 slower, so shallower in a level's time. :func:`backend` says which one is in use
 (``SHAX_AI_BACKEND=c|python`` forces one), :func:`announce_backend` logs once how to get
 the fast one when the Python search stands in for it.

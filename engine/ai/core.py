@@ -4,6 +4,9 @@ The C source is ``engine/ai/_core.c``. ``pip install`` builds it (``setup.py``) 
 ``engine/ai/_core.<abi>.so``, a plain shared library without Python bindings. When that
 file is missing or older than the source (a checkout that was not reinstalled), it is
 compiled on first use with the system C compiler into ``__pycache__``.
+Where neither is possible (no C compiler), :func:`backend` is ``"python"`` and
+:func:`search`, :func:`evaluate` and :func:`features` run :mod:`engine.ai.python_search`
+instead; ``SHAX_AI_BACKEND=c|python`` forces one.
 
 Everything here is per process and read-only once loaded, so it is safe in a pool. The
 C side keeps one transposition table per thread (32 MB at hard, 64 MB at master), reused

@@ -5,7 +5,8 @@ Used when the compiled core cannot be built (no C compiler) or when
 with the same evaluation, move ordering, reductions and transposition table (two entries
 per bucket, the same hash), so a search without a time limit visits the same nodes and
 returns the same action and score as the C one (``tests/engine/ai/test_python_search.py``).
-It is some hundred times slower, so in a level's time budget it searches less deep.
+It is tens of times slower (benchmarks/bench_python_search.py), so in a level's time
+budget it searches less deep.
 
 Integer arithmetic follows C: divisions truncate toward zero, keys are 64-bit.
 """
