@@ -49,6 +49,7 @@ __all__ = [
     "build",
     "materials_up_to",
     "open_tables",
+    "probe_hits",
     "probing",
     "read_info",
     "table_action",
@@ -291,36 +292,41 @@ def _liveliest(position: Position, actions: list[Action]) -> Action:
 @contextmanager
 def probing(tables: Tables | None) -> Iterator[bool]:
     """While inside, the compiled search (this thread) treats positions in ``tables`` as
-    exact leaves; yields whether it does (``False`` without tables or hook)."""
-    setter = _probe_setter() if tables is not None else None
-    if tables is None or setter is None:
+    exact leaves; yields whether it does (``False`` without tables or the search core)."""
+    core = _core_hook() if tables is not None else None
+    if tables is None or core is None:
         yield False
         return
     probe = ctypes.cast(native.library().tables_probe, ctypes.c_void_p)
-    setter(probe, ctypes.c_void_p(tables.handle))
+    core.core_set_probe(probe, ctypes.c_void_p(tables.handle))
     try:
         yield True
     finally:
-        setter(None, None)
+        core.core_set_probe(None, None)
 
 
-def _probe_setter() -> Callable[[ctypes.c_void_p | None, ctypes.c_void_p | None], None] | None:
+def probe_hits() -> int:
+    """Positions the search answered from the tables in the last :func:`probing` block
+    (read it inside the block)."""
+    core = _core_hook()
+    return 0 if core is None else int(core.core_probe_hits())
+
+
+def _core_hook() -> ctypes.CDLL | None:
+    """The compiled search core, if it is there and has the probe hook."""
     try:
         from engine.ai import core
 
         lib = core.library()
     except (ImportError, OSError, RuntimeError):
         return None
-    setter = getattr(lib, "core_set_probe", None)
-    if setter is None:
+    if getattr(lib, "core_set_probe", None) is None:
         return None
-    setter.restype = None
-    setter.argtypes = (ctypes.c_void_p, ctypes.c_void_p)
-
-    def call(fn: ctypes.c_void_p | None, ctx: ctypes.c_void_p | None) -> None:
-        setter(fn, ctx)
-
-    return call
+    lib.core_set_probe.restype = None
+    lib.core_set_probe.argtypes = (ctypes.c_void_p, ctypes.c_void_p)
+    lib.core_probe_hits.restype = ctypes.c_int64
+    lib.core_probe_hits.argtypes = ()
+    return lib
 
 
 # -- building and describing -------------------------------------------------------
