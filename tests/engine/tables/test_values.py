@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engine.position import Position, Step
+from engine.position import Kind, Position, Step
 from engine.tables import Probe, Tables, table_action
 from engine.tables.native import symmetries
 from engine.variants import Color
@@ -98,21 +98,15 @@ def test_a_loss_lasts_as_long_as_its_distance_whatever_the_loser_plays(
         loser = position.turn
         moves = 0
         while position.outcome is None:
-            if position.step is Step.REMOVE or position.turn == loser:
-                if position.turn == loser:
-                    position = position.play(rng.choice(position.legal_actions()))
-                else:
-                    answer = table_action(position, tables)
-                    assert answer is not None
-                    position = position.play(answer.action)
-                if position.step is not Step.REMOVE:
-                    moves += 1
-                continue
-            answer = table_action(position, tables)
-            assert answer is not None
-            position = position.play(answer.action)
-            if position.step is not Step.REMOVE:
-                moves += 1
+            if position.turn == loser:
+                action = rng.choice(position.legal_actions())
+            else:
+                answer = table_action(position, tables)
+                assert answer is not None
+                action = answer.action
+            position = position.play(action)
+            moves += action.kind is Kind.MOVE
+        assert position.outcome is not None
         assert position.outcome.winner == Color(1 - loser)
         assert moves <= value.moves
     assert games == 40
