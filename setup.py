@@ -6,9 +6,11 @@ from pathlib import Path
 from setuptools import Extension, setup
 
 flags = ["-O3", "-std=c99", "-D_POSIX_C_SOURCE=199309L"]
+tables_flags = ["-O3", "-std=c99", "-D_POSIX_C_SOURCE=200809L"]
 cpuinfo = Path("/proc/cpuinfo")
 if platform.machine() == "x86_64" and cpuinfo.exists() and " popcnt" in cpuinfo.read_text():
     flags.append("-mpopcnt")
+    tables_flags.append("-mpopcnt")
 
 # Plain C libraries without Python bindings, loaded with ctypes by engine/ai/core.py and
 # engine/tables/native.py. The endgame tables are optional: without them the AI plays on.
@@ -18,7 +20,7 @@ setup(
         Extension(
             "engine.tables._tables",
             ["engine/tables/_tables.c"],
-            extra_compile_args=["-O3", "-std=c99", "-D_POSIX_C_SOURCE=200809L", "-pthread"],
+            extra_compile_args=[*tables_flags, "-pthread"],
             extra_link_args=["-pthread"],
             optional=True,
         ),

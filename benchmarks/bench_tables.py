@@ -59,7 +59,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="shax-bench-tables-") as scratch:
         directory = Path(args.dir) if args.dir else Path(scratch)
         start = time.perf_counter()
-        built = build(args.variant, args.max, directory, args.threads, Meter(sys.stderr))
+        meter = Meter(sys.stderr)
+        built = build(args.variant, args.max, directory, args.threads, meter, meter.built)
         wall = time.perf_counter() - start
         tables = open_tables(args.variant, directory)
         assert tables is not None

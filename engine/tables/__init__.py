@@ -407,9 +407,11 @@ def build(
     directory: Path | None = None,
     threads: int | None = None,
     progress: Progress | None = None,
+    built_one: Callable[[str, float], None] | None = None,
 ) -> list[tuple[str, float]]:
     """Solve every material up to ``max_stones`` a side that is not already in
-    ``directory``; returns the systems built with their seconds. Raises
+    ``directory``; returns the systems built with their seconds (and tells
+    ``built_one`` as each is done). Raises
     :class:`TablesUnavailableError` when the library is missing, ``RuntimeError`` when
     a build fails."""
     v = get_variant(variant)
@@ -441,5 +443,7 @@ def build(
                 raise RuntimeError(f"the new table {path} does not open")
             tables.materials.add((due, other))
         built.append((name, time.perf_counter() - start))
+        if built_one is not None:
+            built_one(*built[-1])
     forget_open_tables()
     return built

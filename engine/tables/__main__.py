@@ -36,6 +36,9 @@ class Meter:
             self.out.write(text + "\n")
         self.out.flush()
 
+    def built(self, name: str, seconds: float) -> None:
+        self.line(f"{name}: built in {seconds:.1f} s")
+
     def line(self, text: str) -> None:
         self.out.write(("\r\033[K" if self.tty else "") + text + "\n")
         self.out.flush()
@@ -46,15 +49,13 @@ def _build(args: argparse.Namespace) -> int:
     meter = Meter(sys.stderr)
     meter.line(f"building {args.variant} tables up to {args.max} stones a side in {directory}")
     try:
-        built = build(args.variant, args.max, directory, args.threads, meter)
+        built = build(args.variant, args.max, directory, args.threads, meter, meter.built)
     except TablesUnavailableError as exc:
         print(f"python -m engine.tables: {exc}", file=sys.stderr)
         return 1
     except (RuntimeError, OSError) as exc:
         meter.line(f"python -m engine.tables: {exc}")
         return 1
-    for name, seconds in built:
-        meter.line(f"{name}: built in {seconds:.1f} s")
     if not built:
         meter.line("nothing to build: every table is already there")
     return 0

@@ -278,10 +278,17 @@ static inline uint64_t table_size(const Ctx *c, int x, int y) {
 }
 
 static inline void decode(const Ctx *c, int x, int y, uint64_t idx, uint32_t *due, uint32_t *other) {
-    uint64_t nsub = c->binom[c->G.n - x][y];
-    uint32_t rep = c->cl[x].rep[idx / nsub];
+    uint64_t nsub = c->binom[c->G.n - x][y], k, r;
+    if (idx >> 32 == 0) { /* 32-bit division: several times faster */
+        k = (uint32_t)idx / (uint32_t)nsub;
+        r = (uint32_t)idx - (uint32_t)k * (uint32_t)nsub;
+    } else {
+        k = idx / nsub;
+        r = idx % nsub;
+    }
+    uint32_t rep = c->cl[x].rep[k];
     *due = rep;
-    *other = expand(unrank(c, idx % nsub, y), c->G.all & ~rep);
+    *other = expand(unrank(c, r, y), c->G.all & ~rep);
 }
 
 /* ------------------------------------------------------------------ files */
