@@ -6,8 +6,9 @@ import pytest
 
 from engine.ai import core
 from engine.ai.levels import weights_for
-from engine.position import Position
+from engine.position import MOVE_LIMIT, Position, Step
 from engine.tables import Tables, probe_hits, probing
+from engine.variants import Color
 from tests.engine.tables.positions import random_positions
 
 DEPTH = {"shax-small": 7, "shax": 7}
@@ -72,3 +73,32 @@ def test_a_capture_into_the_tables_is_scored_exactly(small_tables: dict[str, Tab
 def test_without_tables_nothing_is_probed() -> None:
     with probing(None) as on:
         assert not on
+
+
+def test_a_table_result_that_the_100_move_rule_would_cut_off_is_not_exact(
+    small_tables: dict[str, Tables],
+) -> None:
+    tables = small_tables["shax"]
+    params = core.make_params(weights_for("shax"), max_depth=1, tt_log2=14)
+    checked = 0
+    for position in random_positions("shax", 400, seed=37):
+        value = tables.probe(position)
+        assert value is not None
+        captures = any(position.jare_formed(a) for a in position.legal_actions())
+        # A win, so that no capture inside the one-ply search resets the clock for us.
+        if value.result != "win" or value.moves < 4 or captures or position.step is Step.FREE:
+            continue
+        checked += 1
+        with probing(tables):
+            assert core.search(position, params).score == value.score
+            # Each reply is decided in moves - 1 more: one clock tick too many.
+            late = Position.setup(
+                "shax",
+                position.variant.names(position.white),
+                position.variant.names(position.black),
+                Color(position.turn),
+                clock=MOVE_LIMIT + 1 - value.moves,
+            )
+            found = core.search(late, params)
+        assert abs(found.score) < core.MATE_BOUND, position
+    assert checked >= 30
