@@ -58,7 +58,15 @@ class OptionalBuildExt(build_ext):
         return super().get_outputs() if self.extensions else []
 
 
-# A plain C library without Python bindings, loaded with ctypes by engine/ai/core.py.
+def tables_flags() -> list[str]:
+    """The endgame-table builder's flags: the core's, with POSIX 2008 (threads, clocks)."""
+    flags = [f for f in compile_flags() if not f.startswith("-D_POSIX_C_SOURCE")]
+    return [*flags, "-D_POSIX_C_SOURCE=200809L", "-pthread"]
+
+
+# Plain C libraries without Python bindings, loaded with ctypes by engine/ai/core.py and
+# engine/tables/native.py. Both are optional: without the core the AI uses its Python
+# search; without the tables the AI plays on without them.
 setup(
     ext_modules=[
         Extension(
@@ -66,7 +74,14 @@ setup(
             ["engine/ai/_core.c"],
             extra_compile_args=compile_flags(),
             optional=True,
-        )
+        ),
+        Extension(
+            "engine.tables._tables",
+            ["engine/tables/_tables.c"],
+            extra_compile_args=tables_flags(),
+            extra_link_args=["-pthread"],
+            optional=True,
+        ),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )
