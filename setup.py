@@ -7,6 +7,7 @@ pure-Python search (engine/ai/python_search.py). Everything else is in pyproject
 import importlib.util
 import sys
 from pathlib import Path
+from typing import Any
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -21,15 +22,24 @@ in the same time. For the fast one, install a C compiler (gcc or clang; on Windo
 Microsoft C++ Build Tools) and reinstall: python3 -m pip install -e ."""
 
 
-def compile_flags() -> list[str]:
-    """The flags from engine/ai/build_flags.py, the one place they are written down."""
+def _build_flags() -> Any:
+    """engine/build_flags.py, the one place the flags are written down."""
     spec = importlib.util.spec_from_file_location(
-        "shax_build_flags", HERE / "engine" / "ai" / "build_flags.py"
+        "shax_build_flags", HERE / "engine" / "build_flags.py"
     )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    flags: list[str] = module.optimisation_flags()
+    return module
+
+
+def compile_flags() -> list[str]:
+    flags: list[str] = _build_flags().optimisation_flags()
+    return flags
+
+
+def tables_flags() -> list[str]:
+    flags: list[str] = _build_flags().tables_flags()
     return flags
 
 
@@ -56,12 +66,6 @@ class OptionalBuildExt(build_ext):
 
     def get_outputs(self) -> list[str]:
         return super().get_outputs() if self.extensions else []
-
-
-def tables_flags() -> list[str]:
-    """The endgame-table builder's flags: the core's, with POSIX 2008 (threads, clocks)."""
-    flags = [f for f in compile_flags() if not f.startswith("-D_POSIX_C_SOURCE")]
-    return [*flags, "-D_POSIX_C_SOURCE=200809L", "-pthread"]
 
 
 # Plain C libraries without Python bindings, loaded with ctypes by engine/ai/core.py and

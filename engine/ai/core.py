@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Literal
 
 from engine.ai import common, python_search
-from engine.ai.build_flags import SHARED_LIBRARY_FLAGS, optimisation_flags
 from engine.ai.common import (
     FAMILY_JAR,
     FAMILY_SHAX,
@@ -52,6 +51,7 @@ from engine.ai.common import (
     decode_action,
     encode_action,
 )
+from engine.build_flags import SHARED_LIBRARY_FLAGS, optimisation_flags
 from engine.position import Action, Outcome, Position
 from engine.variants import Color, Variant, get_variant
 

@@ -14,13 +14,13 @@ import functools
 import hashlib
 import importlib.machinery
 import os
-import platform
 import shutil
 import subprocess
 import sysconfig
 import tempfile
 from pathlib import Path
 
+from engine import build_flags
 from engine.variants import Variant, iter_bits
 
 TABLES_ABI = 1
@@ -69,16 +69,8 @@ class Geometry(ctypes.Structure):
 
 
 def compile_flags() -> list[str]:
-    """Optimisation flags for this machine (popcnt where the CPU has it)."""
-    flags = ["-O3", "-fPIC", "-shared", "-std=c99", "-D_POSIX_C_SOURCE=200809L", "-pthread"]
-    if platform.machine() in ("x86_64", "AMD64"):
-        try:
-            cpu = Path("/proc/cpuinfo").read_text()
-        except OSError:
-            cpu = ""
-        if " popcnt" in cpu:
-            flags.append("-mpopcnt")
-    return flags
+    """The builder's flags for this machine (:mod:`engine.build_flags`), as a library."""
+    return [*build_flags.tables_flags(), *build_flags.SHARED_LIBRARY_FLAGS]
 
 
 def _installed_library() -> Path | None:

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from engine import build_flags
 from engine import position as rules
-from engine.ai import build_flags, common, core, python_search
+from engine.ai import common, core, python_search
 from engine.position import Kind, Phase, Step, Termination
 
 SOURCE = core.SOURCE.read_text()
