@@ -136,6 +136,13 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (user_id, key)
     );
     """,
+    # 3: the hints a player has taken in a game against the bot.
+    """
+    CREATE TABLE hints (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        used    INTEGER NOT NULL DEFAULT 0
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -497,6 +504,32 @@ class Storage:
             f"SELECT {_GAME_COLUMNS} FROM games WHERE shown_version < version ORDER BY id"
         )
         return [_game(r) for r in rows]
+
+    async def last_game_in_channel(self, channel_id: int) -> GameRow | None:
+        """The newest game of a channel, being played or over."""
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+            (channel_id,),
+        )
+        return _game(row) if row else None
+
+    # -- hints -------------------------------------------------------------------------
+
+    async def hints_used(self, game_id: int) -> int:
+        """How many hints were taken in a game."""
+        row = await self._one("SELECT used FROM hints WHERE game_id = ?", (game_id,))
+        return 0 if row is None else int(row["used"])
+
+    async def use_hint(self, game_id: int, limit: int) -> int | None:
+        """Count one more hint in a game if fewer than ``limit`` were taken: the new count,
+        or ``None`` (nothing changed) when the limit is reached."""
+        rows = await self._all(
+            "INSERT INTO hints (game_id, used) SELECT ?, 1 WHERE ? > 0 "
+            "ON CONFLICT (game_id) DO UPDATE SET used = used + 1 WHERE used < ? "
+            "RETURNING used",
+            (game_id, limit, limit),
+        )
+        return int(rows[0]["used"]) if rows else None
 
     # -- the bot's facts, server settings and player preferences ------------------------
 
