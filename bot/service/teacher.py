@@ -178,7 +178,7 @@ class Teacher:
         if row.active:
             raise GameOver(texts.REVIEW_WHEN_OVER)
         if not row.record:
-            raise NoGameHere(texts.NOTHING_TO_REVIEW)
+            raise NoGameHere(texts.EMPTY_GAME)
         thinking()
         reviews = await self.analyse(row.variant, row.record)
         return await self._review_reply(row, reviews)

@@ -544,6 +544,7 @@ def hints_used(used: int, limit: int) -> str:
 
 REVIEWING = "Reviewing the game…"
 NOTHING_TO_REVIEW = "There is no finished game here to review yet — play one first."
+EMPTY_GAME = "That game ended before its first action: there is nothing to review."
 REVIEW_WHEN_OVER = "This game is still being played — the review comes when it is over."
 
 

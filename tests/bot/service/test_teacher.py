@@ -122,6 +122,16 @@ async def test_the_review_without_a_game_id_is_of_the_channels_newest_game(
     assert review.text.startswith("**Review of")
 
 
+async def test_a_game_that_ended_before_its_first_action_has_nothing_to_review(
+    teaching: ShaxService,
+) -> None:
+    reply = await teaching.play_bot(AMINA, HERE, "easy", "jar", "me")
+    await teaching.resign(AMINA, HERE)
+    with pytest.raises(NoGameHere) as empty:
+        await teaching.review(AMINA, HERE, board_controls(reply).game_id)
+    assert empty.value.message == texts.EMPTY_GAME
+
+
 async def test_a_review_of_well_played_actions_has_no_turning_points(
     make_service: ServiceFactory,
 ) -> None:
