@@ -561,8 +561,7 @@ def loss_words(loss: int, gave_away_win: bool, walked_into_loss: bool) -> str:
         return "let a won game go"
     if walked_into_loss:
         return "walked into a lost game"
-    stones = loss / 100
-    return f"lost {stones:.1f} stone{'' if stones == 1 else 's'}"
+    return f"lost {loss / 100:.1f} stones"
 
 
 def turning_point(
