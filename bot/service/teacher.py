@@ -53,7 +53,7 @@ from engine.record import iter_positions
 HINTS_PER_GAME = 3
 HINT_SECONDS = 1.5
 """A hint's search time at most (it is as deep as a review's, or as time allows)."""
-REVIEW_CHUNKS = 6
+REVIEW_CHUNKS = 10
 """Jobs a review is split into: each holds one AI worker, so other games' moves get a
 worker between them, and two workers share a review evenly."""
 HINT_FILENAME = "hint.png"
@@ -184,19 +184,8 @@ class Teacher:
         return await self._review_reply(row, reviews)
 
     async def analyse(self, variant: str, record: Sequence[str]) -> list[MoveReview]:
-        """Every action of ``record`` beside the best one, the searches shared out in
-        :data:`REVIEW_CHUNKS` jobs."""
-        positions = [p for p, _ in iter_positions(variant, record)]
-        plies = [i for i in range(len(record)) if positions[i].outcome is None]
-        chunks = [plies[i::REVIEW_CHUNKS] for i in range(REVIEW_CHUNKS)]
-        found = await asyncio.gather(
-            *(
-                self.analyser.assess(variant, record, chunk, self.depth, self.seconds)
-                for chunk in chunks
-                if chunk
-            )
-        )
-        return review_moves(variant, record, [a for part in found for a in part])
+        """Every action of ``record`` beside the best one (:func:`analyse_game`)."""
+        return await analyse_game(self.analyser, variant, record, self.depth, self.seconds)
 
     async def _review_reply(self, row: GameRow, reviews: list[MoveReview]) -> Reply:
         turning = turning_points(reviews)
@@ -237,6 +226,24 @@ class Teacher:
         if not turning:
             lines.append(texts.NO_TURNING_POINTS)
         return Reply(text="\n".join(lines), ephemeral=True, attachments=tuple(attachments))
+
+
+async def analyse_game(
+    analyser: Analyser,
+    variant: str,
+    record: Sequence[str],
+    depth: int = REVIEW_DEPTH,
+    seconds: float | None = POSITION_SECONDS,
+) -> list[MoveReview]:
+    """Every action of ``record`` beside the best one, the searches shared out in
+    :data:`REVIEW_CHUNKS` jobs (every few plies to each, so each gets a fair mix)."""
+    positions = [p for p, _ in iter_positions(variant, record)]
+    plies = [i for i in range(len(record)) if positions[i].outcome is None]
+    chunks = [plies[i::REVIEW_CHUNKS] for i in range(REVIEW_CHUNKS)]
+    found = await asyncio.gather(
+        *(analyser.assess(variant, record, chunk, depth, seconds) for chunk in chunks if chunk)
+    )
+    return review_moves(variant, record, [a for part in found for a in part])
 
 
 def _plot(values: list[int], marks: list[int], white: str, black: str) -> bytes:
