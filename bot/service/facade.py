@@ -48,6 +48,8 @@ from engine.analysis import REVIEW_DEPTH
 if TYPE_CHECKING:
     from bot.config import Settings
 
+COMMANDS_DIGEST = "commands_digest"
+
 
 class ShaxService:
     """Every Shax command, as async methods returning :class:`Reply` values.
@@ -298,6 +300,14 @@ class ShaxService:
         """A finished game's review: the evaluation plot and the three turning points
         (the clicked game, or the newest in ``place``'s channel)."""
         return await self.teacher.review(user, place, game_id, thinking=thinking)
+
+    async def synced_commands(self) -> str | None:
+        """The hash of the command definitions last registered with Discord, if any."""
+        return await self.storage.get_meta(COMMANDS_DIGEST)
+
+    async def commands_synced(self, digest: str) -> None:
+        """Remember that the commands with this hash are registered."""
+        await self.storage.set_meta(COMMANDS_DIGEST, digest)
 
     # -- the clock, statistics and help --------------------------------------------------
 

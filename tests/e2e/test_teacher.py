@@ -12,7 +12,7 @@ from bot.discord.components import rematch_id, review_id
 from bot.service import texts
 from bot.service.teacher import HINT_FILENAME, HINTS_PER_GAME
 from renderer import PLOT_FILENAME
-from tests.bot.discord_helpers import button_ids, shown
+from tests.bot.discord.helpers import button_ids, shown
 from tests.e2e.conftest import Live, assert_refused, game_state, game_version, start_game
 from tests.fakediscord import FakeMessage, InteractionResult
 
