@@ -132,11 +132,13 @@ class ShaxBotBase(commands.Bot):
         if mode == "never" or (mode == "auto" and guild_id is not None):
             return
         digest = command_digest(self.tree)
-        if mode == "auto" and await self.service.synced_commands() == digest:
+        service = self._service  # `python -m bot sync` runs without one: it just syncs
+        if mode == "auto" and service is not None and await service.synced_commands() == digest:
             log.info("Slash commands unchanged since they were registered; not syncing")
             return
         synced = await self.tree.sync()
-        await self.service.commands_synced(digest)
+        if service is not None:
+            await service.commands_synced(digest)
         log.info(
             "Registered %d commands globally (Discord may take a few minutes to show them)",
             len(synced),

@@ -15,6 +15,7 @@ from bot.discord.invite import missing
 from bot.discord.render import to_discord
 from bot.service.facade import ShaxService
 from bot.service.replies import ChannelBusy, Place, Reply, UserError
+from bot.service.server_settings import Setting
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +62,9 @@ class GameThreads:
             lacking = missing(interaction.app_permissions, needed)
             if lacking:
                 raise UserError(cannot_play_here(lacking))
-        can_thread = place.guild_id is not None and not place.is_thread and self.mode != "never"
-        if not (can_thread and self.mode == "always"):
+        mode = await self.mode_of(place.guild_id)
+        can_thread = place.guild_id is not None and not place.is_thread and mode != "never"
+        if not (can_thread and mode == "always"):
             try:
                 return await start(place)
             except ChannelBusy:
@@ -73,8 +75,13 @@ class GameThreads:
         pinged = tuple(dict.fromkeys((*reply.mentions, *players)))
         sent = await thread.send(**to_discord(_with_mentions(reply, pinged)).send_kwargs())
         await self._service().posted(reply, sent.id)
-        busy = self.mode != "always"
+        busy = mode != "always"
         return Reply(text=thread_pointer(thread.mention, busy=busy))
+
+    async def mode_of(self, guild_id: int | None) -> str:
+        """Where games go on a server: its own choice (``/shax settings``), else the bot's."""
+        settings = await self._service().server_settings(guild_id)
+        return settings.threads if Setting.THREADS in settings.changed else self.mode
 
     async def _open(self, interaction: discord.Interaction[Any], title: str) -> discord.Thread:
         channel = interaction.channel

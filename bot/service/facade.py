@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 import renderer
+from bot.service import settings_texts
 from bot.service.bot_turns import ActionChooser, BotPlayer
 from bot.service.challenges import Challenges
 from bot.service.clock import TurnClock, everything
@@ -34,13 +35,16 @@ from bot.service.replies import (
     Reply,
     Thinking,
     User,
+    UserError,
     not_thinking,
 )
+from bot.service.server_settings import ServerSettings, ServerSettingsBook, SettingsChange
 from bot.service.statistics import Statistics
 from bot.service.teacher import Analyser, Teacher, ThreadAnalyser
 from bot.service.texts import Surface
 from bot.service.turns import Turns
 from bot.storage import Storage
+from bot.storage.backup import DailyBackups
 from bot.workers.ai import AIPool
 from bot.workers.pictures import BOARD_WORKERS, REPLAY_WORKERS, PicturePool
 from engine.analysis import REVIEW_DEPTH
@@ -83,8 +87,18 @@ class ShaxService:
         surface: Surface = Surface.DISCORD,
         analyser: Analyser | None = None,
         review_depth: int | None = None,
+        game_threads: str = "busy",
+        backups: DailyBackups | None = None,
     ) -> None:
         self.storage = storage
+        self.backups = backups
+        self.servers = ServerSettingsBook(
+            storage,
+            ServerSettings(
+                turn_timeout=turn_timeout, challenge_expiry=challenge_expiry, threads=game_threads
+            ),
+            now=clock,
+        )
         self.bot_user = bot_user
         self.kernel = GameKernel(storage, now=clock, bot_user=bot_user, surface=surface)
         pictures: dict[str, BoardRenderer | ReplayRenderer] = {}
@@ -100,11 +114,11 @@ class ShaxService:
             self.kernel,
             self.composer,
             self.bots,
-            expiry_seconds=challenge_expiry.total_seconds(),
+            servers=self.servers,
         )
         self.turns = Turns(self.kernel, self.composer, self.bots)
         self.clock = TurnClock(
-            self.kernel, self.composer, self.bots, turn_timeout=turn_timeout, owns=owns
+            self.kernel, self.composer, self.bots, servers=self.servers, owns=owns
         )
         self.statistics = Statistics(storage)
         if analyser is None:
@@ -129,10 +143,11 @@ class ShaxService:
         clock: Callable[[], datetime] = utcnow,
         surface: Surface = Surface.DISCORD,
     ) -> ShaxService:
-        """A service over ``settings.db_path`` with an AI pool of ``settings.ai_workers``
-        unless ``ai`` is given, and worker processes for the pictures (the pools are
-        closed by :meth:`close`). ``surface`` is where its words are shown."""
-        storage = await Storage.open(settings.db_path)
+        """A service over ``settings.database`` (PostgreSQL, or the SQLite file) with an AI
+        pool of ``settings.ai_workers`` unless ``ai`` is given, and worker processes for the
+        pictures (the pools are closed by :meth:`close`). ``surface`` is where its words
+        are shown."""
+        storage = await Storage.open(settings.database)
         pool = AIPool(settings.ai_workers) if ai is None else None
         boards = PicturePool(BOARD_WORKERS)
         boards.start()  # every game needs boards: no first move waits for a worker
@@ -157,6 +172,8 @@ class ShaxService:
             run_replay=replays.run,
             owns=settings.owns,
             surface=surface,
+            game_threads=settings.game_threads,
+            backups=_daily_backups(settings, clock),
         )
 
     async def close(self) -> None:
@@ -301,6 +318,23 @@ class ShaxService:
         (the clicked game, or the newest in ``place``'s channel)."""
         return await self.teacher.review(user, place, game_id, thinking=thinking)
 
+    async def server_settings(self, guild_id: int | None) -> ServerSettings:
+        """A server's settings in effect (the defaults in DMs)."""
+        return await self.servers.of(guild_id)
+
+    async def settings(self, place: Place, change: SettingsChange, *, may_change: bool) -> Reply:
+        """``/shax settings``: the server's settings; with options, change them first
+        (only ``may_change`` members — Manage Server — can; a bad value changes nothing)."""
+        if place.guild_id is None:
+            raise UserError(settings_texts.ONLY_ON_A_SERVER)
+        if change.empty:
+            settings = await self.servers.of(place.guild_id)
+            return Reply(text=settings_texts.summary(settings, changed_now=False), ephemeral=True)
+        if not may_change:
+            raise UserError(settings_texts.ONLY_MANAGERS)
+        settings = await self.servers.change(place.guild_id, change)
+        return Reply(text=settings_texts.summary(settings, changed_now=True), ephemeral=True)
+
     async def synced_commands(self) -> str | None:
         """The hash of the command definitions last registered with Discord, if any."""
         return await self.storage.get_meta(COMMANDS_DIGEST)
@@ -312,8 +346,12 @@ class ShaxService:
     # -- the clock, statistics and help --------------------------------------------------
 
     async def tick(self) -> list[Notice]:
-        """Call every ~30 s: challenge expiry, turn timeouts, and the bot's waiting moves."""
-        return await self.clock.tick()
+        """Call every ~30 s: challenge expiry, turn timeouts, the bot's waiting moves, and
+        the daily backup when one is due."""
+        notices = await self.clock.tick()
+        if self.backups is not None:
+            await self.backups.tick()
+        return notices
 
     async def streak(self, place: Place, user: User) -> Reply:
         """A player's streaks and record on this server."""
@@ -326,3 +364,11 @@ class ShaxService:
     async def rules(self, variant: str = "shax") -> Reply:
         """The rules in short, with a picture of the empty board and its point names."""
         return await self.composer.rules(parse_variant(variant))
+
+
+def _daily_backups(settings: Settings, clock: Callable[[], datetime]) -> DailyBackups | None:
+    """Daily backups of the SQLite file, if ``SHAX_BACKUP_DIR`` asks for them (PostgreSQL
+    is backed up with its own tools)."""
+    if settings.backup_dir is None or settings.database_url is not None:
+        return None
+    return DailyBackups(settings.db_path, settings.backup_dir, settings.backup_keep, clock)

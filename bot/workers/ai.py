@@ -34,8 +34,7 @@ Discord within 3 seconds however many games are thinking."""
 
 
 def warm_up() -> None:
-    """Load the search core before a worker's first move, so that no move pays for it
-    (and the bot's own process never loads it)."""
+    """Load the search core before a worker's first move, so that no move pays for it."""
     engine.ai.warm_up()
 
 
@@ -83,6 +82,8 @@ class AIPool:
     ) -> None:
         self.workers = workers
         self.chooser = chooser
+        # Once per process: without a C compiler, how to get the fast search.
+        engine.ai.announce_backend()
         # Created on first use, so a console that never plays the bot starts no process.
         self.processes = WorkerProcesses(
             workers, niceness=WORKER_NICENESS, warm_up=warm_up, executor=executor

@@ -22,6 +22,7 @@ from collections.abc import Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 
 from engine.ai import core
+from engine.ai.common import FSCALE, PHASE_CODE, PHASES, STEP_CODE, STEPS, WEIGHT_NAMES
 from engine.ai.levels import weights_for
 from engine.position import Position, Step
 from engine.variants import VARIANT_IDS, Color, get_variant
@@ -37,8 +38,8 @@ def pack(position: Position) -> list[int]:
         position.black,
         *position.hand,
         position.turn,
-        core.PHASE_CODE[position.phase],
-        core.STEP_CODE[position.step],
+        PHASE_CODE[position.phase],
+        STEP_CODE[position.step],
         position.first_jare_index,
         position.clock,
     ]
@@ -52,8 +53,8 @@ def unpack(variant: str, packed: list[int]) -> Position:
         black,
         (hw, hb),
         turn,
-        core.PHASES[phase],
-        core.STEPS[step],
+        PHASES[phase],
+        STEPS[step],
         first,
         clock,
     )
@@ -142,9 +143,9 @@ def fit(paths: list[str], l2: float, iterations: int) -> dict[str, int]:
     labels: list[float] = []
     for path in paths:
         for feats, result in read_samples(path):
-            rows.append([f / core.FSCALE for f in feats])
+            rows.append([f / FSCALE for f in feats])
             labels.append(float(result))
-    width = len(core.WEIGHT_NAMES)
+    width = len(WEIGHT_NAMES)
     used = [j for j in range(width) if any(row[j] for row in rows)]
     xs = [[row[j] for j in used] for row in rows]
     k = len(used)
@@ -172,7 +173,7 @@ def fit(paths: list[str], l2: float, iterations: int) -> dict[str, int]:
     full = [0.0] * width
     for j, wj in zip(used, w, strict=True):
         full[j] = wj
-    names = core.WEIGHT_NAMES
+    names = WEIGHT_NAMES
     mat = full[names.index("mat")]
     scale = 100.0 / mat if mat > 0 else 1.0
     print(

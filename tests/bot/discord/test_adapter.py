@@ -57,6 +57,17 @@ SUBCOMMANDS = {
     "streak": ["user"],
     "leaderboard": [],
     "rules": ["variant"],
+    "settings": [
+        "turn-timeout",
+        "challenge-expiry",
+        "threads",
+        "theme",
+        "language",
+        "allow-channel",
+        "disallow-channel",
+        "all-channels",
+        "reset",
+    ],
     "hint": [],
     "review": [],
 }

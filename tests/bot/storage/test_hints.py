@@ -1,25 +1,16 @@
-"""Storage of the hints taken per game (migration 3) and the newest game of a channel."""
+"""Storage of the hints taken per game (migration 3) and the newest game of a channel,
+on both engines (the ``storage`` fixture)."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
-
-import pytest
 
 from bot.storage import MIGRATIONS, NewGame, Storage
 
 NOW = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    opened = await Storage.open(tmp_path / "s.db")
-    yield opened
-    await opened.close()
 
 
 def bot_game(channel: int = 7) -> NewGame:
@@ -72,7 +63,7 @@ async def test_the_newest_game_of_a_channel_is_found_over_or_not(storage: Storag
     assert found is not None and found.id == first.id
 
 
-async def test_a_database_of_schema_2_gains_the_hints_table(tmp_path: Path) -> None:
+async def test_a_sqlite_database_of_schema_2_gains_the_hints_table(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     with sqlite3.connect(path) as raw:
         for number, script in enumerate(MIGRATIONS[:2], start=1):

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from bot.workers.ai import GRACE_SECONDS, AIPool
+from engine.ai import core
 
 THINK = 0.2
 
@@ -34,3 +39,27 @@ async def test_a_search_that_overruns_falls_back_to_a_legal_action() -> None:
         )
         move = await pool.choose("jar", ("a1",), "hard", 3)
     assert move in {"a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"}
+
+
+async def test_the_bot_says_once_how_to_get_the_fast_search(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Without a C compiler the AI thinks in Python; the pool says so once, however many."""
+
+    def no_compiler() -> ctypes.CDLL:
+        raise core.CoreUnavailableError("it is not built and no C compiler was found")
+
+    monkeypatch.setattr(core, "library", no_compiler)
+    monkeypatch.delenv(core.BACKEND_ENV, raising=False)
+    core.backend_choice.cache_clear()
+    core.announce_backend.cache_clear()
+    try:
+        with caplog.at_level(logging.WARNING, logger="engine.ai"):
+            AIPool(1, chooser=slow_chooser)
+            AIPool(2, chooser=slow_chooser)
+    finally:
+        core.backend_choice.cache_clear()
+        core.announce_backend.cache_clear()
+    [record] = caplog.records
+    assert "pure-Python search" in record.getMessage()
+    assert "install a C compiler" in record.getMessage()

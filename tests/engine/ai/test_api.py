@@ -126,7 +126,8 @@ def test_bestmove_converses_line_by_line() -> None:
         proc.stdin.write(" ".join(SHAX_GAME[:6]) + "\n")
         proc.stdin.flush()
         first = json.loads(proc.stdout.readline())
-        assert set(first) == {"action", "score", "depth", "nodes"}
+        assert set(first) == {"action", "score", "depth", "nodes", "source", "table_hits"}
+        assert first["source"] == "search"
         assert first["action"] in replay("shax", SHAX_GAME[:6]).legal_notations()
         proc.stdin.write("d7 d7\n")  # a bad record: an error, and the command goes on
         proc.stdin.flush()
