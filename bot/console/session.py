@@ -60,6 +60,8 @@ SHAX_COMMANDS = (
     "draw",
     "decline-draw",
     "rematch",
+    "hint",
+    "review",
     "streak",
     "leaderboard",
     "rules",
@@ -86,6 +88,7 @@ Commands (as in Discord):
   /shax play-bot [level:{"|".join(LEVELS)}] [variant:…] [first:me|bot|random]
   /shax move action:{ex.place}      (or /shax move {ex.place}; {notation})
   /shax board · /shax resign · /shax draw · /shax decline-draw · /shax rematch
+  /shax hint  (the best move, a few per game against the bot) · /shax review (the last game)
   /shax streak [user:@name] · /shax leaderboard · /shax rules [variant:…]
 On {variant.title}: points {board_words.point_names(variant)}.
 Console only:
@@ -228,6 +231,15 @@ class Console:
             if self.last_game_id is None:
                 raise UserError("There is no finished game to rematch yet.")
             reply = await s.rematch(me, here, self.last_game_id, thinking=self.thinking)
+        elif command == "hint":
+            reply = await s.hint(me, here, thinking=self.thinking)
+            if self.last_game_id is not None:
+                _, record = await s.record(self.last_game_id)
+                stem = f"game{self.last_game_id}-ply{len(record)}"
+        elif command == "review":
+            self.write(texts.REVIEWING)
+            reply = await s.review(me, here, self.last_game_id)
+            stem = f"game{self.last_game_id}" if self.last_game_id else None
         elif command == "streak":
             who = opt("user")
             reply = await s.streak(here, self.person(who) if who else me)

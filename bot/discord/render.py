@@ -187,6 +187,7 @@ def build_view(controls: Controls | None) -> discord.ui.View | None:
                 view.add_item(c.DrawButton(controls.game_id, controls.version, row=1))
         if controls.rematch:
             view.add_item(c.RematchButton(controls.game_id, row=1))
+            view.add_item(c.ReviewButton(controls.game_id, row=1))
     elif isinstance(controls, DestinationControls):
         options = select_options(controls.choices)
         if options:

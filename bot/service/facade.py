@@ -8,6 +8,7 @@ Each call is answered by one part; this class only builds them and passes calls 
 * :mod:`bot.service.bot_turns` — the bot's own turns (its AI off the event loop);
 * :mod:`bot.service.clock` — challenge expiry and turn timeouts;
 * :mod:`bot.service.statistics` — streaks and the leaderboard;
+* :mod:`bot.service.teacher` — hints in games against the bot, reviews of finished games;
 * :mod:`bot.service.compose` and :mod:`bot.service.texts` — the replies and their words
   (the words that depend on the board, and the rules, in :mod:`bot.service.board_words`).
 """
@@ -19,6 +20,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+import renderer
 from bot.service import settings_texts
 from bot.service.bot_turns import ActionChooser, BotPlayer
 from bot.service.challenges import Challenges
@@ -38,12 +40,14 @@ from bot.service.replies import (
 )
 from bot.service.server_settings import ServerSettings, ServerSettingsBook, SettingsChange
 from bot.service.statistics import Statistics
+from bot.service.teacher import Analyser, Teacher, ThreadAnalyser
 from bot.service.texts import Surface
 from bot.service.turns import Turns
 from bot.storage import Storage
 from bot.storage.backup import DailyBackups
 from bot.workers.ai import AIPool
 from bot.workers.pictures import BOARD_WORKERS, REPLAY_WORKERS, PicturePool
+from engine.analysis import REVIEW_DEPTH
 
 if TYPE_CHECKING:
     from bot.config import Settings
@@ -81,6 +85,8 @@ class ShaxService:
         run_replay: Offload = asyncio.to_thread,
         owns: Callable[[int | None], bool] = everything,
         surface: Surface = Surface.DISCORD,
+        analyser: Analyser | None = None,
+        review_depth: int | None = None,
         game_threads: str = "busy",
         backups: DailyBackups | None = None,
     ) -> None:
@@ -115,6 +121,16 @@ class ShaxService:
             self.kernel, self.composer, self.bots, servers=self.servers, owns=owns
         )
         self.statistics = Statistics(storage)
+        if analyser is None:
+            analyser = ai if isinstance(ai, AIPool) else ThreadAnalyser()
+        self.teacher = Teacher(
+            self.kernel,
+            analyser,
+            run_picture=run_board,
+            render_board=render_board or renderer.render_board,
+            depth=REVIEW_DEPTH if review_depth is None else review_depth,
+        )
+        self.composer.summary_notes = self.teacher.hints_summary
         self._on_close = on_close
 
     @classmethod
@@ -282,6 +298,25 @@ class ShaxService:
             )
         if isinstance(reply.controls, ChallengeControls):
             await self.storage.set_challenge_message(reply.controls.challenge_id, message_id)
+
+    # -- the teacher --------------------------------------------------------------------
+
+    async def hint(self, user: User, place: Place, *, thinking: Thinking = not_thinking) -> Reply:
+        """The best action for the player on turn in a game against the bot, drawn on the
+        board with one line of why (a few per game; never between people)."""
+        return await self.teacher.hint(user, place, thinking=thinking)
+
+    async def review(
+        self,
+        user: User,
+        place: Place,
+        game_id: int | None = None,
+        *,
+        thinking: Thinking = not_thinking,
+    ) -> Reply:
+        """A finished game's review: the evaluation plot and the three turning points
+        (the clicked game, or the newest in ``place``'s channel)."""
+        return await self.teacher.review(user, place, game_id, thinking=thinking)
 
     async def server_settings(self, guild_id: int | None) -> ServerSettings:
         """A server's settings in effect (the defaults in DMs)."""

@@ -162,6 +162,21 @@ class Storage(ABC):
         the result in each player's tally and in the series. ``None`` if the game
         has moved on: nothing is changed."""
 
+    @abstractmethod
+    async def last_game_in_channel(self, channel_id: int) -> GameRow | None:
+        """The newest game of a channel, being played or over."""
+
+    # -- hints -------------------------------------------------------------------------
+
+    @abstractmethod
+    async def hints_used(self, game_id: int) -> int:
+        """How many hints were taken in a game."""
+
+    @abstractmethod
+    async def use_hint(self, game_id: int, limit: int) -> int | None:
+        """Count one more hint in a game if fewer than ``limit`` were taken: the new count,
+        or ``None`` (nothing changed) when the limit is reached."""
+
     # -- the bot's facts, server settings and player preferences ---------------------
 
     @abstractmethod

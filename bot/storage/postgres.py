@@ -298,6 +298,27 @@ class PostgresStorage(Storage):
 
     # -- the bot's facts, server settings and player preferences ------------------------
 
+    async def last_game_in_channel(self, channel_id: int) -> GameRow | None:
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1 ORDER BY id DESC LIMIT 1",
+            channel_id,
+        )
+        return _game(row) if row else None
+
+    async def hints_used(self, game_id: int) -> int:
+        value = await self._pool.fetchval("SELECT used FROM hints WHERE game_id = $1", game_id)
+        return 0 if value is None else int(value)
+
+    async def use_hint(self, game_id: int, limit: int) -> int | None:
+        value = await self._pool.fetchval(
+            "INSERT INTO hints AS h (game_id, used) SELECT $1, 1 WHERE $2 > 0 "
+            "ON CONFLICT (game_id) DO UPDATE SET used = h.used + 1 WHERE h.used < $2 "
+            "RETURNING used",
+            game_id,
+            limit,
+        )
+        return None if value is None else int(value)
+
     async def get_meta(self, key: str) -> str | None:
         value = await self._pool.fetchval("SELECT value FROM meta WHERE key = $1", key)
         return None if value is None else str(value)

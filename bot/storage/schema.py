@@ -117,6 +117,13 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (user_id, key)
     );
     """,
+    # 3: the hints a player has taken in a game against the bot.
+    """
+    CREATE TABLE hints (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        used    INTEGER NOT NULL DEFAULT 0
+    );
+    """,
 )
 
 POSTGRES_MIGRATIONS: tuple[str, ...] = (
@@ -226,6 +233,13 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (user_id, key)
     );
     """,
+    # 3: as SQLite's 3.
+    """
+    CREATE TABLE hints (
+        game_id BIGINT  PRIMARY KEY REFERENCES games (id),
+        used    INTEGER NOT NULL DEFAULT 0
+    );
+    """,
 )
 SCHEMA_VERSION = len(SQLITE_MIGRATIONS)
 assert len(POSTGRES_MIGRATIONS) == SCHEMA_VERSION, "each engine needs every migration"
@@ -240,6 +254,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "meta": ("key",),
     "guild_settings": ("guild_id", "key"),
     "player_prefs": ("user_id", "key"),
+    "hints": ("game_id",),
 }
 MOMENT_COLUMNS = frozenset(
     {"created_at", "updated_at", "turn_started_at", "ended_at", "expires_at", "resolved_at"}

@@ -308,6 +308,28 @@ class SqliteStorage(Storage):
             await tx.put_series(guild, a, b, after_series)
             return Finished(game, tallies, after_series)
 
+    async def last_game_in_channel(self, channel_id: int) -> GameRow | None:
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+            (channel_id,),
+        )
+        return _game(row) if row else None
+
+    # -- hints -------------------------------------------------------------------------
+
+    async def hints_used(self, game_id: int) -> int:
+        row = await self._one("SELECT used FROM hints WHERE game_id = ?", (game_id,))
+        return 0 if row is None else int(row["used"])
+
+    async def use_hint(self, game_id: int, limit: int) -> int | None:
+        rows = await self._all(
+            "INSERT INTO hints (game_id, used) SELECT ?, 1 WHERE ? > 0 "
+            "ON CONFLICT (game_id) DO UPDATE SET used = used + 1 WHERE used < ? "
+            "RETURNING used",
+            (game_id, limit, limit),
+        )
+        return int(rows[0]["used"]) if rows else None
+
     # -- the bot's facts, server settings and player preferences ------------------------
 
     async def get_meta(self, key: str) -> str | None:

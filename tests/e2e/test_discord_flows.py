@@ -19,7 +19,7 @@ from discord import app_commands
 import bot.discord.render
 from bot.config import Settings
 from bot.discord import ShardedShaxBot, ShaxBot, ShaxBotBase, create_bot
-from bot.discord.components import accept_id, decline_id, parse_custom_id, rematch_id
+from bot.discord.components import accept_id, decline_id, parse_custom_id, rematch_id, review_id
 from bot.discord.respond import SORRY
 from bot.service.facade import ShaxService
 from bot.service.replies import RULES_FILENAME, Place, Reply, User
@@ -189,7 +189,7 @@ async def test_resign_and_draw_buttons_and_commands(scene: Scene, running_bot: S
     ended = await fake.slash(scene.amina, scene.channel, "shax", "draw")
     final = await shown(running_bot, ended)
     assert "draw" in final.content.lower()
-    assert button_ids(final) == [rematch_id(game_id)]
+    assert button_ids(final) == [rematch_id(game_id), review_id(game_id)]
     assert final.attachment("board.png") and len(final.attachments) == 2
     # Nothing left to resign.
     late = await fake.slash(scene.amina, scene.channel, "shax", "resign")
@@ -206,7 +206,7 @@ async def test_resign_button_ends_the_game_with_the_replay(
     final = await shown(running_bot, resigned)
     assert "resign" in final.content.lower()
     assert "resigned" in final.content and scene.amina.mention in final.content
-    assert button_ids(final) == [rematch_id(game_id)]
+    assert button_ids(final) == [rematch_id(game_id), review_id(game_id)]
     names = [a.filename for a in final.attachments]
     assert names[0] == "board.png" and names[1].endswith(".gif")
     # Rematch against a person is a new challenge; the final board stays as the record.
@@ -327,7 +327,7 @@ async def test_play_bot_jar_to_the_end_with_replay_and_rematch(
         board_image(board)
     assert not board.selects(), "the game did not end"
     game_id = id_in(button_ids(board)[0], "game_id")
-    assert button_ids(board) == [rematch_id(game_id)]
+    assert button_ids(board) == [rematch_id(game_id), review_id(game_id)]
     assert any(word in board.content for word in ("wins", "drawn", "draw"))
     assert [a.filename for a in board.attachments][1].endswith(".gif")
 

@@ -17,8 +17,10 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot.discord.app import ShaxBotBase
+from bot.discord.components import answer_when_ready
 from bot.discord.context import actor, place_of, resolve_user, text_option
 from bot.discord.render import MAX_CHOICES, truncate
+from bot.service import texts
 from bot.service.replies import Place, Reply, Thinking, UserError
 from bot.service.server_settings import Setting, SettingsChange
 from bot.service.settings_texts import LABELS, not_a_setting
@@ -218,6 +220,25 @@ class ShaxCommands(
     async def draw(self, interaction: discord.Interaction[Any]) -> None:
         user, place = actor(interaction), place_of(interaction)
         await self.bot.responder.command(interaction, lambda _: self.bot.service.draw(user, place))
+
+    # -- the teacher ----------------------------------------------------------------------
+
+    @app_commands.command(
+        name="hint", description="The best move, drawn on the board (a few per game vs the bot)"
+    )
+    async def hint(self, interaction: discord.Interaction[Any]) -> None:
+        user, place = actor(interaction), place_of(interaction)
+        await self.bot.responder.command(
+            interaction, lambda thinking: self.bot.service.hint(user, place, thinking=thinking)
+        )
+
+    @app_commands.command(
+        name="review", description="Review the last game here: who stood better, where it turned"
+    )
+    async def review(self, interaction: discord.Interaction[Any]) -> None:
+        user, place = actor(interaction), place_of(interaction)
+        service = self.bot.service
+        await answer_when_ready(interaction, texts.REVIEWING, lambda: service.review(user, place))
 
     # -- statistics and help -------------------------------------------------------------
 

@@ -29,6 +29,7 @@ from bot.discord.components import (
     parse_custom_id,
     rematch_id,
     resign_id,
+    review_id,
     to_id,
 )
 from bot.discord.context import pings_someone_else
@@ -67,6 +68,8 @@ SUBCOMMANDS = {
         "all-channels",
         "reset",
     ],
+    "hint": [],
+    "review": [],
 }
 SAMPLE_IDS = {
     "act": act_id(BIG, BIG),
@@ -75,6 +78,7 @@ SAMPLE_IDS = {
     "draw": draw_id(BIG, BIG),
     "nodraw": nodraw_id(BIG, BIG),
     "rematch": rematch_id(BIG),
+    "review": review_id(BIG),
     "accept": accept_id(BIG),
     "decline": decline_id(BIG),
 }
@@ -305,7 +309,7 @@ async def test_a_standing_draw_offer_shows_accept_and_decline() -> None:
     ]
 
 
-async def test_the_end_offers_only_a_rematch_and_attaches_the_replay() -> None:
+async def test_the_end_offers_a_rematch_and_a_review_and_attaches_the_replay() -> None:
     reply = Reply(
         text="**Amina wins.**",
         attachments=(png(), Attachment("replay.gif", b"GIF89a")),
@@ -316,7 +320,8 @@ async def test_the_end_offers_only_a_rematch_and_attaches_the_replay() -> None:
     message = to_discord(reply)
     assert message.view is not None
     assert [c["custom_id"] for row in message.view.to_components() for c in row["components"]] == [
-        rematch_id(7)
+        rematch_id(7),
+        review_id(7),
     ]
     assert [f.filename for f in message.files()] == [BOARD_FILENAME, "replay.gif"]
     assert message.embeds[0].image.url == f"attachment://{BOARD_FILENAME}"

@@ -24,6 +24,7 @@ from bot.discord.components import (
     parse_custom_id,
     rematch_id,
     resign_id,
+    review_id,
     to_id,
 )
 from bot.service.facade import ShaxService
@@ -95,6 +96,7 @@ def test_custom_ids_round_trip_and_fit_discords_limit() -> None:
         draw_id(5, 6): CustomId("draw", game_id=5, version=6),
         nodraw_id(5, 6): CustomId("nodraw", game_id=5, version=6),
         rematch_id(5): CustomId("rematch", game_id=5),
+        review_id(5): CustomId("review", game_id=5),
         accept_id(9): CustomId("accept", challenge_id=9),
         decline_id(9): CustomId("decline", challenge_id=9),
     }

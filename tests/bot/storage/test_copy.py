@@ -26,7 +26,7 @@ NOW = datetime(2024, 5, 1, 12, 0, 0, 123456, tzinfo=UTC)
 
 async def fill(storage: Storage) -> None:
     """Some of everything: a finished game and its rematch in play, a bot game, challenges
-    open, accepted and expired, tallies, a series, the bot's facts and preferences."""
+    open, accepted and expired, tallies, a series, the bot's facts and preferences, a hint."""
     first = await storage.create_game(new_game(1), NOW)
     await storage.finish_game(
         first.id, 0, record=["a1", "b1"], result="white", termination="RESIGNATION",
@@ -42,7 +42,10 @@ async def fill(storage: Storage) -> None:
     assert moved is not None
     await storage.set_board_message(rematch.id, 4444, moved.version)
     await storage.mark_warned(rematch.id, moved.version)
-    await storage.create_game(replace(new_game(2), ai_level="hard", ai_color="black"), NOW)
+    bot_game = await storage.create_game(
+        replace(new_game(2), ai_level="hard", ai_color="black"), NOW
+    )
+    await storage.use_hint(bot_game.id, 3)
     for channel in (3, 4, 5):
         c = await storage.create_challenge(
             NewChallenge(1, channel, 99, 11, "Amina", 13, "Cawo", "shax", NOW + timedelta(hours=1)),
@@ -82,6 +85,7 @@ async def test_everything_is_copied_and_reads_back_the_same(
         "meta": 1,
         "guild_settings": 1,
         "player_prefs": 1,
+        "hints": 1,
     }
     old, new = await Storage.open(source), await Storage.open(url)
     try:

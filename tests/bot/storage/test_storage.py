@@ -72,7 +72,9 @@ async def test_a_newer_schema_is_refused(database: str | Path) -> None:
         conn = await asyncpg.connect(database)
         await conn.execute("UPDATE shax_schema SET version = $1", SCHEMA_VERSION + 1)
         await conn.close()
-    with pytest.raises(StorageError, match="newer than this bot's 2: upgrade the bot"):
+    with pytest.raises(
+        StorageError, match=f"newer than this bot's {SCHEMA_VERSION}: upgrade the bot"
+    ):
         await Storage.open(database)
 
 
