@@ -15,6 +15,7 @@ Each call is answered by one part; this class only builds them and passes calls 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -43,6 +44,8 @@ from bot.workers.pictures import BOARD_WORKERS, REPLAY_WORKERS, PicturePool
 
 if TYPE_CHECKING:
     from bot.config import Settings
+
+log = logging.getLogger(__name__)
 
 
 class ShaxService:
@@ -263,6 +266,39 @@ class ShaxService:
             )
         if isinstance(reply.controls, ChallengeControls):
             await self.storage.set_challenge_message(reply.controls.challenge_id, message_id)
+
+    async def reconcile(self) -> list[Notice]:
+        """The boards the players have not seen, to show now (the adapter calls this on
+        every start and reconnect, and after an answer could not be delivered).
+
+        A game needs one when its stored version is newer than the board last shown (the
+        bot died, or Discord refused every answer, between the commit and the post), or
+        when it is active and its board was never posted. Each comes as a notice that
+        posts the game's current board anew in its channel, pinging the player on turn
+        (the old board message is then deleted). Showing it records its version
+        (:meth:`posted`), so each board is shown once. Games being changed right now
+        (their lock is held, or the bot is thinking) are left to that call's own answer,
+        and with several processes each shows only the games of its own servers.
+        """
+        rows = await self.storage.unshown_games()
+        listed = {row.id for row in rows}
+        rows += [
+            row
+            for row in await self.storage.active_games()
+            if row.board_message_id is None and row.id not in listed
+        ]
+        notices: list[Notice] = []
+        for row in rows:
+            busy = self.bots.is_thinking(row.id) or self.kernel.lock(row.id).locked()
+            if busy or not self.clock.owns(row.guild_id):
+                continue
+            try:
+                reply = await self.composer.board_reply(row)
+            except Exception:  # one broken game must not keep the others' boards hidden
+                log.exception("Could not compose the unshown board of game %s", row.id)
+                continue
+            notices.append(Notice(row.channel_id, reply))
+        return notices
 
     # -- the clock, statistics and help --------------------------------------------------
 

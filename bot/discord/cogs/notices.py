@@ -1,7 +1,12 @@
 """What the service says on its own: a loop calls ``ShaxService.tick`` and posts its notices.
 
 Expired challenges, timeout warnings and forfeits, and the bot's move in a game that
-was waiting for it across a restart. A notice that edits a message follows the live
+was waiting for it across a restart. On every start and reconnect (and at the next tick
+after an answer could not be delivered at all) the boards the players have not seen
+are shown: ``ShaxService.reconcile`` returns each game whose stored version is newer
+than its shown board, posted anew with the player on turn pinged. Answers in flight
+are waited for first, and the tick and the reconciliation take turns, so a board that
+is being shown is not shown twice. A notice that edits a message follows the live
 board rules of :mod:`bot.discord.respond`: edited in place, or reposted (and the old
 message deleted) when it must ping someone; a challenge edited in place that names
 players pings them with a short text-only message.
@@ -9,6 +14,7 @@ players pings them with a short text-only message.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
@@ -20,6 +26,9 @@ from bot.service.replies import Notice
 
 log = logging.getLogger(__name__)
 
+IDLE_WAIT_SECONDS = 10.0
+"""How long a reconciliation waits for the answers in flight to be placed."""
+
 
 class Notices(commands.Cog):
     """Runs ``service.tick()`` every ``bot.tick_seconds`` and shows what it returns."""
@@ -27,6 +36,7 @@ class Notices(commands.Cog):
     def __init__(self, bot: ShaxBotBase) -> None:
         self.bot = bot
         self.tick.change_interval(seconds=bot.tick_seconds)
+        self._turn = asyncio.Lock()  # the tick and the reconciliation, one at a time
 
     async def cog_load(self) -> None:
         self.tick.start()
@@ -36,12 +46,42 @@ class Notices(commands.Cog):
 
     @tasks.loop(seconds=30)
     async def tick(self) -> None:
-        try:
-            notices = await self.bot.service.tick()
-        except Exception:
-            # One failed tick must not stop the loop: the next one tries again.
-            log.exception("The service's tick failed")
-            return
+        async with self._turn:
+            try:
+                notices = await self.bot.service.tick()
+            except Exception:
+                # One failed tick must not stop the loop: the next one tries again.
+                log.exception("The service's tick failed")
+                notices = []
+            await self.show_all(notices)
+        if self.bot.responder.undelivered.is_set():
+            await self.reconcile()
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        await self.reconcile()
+
+    @commands.Cog.listener()
+    async def on_resumed(self) -> None:
+        await self.reconcile()
+
+    async def reconcile(self) -> None:
+        """Show every board the players have not seen (see ``ShaxService.reconcile``)."""
+        # An answer in flight shows its own board: let it (for a while at most).
+        await self.bot.responder.wait_idle(IDLE_WAIT_SECONDS)
+        async with self._turn:
+            self.bot.responder.undelivered.clear()
+            try:
+                notices = await self.bot.service.reconcile()
+            except Exception:
+                log.exception("Could not look for boards the players have not seen")
+                return
+            if notices:
+                log.info("Showing %d board(s) the players have not seen", len(notices))
+            await self.show_all(notices)
+
+    async def show_all(self, notices: list[Notice]) -> None:
+        """Show each notice; one that fails is logged and the others still shown."""
         for notice in notices:
             try:
                 await self.show(notice)
