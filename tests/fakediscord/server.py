@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
+from .faults import Faults
 from .gateway import PRIVILEGED_INTENTS, Gateway, GatewaySession
 from .limits import STRING_SELECT
 from .models import FakeChannel, FakeUser
@@ -289,6 +290,11 @@ class FakeDiscord:
         assert not problems, "Discord would have refused:\n" + "\n".join(problems)
 
     # -- faults ---------------------------------------------------------------------------------
+
+    @property
+    def faults(self) -> Faults:
+        """REST faults: ``fake.faults.add(CALLBACKS, status=500)``; ``fake.faults.clear()``."""
+        return self.rest.faults
 
     def drop_connections(self, code: int = 4000) -> int:
         """Close every gateway connection; clients reconnect and RESUME."""
