@@ -128,6 +128,10 @@ class ShaxBotBase(commands.Bot):
         # Let interactions in progress finish placing their replies (a few seconds at most).
         if not await self.responder.wait_idle(CLOSE_GRACE_SECONDS):
             log.warning("Closing with interactions still being answered")
+        # Then the cogs end their work (the notices loop finishes showing what it shows),
+        # before the connection and, after it, the service are closed.
+        for name in list(self.cogs):
+            await self.remove_cog(name)
         await super().close()
 
     async def on_ready(self) -> None:

@@ -115,9 +115,12 @@ class Responder:
         self._active = 0
         self._idle = asyncio.Event()
         self._idle.set()
+        self._answering: set[asyncio.Event] = set()
 
     @contextlib.contextmanager
     def _tracked(self) -> Iterator[None]:
+        answered = asyncio.Event()
+        self._answering.add(answered)
         self._active += 1
         self._idle.clear()
         try:
@@ -126,6 +129,8 @@ class Responder:
             self._active -= 1
             if self._active == 0:
                 self._idle.set()
+            self._answering.discard(answered)
+            answered.set()
 
     @property
     def busy(self) -> bool:
@@ -140,6 +145,19 @@ class Responder:
         except TimeoutError:
             return False
         return True
+
+    async def wait_answered(self, timeout: float) -> bool:
+        """Wait until the interactions being answered now are answered (not those that
+        come later, so a busy server cannot keep the caller waiting); ``False`` if
+        ``timeout`` passed first. A reconciliation waits here: each of those answers
+        shows its own board."""
+        waiting = [asyncio.ensure_future(answered.wait()) for answered in self._answering]
+        if not waiting:
+            return True
+        _, pending = await asyncio.wait(waiting, timeout=timeout)
+        for still in pending:
+            still.cancel()
+        return not pending
 
     @property
     def service(self) -> ShaxService:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+import aiohttp
 import discord
 from discord.ext import commands, tasks
 
@@ -26,8 +27,11 @@ from bot.service.replies import Notice
 
 log = logging.getLogger(__name__)
 
-IDLE_WAIT_SECONDS = 10.0
-"""How long a reconciliation waits for the answers in flight to be placed."""
+ANSWERS_WAIT_SECONDS = 60.0
+"""How long a reconciliation waits for the answers in flight to be placed (each ends
+sooner: its callbacks are bounded, and discord.py gives up a failing request)."""
+CLOSE_WAIT_SECONDS = 10.0
+"""How long closing waits for the notices being shown."""
 
 
 class Notices(commands.Cog):
@@ -37,16 +41,28 @@ class Notices(commands.Cog):
         self.bot = bot
         self.tick.change_interval(seconds=bot.tick_seconds)
         self._turn = asyncio.Lock()  # the tick and the reconciliation, one at a time
+        self._closing = False
 
     async def cog_load(self) -> None:
         self.tick.start()
 
     async def cog_unload(self) -> None:
-        self.tick.cancel()
+        """The bot is closing: let the tick or reconciliation under way finish showing
+        what it shows (a while at most), and start no other."""
+        self._closing = True
+        self.tick.stop()
+        try:
+            async with asyncio.timeout(CLOSE_WAIT_SECONDS), self._turn:
+                pass
+        except TimeoutError:
+            log.warning("Closing while the notices are still being shown")
+            self.tick.cancel()
 
     @tasks.loop(seconds=30)
     async def tick(self) -> None:
         async with self._turn:
+            if self._closing:
+                return
             try:
                 notices = await self.bot.service.tick()
             except Exception:
@@ -68,16 +84,18 @@ class Notices(commands.Cog):
     async def reconcile(self) -> None:
         """Show every board the players have not seen (see ``ShaxService.reconcile``)."""
         # An answer in flight shows its own board: let it (for a while at most).
-        await self.bot.responder.wait_idle(IDLE_WAIT_SECONDS)
+        if not await self.bot.responder.wait_answered(ANSWERS_WAIT_SECONDS):
+            log.warning("Looking for unshown boards while answers are still being placed")
         async with self._turn:
+            if self._closing:
+                return
             self.bot.responder.undelivered.clear()
             try:
                 notices = await self.bot.service.reconcile()
             except Exception:
                 log.exception("Could not look for boards the players have not seen")
                 return
-            if notices:
-                log.info("Showing %d board(s) the players have not seen", len(notices))
+            log.info("Boards the players have not seen: %d", len(notices))
             await self.show_all(notices)
 
     async def show_all(self, notices: list[Notice]) -> None:
@@ -85,8 +103,17 @@ class Notices(commands.Cog):
         for notice in notices:
             try:
                 await self.show(notice)
-            except (discord.NotFound, discord.Forbidden):
-                log.warning("Notice for channel %s could not be shown", notice.channel_id)
+            except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
+                log.warning(
+                    "Notice for channel %s could not be shown (%s)",
+                    notice.channel_id,
+                    type(error).__name__,
+                )
+                if not isinstance(error, discord.NotFound | discord.Forbidden):
+                    # Discord or the network failed: a board stays unshown until the
+                    # next tick shows it (a channel that is gone or closed to the bot
+                    # waits for the next start or reconnect).
+                    self.bot.responder.undelivered.set()
             except Exception:
                 log.exception("Notice for channel %s failed", notice.channel_id)
 
