@@ -20,11 +20,12 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from bot.service import texts
 from bot.service.bot_turns import ActionChooser, BotPlayer
 from bot.service.challenges import Challenges
 from bot.service.clock import TurnClock, everything
 from bot.service.compose import BoardRenderer, Composer, Offload, ReplayRenderer
-from bot.service.kernel import GameKernel, parse_variant, side, utcnow
+from bot.service.kernel import GameKernel, other, parse_variant, side, utcnow
 from bot.service.replies import (
     ChallengeControls,
     Choice,
@@ -38,9 +39,10 @@ from bot.service.replies import (
 from bot.service.statistics import Statistics
 from bot.service.texts import Surface
 from bot.service.turns import Turns
-from bot.storage import Storage
+from bot.storage import GameRow, Storage
 from bot.workers.ai import AIPool
 from bot.workers.pictures import BOARD_WORKERS, REPLAY_WORKERS, PicturePool
+from engine import Color, replay
 
 if TYPE_CHECKING:
     from bot.config import Settings
@@ -293,7 +295,8 @@ class ShaxService:
             if busy or not self.clock.owns(row.guild_id):
                 continue
             try:
-                reply = await self.composer.board_reply(row)
+                events = last_action(row) if row.active else []
+                reply = await self.composer.board_reply(row, events=events)
             except Exception:  # one broken game must not keep the others' boards hidden
                 log.exception("Could not compose the unshown board of game %s", row.id)
                 continue
@@ -317,3 +320,14 @@ class ShaxService:
     async def rules(self, variant: str = "shax") -> Reply:
         """The rules in short, with a picture of the empty board and its point names."""
         return await self.composer.rules(parse_variant(variant))
+
+
+def last_action(row: GameRow) -> list[str]:
+    """The game's last action in words (what the player now on turn has not seen)."""
+    if not row.record:
+        return []
+    before = replay(row.variant, row.record[:-1])
+    action = before.parse(row.record[-1])
+    mover = side(row, Color(before.turn))
+    them = other(row, mover).name
+    return [texts.describe_action(before, action, before.apply(action), mover.name, them)]
