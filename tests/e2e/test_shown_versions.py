@@ -1,0 +1,85 @@
+"""Every way a board reaches the channel records the version it shows.
+
+The version each game's shown board displays is what the bot reconciles against on
+every start and reconnect: a path that shows a board without recording it would have
+its board posted again. Here: a move made from the ephemeral destination picker, which
+edits the game's board message by id (in a bot game the human is on turn again, so
+nobody else needs a fresh message).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import pytest_asyncio
+
+import bot.discord.render
+from bot.discord import ShaxBotBase
+from bot.service.facade import ShaxService
+from bot.service.replies import Place, User
+from bot.workers.ai import AIPool, random_chooser
+from tests.bot.discord_helpers import (
+    Scene,
+    act_select,
+    bot_running,
+    live_boards,
+    option_values,
+    shown,
+)
+from tests.e2e.conftest import game_row, game_version, open_service
+
+PLACEMENT = ("a1", "a2", "a3", "b1", "b2", "c1")
+"""A jar placement with no line, after which white can move two different stones."""
+
+
+def scripted(variant: str, record: tuple[str, ...], level: str, seed: int) -> str:
+    """The bot places as :data:`PLACEMENT` says, then plays seeded random moves."""
+    if len(record) < len(PLACEMENT):
+        return PLACEMENT[len(record)]
+    return random_chooser(variant, record, level, seed)
+
+
+@pytest_asyncio.fixture
+async def bot_game(scene: Scene) -> AsyncIterator[tuple[ShaxService, ShaxBotBase]]:
+    executor = ThreadPoolExecutor(max_workers=1)
+    ai = AIPool(1, chooser=scripted, executor=executor)
+    try:
+        async with open_service(scene, ai=ai) as service, bot_running(scene, service) as bot:
+            yield service, bot
+    finally:
+        executor.shutdown(wait=True)
+    scene.fake.assert_clean()
+
+
+async def test_a_move_from_the_destination_picker_records_the_board_it_shows(
+    scene: Scene, bot_game: tuple[ShaxService, ShaxBotBase], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service, running = bot_game
+    fake = scene.fake
+    started = await fake.slash(
+        scene.amina, scene.channel, "shax", "play-bot", {"variant": "jar", "first": "me"}
+    )
+    await shown(running, started)
+    amina = User(scene.amina.id, scene.amina.display_name)
+    here = Place(fake.guild_id, scene.channel.id)
+    for point in PLACEMENT[::2]:  # the bot answers each with the next point
+        await service.play(amina, here, point)
+    monkeypatch.setattr(bot.discord.render, "MAX_CHOICES", 2)  # stones first, then where
+    board = await shown(running, await fake.slash(scene.amina, scene.channel, "shax", "board"))
+    game_id, version = game_version(board)
+    assert game_row(scene.db_path, game_id)["shown_version"] == version
+
+    picker = await fake.select(scene.amina, board, act_select(board)["custom_id"], ["b2"])
+    assert picker.ephemeral and picker.message is not None
+    to_select = picker.message.selects()[0]
+    moved = await fake.select(scene.amina, picker.message, to_select["custom_id"], ["b2-c2"])
+    await shown(running, moved)
+
+    (edited,) = live_boards(fake, scene.channel)
+    assert edited.id == board.id and "b2-c2" in edited.content  # edited by id, in place
+    row = game_row(scene.db_path, game_id)
+    assert row["version"] > version and row["shown_version"] == row["version"]
+    assert row["board_message_id"] == board.id
+    assert row["status"] == "active" and option_values(act_select(edited))
