@@ -308,6 +308,10 @@ class FakeDiscord:
         """Send op 9; clients must IDENTIFY again."""
         return self.gateway.invalidate_sessions()
 
+    def send_malformed_frame(self, text: str = '{"op": 0, "t": "MESSAGE_CR') -> int:
+        """Send a text frame that is not valid JSON (or ``text``) to every connection."""
+        return self.gateway.send_malformed(text)
+
     # -- simulated users ------------------------------------------------------------------------
 
     async def slash(
