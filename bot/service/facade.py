@@ -269,26 +269,26 @@ class ShaxService:
         if isinstance(reply.controls, ChallengeControls):
             await self.storage.set_challenge_message(reply.controls.challenge_id, message_id)
 
+    async def shown(self, reply: Reply) -> None:
+        """Record that ``reply``'s board needs no showing any more: a surface without
+        messages (the console) showed it, or its channel is gone or closed to the bot."""
+        if reply.live_board and reply.game_id is not None and reply.version is not None:
+            await self.storage.mark_shown(reply.game_id, reply.version)
+
     async def reconcile(self) -> list[Notice]:
         """The boards the players have not seen, to show now (the adapter calls this on
         every start and reconnect, and after an answer could not be delivered).
 
         A game needs one when its stored version is newer than the board last shown (the
-        bot died, or Discord refused every answer, between the commit and the post), or
-        when it is active and its board was never posted. Each comes as a notice that
-        posts the game's current board anew in its channel, pinging the player on turn
-        (the old board message is then deleted). Showing it records its version
-        (:meth:`posted`), so each board is shown once. Games being changed right now
-        (their lock is held, or the bot is thinking) are left to that call's own answer,
-        and with several processes each shows only the games of its own servers.
+        bot died, or Discord refused every answer, between the commit and the post).
+        Each comes as a notice that posts the game's current board anew in its channel,
+        pinging the player on turn (the old board message is then deleted). Showing it
+        records its version (:meth:`posted`, or :meth:`shown` when its channel is gone),
+        so each board is shown once. Games being changed right now (their lock is held,
+        or the bot is thinking) are left to that call's own answer, and with several
+        processes each shows only the games of its own servers.
         """
         rows = await self.storage.unshown_games()
-        listed = {row.id for row in rows}
-        rows += [
-            row
-            for row in await self.storage.active_games()
-            if row.board_message_id is None and row.id not in listed
-        ]
         notices: list[Notice] = []
         for row in rows:
             busy = self.bots.is_thinking(row.id) or self.kernel.lock(row.id).locked()

@@ -4,11 +4,13 @@ The version each game's shown board displays is what the bot reconciles against 
 every start and reconnect: a path that shows a board without recording it would have
 its board posted again. Here: a move made from the ephemeral destination picker, which
 edits the game's board message by id (in a bot game the human is on turn again, so
-nobody else needs a fresh message).
+nobody else needs a fresh message). And a board that cannot be shown because its
+channel is closed to the bot is given up once, not tried on every reconnect.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -17,6 +19,7 @@ import pytest_asyncio
 
 import bot.discord.render
 from bot.discord import ShaxBotBase
+from bot.discord.cogs import notices
 from bot.service.facade import ShaxService
 from bot.service.replies import Place, User
 from bot.workers.ai import AIPool, random_chooser
@@ -28,8 +31,18 @@ from tests.bot.discord_helpers import (
     option_values,
     shown,
 )
-from tests.e2e.conftest import game_row, game_version, open_service
+from tests.e2e.conftest import (
+    Live,
+    game_row,
+    game_state,
+    game_version,
+    on_turn,
+    open_service,
+    start_game,
+)
+from tests.fakediscord.faults import ANSWERS, CHANNEL_MESSAGES
 
+LOOKED = "Boards the players have not seen:"
 PLACEMENT = ("a1", "a2", "a3", "b1", "b2", "c1")
 """A jar placement with no line, after which white can move two different stones."""
 
@@ -83,3 +96,36 @@ async def test_a_move_from_the_destination_picker_records_the_board_it_shows(
     assert row["version"] > version and row["shown_version"] == row["version"]
     assert row["board_message_id"] == board.id
     assert row["status"] == "active" and option_values(act_select(edited))
+
+
+async def test_an_unshown_board_whose_channel_is_closed_is_given_up_once(
+    live: Live, caplog: pytest.LogCaptureFixture
+) -> None:
+    scene, fake = live.scene, live.fake
+    caplog.set_level(logging.INFO, logger=notices.__name__)
+    live.bot.responder.callback_window = 1.5
+    board = await start_game(live)
+    game_id, version = game_version(board)
+    fake.faults.add(*ANSWERS, status=503)  # nothing can be shown
+    select = act_select(board)
+    action = option_values(select)[0]
+    await fake.select(on_turn(scene, board), board, select["custom_id"], [action], expect_ack=False)
+    assert await live.bot.responder.wait_answered(10)
+    assert game_state(scene.db_path, game_id)[1] == version + 1
+    assert game_row(scene.db_path, game_id)["shown_version"] == version
+
+    fake.faults.clear()
+    fake.faults.add(CHANNEL_MESSAGES, status=403)  # the bot lost its access to the channel
+    fake.drop_connections()  # on resuming, the bot tries to show the board: forbidden
+    await fake.wait_for(
+        lambda: game_row(scene.db_path, game_id)["shown_version"] == version + 1,
+        what="the board given up",
+    )
+    fake.faults.clear()
+    checks = caplog.text.count(LOOKED)
+    requests = len(fake.world.requests)
+    fake.drop_connections()
+    await fake.wait_for(lambda: caplog.text.count(LOOKED) > checks, what="a look on resume")
+    assert not [r for r in fake.world.requests[requests:] if "/messages" in r.path]
+    assert {v.code for v in fake.violations} == {10062}, fake.violations
+    fake.violations.clear()

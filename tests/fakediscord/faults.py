@@ -6,8 +6,8 @@ handling each request. A failing request is answered the way Discord answers it 
 is *not* handled, so nothing changes in the world (no message is posted, no
 interaction acknowledged):
 
-* a 5xx: ``{"message": "500: Internal Server Error", "code": 0}`` (discord.py retries
-  it, sleeping 1, 3, 5… seconds);
+* any other status: ``{"message": "500: Internal Server Error", "code": 0}`` (discord.py
+  retries a 500, 502 and 504, sleeping 1, 3, 5… seconds; a 403 is ``Forbidden``);
 * a 429 from Discord's rate limiter: ``retry_after`` in the body and the headers, and
   ``Via`` (discord.py sleeps and retries, five times at most);
 * a 429 without ``Via`` (``via=False``): Cloudflare's ban, which discord.py does not
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from typing import Any
 
 CALLBACKS = r"^/interactions/"
@@ -57,7 +58,7 @@ class Fault:
         """Discord's answer for this fault: status, JSON body, headers."""
         assert self.status is not None
         if self.status != 429:
-            reason = "Internal Server Error" if self.status == 500 else "Server Error"
+            reason = HTTPStatus(self.status).phrase
             return self.status, {"message": f"{self.status}: {reason}", "code": 0}, {}
         body = {"message": "You are being rate limited.", "retry_after": self.retry_after}
         headers = {"Retry-After": f"{self.retry_after:g}", "X-RateLimit-Scope": "user"}

@@ -15,6 +15,7 @@ players pings them with a short text-only message.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
 import aiohttp
@@ -96,10 +97,13 @@ class Notices(commands.Cog):
                 log.exception("Could not look for boards the players have not seen")
                 return
             log.info("Boards the players have not seen: %d", len(notices))
-            await self.show_all(notices)
+            await self.show_all(notices, unshown=True)
 
-    async def show_all(self, notices: list[Notice]) -> None:
-        """Show each notice; one that fails is logged and the others still shown."""
+    async def show_all(self, notices: list[Notice], *, unshown: bool = False) -> None:
+        """Show each notice; one that fails is logged and the others still shown. An
+        ``unshown`` board whose channel is gone or closed to the bot is given up (the
+        next board shown there, or ``/shax board``, shows the game), so it is not tried
+        again on every reconnect."""
         for notice in notices:
             try:
                 await self.show(notice)
@@ -110,10 +114,10 @@ class Notices(commands.Cog):
                     type(error).__name__,
                 )
                 if not isinstance(error, discord.NotFound | discord.Forbidden):
-                    # Discord or the network failed: a board stays unshown until the
-                    # next tick shows it (a channel that is gone or closed to the bot
-                    # waits for the next start or reconnect).
-                    self.bot.responder.undelivered.set()
+                    self.bot.responder.undelivered.set()  # the next tick tries again
+                elif unshown:
+                    with contextlib.suppress(Exception):  # tried again on reconnect
+                        await self.bot.service.shown(notice.reply)
             except Exception:
                 log.exception("Notice for channel %s failed", notice.channel_id)
 

@@ -64,12 +64,13 @@ async def test_boards_posted_or_edited_in_place_are_not_shown_again(
     assert await service.reconcile() == []
 
 
-async def test_a_new_game_whose_board_was_never_posted_is_shown(service: ShaxService) -> None:
-    board = await start_game(service)  # accepted, then the bot died before posting
-    notice = await only_notice(service)
-    assert notice.reply.version == 0 and notice.reply.game_id == board.game_id
-    assert notice.reply.mentions == (AMINA.id,)
-    await service.posted(notice.reply, 1000)
+async def test_a_board_recorded_as_shown_without_a_message_is_not_shown_again(
+    service: ShaxService,
+) -> None:
+    board = await start_game(service)
+    moved = await play_first(service, board)
+    assert (await only_notice(service)).reply.version == 1
+    await service.shown(moved)  # the console printed it, or its channel is gone
     assert await service.reconcile() == []
 
 
@@ -88,6 +89,7 @@ async def test_a_final_board_nobody_saw_is_shown_with_the_result(service: ShaxSe
 
 async def test_a_game_being_changed_is_left_to_its_own_answer(service: ShaxService) -> None:
     board = await start_game(service)
+    await play_first(service, board)
     assert board.game_id is not None
     async with service.kernel.lock(board.game_id):
         assert await service.reconcile() == []
@@ -98,5 +100,5 @@ async def test_each_process_shows_only_its_own_servers_games(
     make_service: ServiceFactory,
 ) -> None:
     service = await make_service(owns=lambda guild_id: guild_id != GUILD)
-    await start_game(service)
+    await play_first(service, await start_game(service))
     assert await service.reconcile() == []
