@@ -276,6 +276,9 @@ class Responder:
                 exc_info=error,
             )
             message = text_only(SORRY)
+            # A call that failed after committing its action left a board unshown: the
+            # notices loop looks for it at its next tick.
+            self.undelivered.set()
         try:
             await self._private(interaction, message)
         except (discord.HTTPException, Undelivered):

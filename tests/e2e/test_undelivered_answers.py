@@ -9,6 +9,11 @@ something went wrong, and the game goes on from the new board.
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
+from bot.discord.respond import SORRY
 from tests.bot.discord_helpers import act_select, live_boards, mentioned_ids, option_values
 from tests.e2e.conftest import (
     Live,
@@ -119,3 +124,33 @@ async def test_a_command_whose_answer_fails_posts_its_board(live: Live) -> None:
     assert {v.code for v in fake.violations} == {10062}, fake.violations
     fake.violations.clear()
     fake.faults.clear()
+
+
+async def test_a_board_that_failed_after_its_move_was_stored_comes_at_the_next_tick(
+    live: Live, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scene, fake = live.scene, live.fake
+    board = await start_game(live)
+    game_id, version = game_version(board)
+    select = act_select(board)
+    real = live.service.composer.board_reply
+
+    async def broken_once(*args: Any, **kwargs: Any) -> Any:
+        monkeypatch.setattr(live.service.composer, "board_reply", real)
+        raise OSError("the picture worker died")
+
+    monkeypatch.setattr(live.service.composer, "board_reply", broken_once)
+    player = on_turn(scene, board)
+    result = await fake.select(player, board, select["custom_id"], option_values(select)[:1])
+    await result.wait_until(lambda r: r.ephemeral)
+    assert result.content == SORRY  # nothing to show yet: the move is stored, though
+    assert game_state(scene.db_path, game_id)[1] == version + 1
+    assert live.bot.responder.undelivered.is_set()
+
+    notices: Any = live.bot.get_cog("Notices")  # its extension's own module: no isinstance
+    await notices.tick()
+    (shown,) = live_boards(fake, scene.channel)
+    assert game_version(shown) == (game_id, version + 1) and shown.id != board.id
+    assert on_turn(scene, shown) != player and on_turn(scene, shown).id in mentioned_ids(shown)
+    assert game_row(scene.db_path, game_id)["shown_version"] == version + 1
+    assert not live.bot.responder.undelivered.is_set()
