@@ -214,6 +214,13 @@ class Responder:
         """
         if isinstance(error, _TooLate):
             reply, error = error.reply, error.cause
+        undeliverable = isinstance(error, discord.HTTPException | Undelivered)
+        if reply is not None and reply.ephemeral and undeliverable:
+            # Only the user could see it, and Discord takes no answer: nothing to show.
+            log.warning(
+                "Interaction %s could not be answered (%s)", interaction.id, _describe(error)
+            )
+            return
         if reply is None or reply.ephemeral:
             await self.report(interaction, error)
             return

@@ -40,7 +40,7 @@ from tests.e2e.conftest import (
     open_service,
     start_game,
 )
-from tests.fakediscord.faults import ANSWERS, CHANNEL_MESSAGES
+from tests.fakediscord.faults import ANSWERS, CALLBACKS, CHANNEL_MESSAGES
 
 LOOKED = "Boards the players have not seen:"
 PLACEMENT = ("a1", "a2", "a3", "b1", "b2", "c1")
@@ -67,7 +67,10 @@ async def bot_game(scene: Scene) -> AsyncIterator[tuple[ShaxService, ShaxBotBase
 
 
 async def test_a_move_from_the_destination_picker_records_the_board_it_shows(
-    scene: Scene, bot_game: tuple[ShaxService, ShaxBotBase], monkeypatch: pytest.MonkeyPatch
+    scene: Scene,
+    bot_game: tuple[ShaxService, ShaxBotBase],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     service, running = bot_game
     fake = scene.fake
@@ -83,6 +86,21 @@ async def test_a_move_from_the_destination_picker_records_the_board_it_shows(
     board = await shown(running, await fake.slash(scene.amina, scene.channel, "shax", "board"))
     game_id, version = game_version(board)
     assert game_row(scene.db_path, game_id)["shown_version"] == version
+
+    # While Discord refuses answers, a picker (only for the clicker) is given up quietly.
+    running.responder.callback_window = 1.5
+    fake.faults.add(CALLBACKS, status=500)
+    messages = [m.id for m in fake.messages(scene.channel)]
+    lost = await fake.select(
+        scene.amina, board, act_select(board)["custom_id"], ["b2"], expect_ack=False
+    )
+    assert await running.responder.wait_answered(10) and not lost.acknowledged
+    assert [m.id for m in fake.messages(scene.channel)] == messages
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+    assert "could not be answered" in caplog.text
+    fake.faults.clear()
+    assert {v.code for v in fake.violations} == {10062}
+    fake.violations.clear()
 
     picker = await fake.select(scene.amina, board, act_select(board)["custom_id"], ["b2"])
     assert picker.ephemeral and picker.message is not None
