@@ -275,6 +275,7 @@ class Console:
                 kind = "Board image" if reply.game_id is not None else "Picture"
             self.write(f"{kind}: {path}")
         self.show_controls(reply)
+        await self.service.shown(reply)  # seen here: the Discord bot need not show it
 
     def show_controls(self, reply: Reply) -> None:
         c = reply.controls

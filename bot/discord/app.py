@@ -23,7 +23,7 @@ from discord.ext import commands
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.context import as_user
 from bot.discord.invite import invite_url
-from bot.discord.respond import DEFAULT_ACK_BUDGET, Responder
+from bot.discord.respond import DEFAULT_ACK_BUDGET, DEFAULT_CALLBACK_WINDOW, Responder
 from bot.discord.threads import GameThreads
 from bot.service.replies import User
 
@@ -81,6 +81,7 @@ class ShaxBotBase(commands.Bot):
         make_service: ServiceFactory | None = None,
         tick_seconds: float = DEFAULT_TICK_SECONDS,
         ack_budget: float = DEFAULT_ACK_BUDGET,
+        callback_window: float = DEFAULT_CALLBACK_WINDOW,
         **options: Any,
     ) -> None:
         super().__init__(
@@ -97,7 +98,11 @@ class ShaxBotBase(commands.Bot):
         self.tick_seconds = tick_seconds
         self.threads = GameThreads(self, lambda: self.service, settings.game_threads)
         self.responder = Responder(
-            self, lambda: self.service, ack_budget=ack_budget, on_result=self.threads.finish
+            self,
+            lambda: self.service,
+            ack_budget=ack_budget,
+            callback_window=callback_window,
+            on_result=self.threads.finish,
         )
         guard_parsers(self._connection.parsers)
 
@@ -148,6 +153,10 @@ class ShaxBotBase(commands.Bot):
         # Let interactions in progress finish placing their replies (a few seconds at most).
         if not await self.responder.wait_idle(CLOSE_GRACE_SECONDS):
             log.warning("Closing with interactions still being answered")
+        # Then the cogs end their work (the notices loop finishes showing what it shows),
+        # before the connection and, after it, the service are closed.
+        for name in list(self.cogs):
+            await self.remove_cog(name)
         await super().close()
 
     async def on_ready(self) -> None:

@@ -149,6 +149,8 @@ async def log_in(bot: ShaxBotBase, settings: Settings) -> None:
             delay,
         )
         await bot.http.close()
+        # Closing the session closed its connector too: the next login makes new ones.
+        bot.http.connector = discord.utils.MISSING
         await asyncio.sleep(delay)
 
 

@@ -16,17 +16,18 @@ Each call is answered by one part; this class only builds them and passes calls 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 import renderer
-from bot.service import settings_texts
+from bot.service import settings_texts, texts
 from bot.service.bot_turns import ActionChooser, BotPlayer
 from bot.service.challenges import Challenges
 from bot.service.clock import TurnClock, everything
 from bot.service.compose import BoardRenderer, Composer, Offload, ReplayRenderer
-from bot.service.kernel import GameKernel, parse_variant, side, utcnow
+from bot.service.kernel import GameKernel, other, parse_variant, side, utcnow
 from bot.service.replies import (
     ChallengeControls,
     Choice,
@@ -43,14 +44,17 @@ from bot.service.statistics import Statistics
 from bot.service.teacher import Analyser, Teacher, ThreadAnalyser
 from bot.service.texts import Surface
 from bot.service.turns import Turns
-from bot.storage import Storage
+from bot.storage import GameRow, Storage
 from bot.storage.backup import DailyBackups
 from bot.workers.ai import AIPool
 from bot.workers.pictures import BOARD_WORKERS, REPLAY_WORKERS, PicturePool
+from engine import Color, replay
 from engine.analysis import REVIEW_DEPTH
 
 if TYPE_CHECKING:
     from bot.config import Settings
+
+log = logging.getLogger(__name__)
 
 COMMANDS_DIGEST = "commands_digest"
 
@@ -343,6 +347,40 @@ class ShaxService:
         """Remember that the commands with this hash are registered."""
         await self.storage.set_meta(COMMANDS_DIGEST, digest)
 
+    async def shown(self, reply: Reply) -> None:
+        """Record that ``reply``'s board needs no showing any more: a surface without
+        messages (the console) showed it, or its channel is gone or closed to the bot."""
+        if reply.live_board and reply.game_id is not None and reply.version is not None:
+            await self.storage.mark_shown(reply.game_id, reply.version)
+
+    async def reconcile(self) -> list[Notice]:
+        """The boards the players have not seen, to show now (the adapter calls this on
+        every start and reconnect, and after an answer could not be delivered).
+
+        A game needs one when its stored version is newer than the board last shown (the
+        bot died, or Discord refused every answer, between the commit and the post).
+        Each comes as a notice that posts the game's current board anew in its channel,
+        pinging the player on turn (the old board message is then deleted). Showing it
+        records its version (:meth:`posted`, or :meth:`shown` when its channel is gone),
+        so each board is shown once. Games being changed right now (their lock is held,
+        or the bot is thinking) are left to that call's own answer, and with several
+        processes each shows only the games of its own servers.
+        """
+        rows = await self.storage.unshown_games()
+        notices: list[Notice] = []
+        for row in rows:
+            busy = self.bots.is_thinking(row.id) or self.kernel.lock(row.id).locked()
+            if busy or not self.clock.owns(row.guild_id):
+                continue
+            try:
+                events = last_action(row) if row.active else []
+                reply = await self.composer.board_reply(row, events=events)
+            except Exception:  # one broken game must not keep the others' boards hidden
+                log.exception("Could not compose the unshown board of game %s", row.id)
+                continue
+            notices.append(Notice(row.channel_id, reply))
+        return notices
+
     # -- the clock, statistics and help --------------------------------------------------
 
     async def tick(self) -> list[Notice]:
@@ -372,3 +410,14 @@ def _daily_backups(settings: Settings, clock: Callable[[], datetime]) -> DailyBa
     if settings.backup_dir is None or settings.database_url is not None:
         return None
     return DailyBackups(settings.db_path, settings.backup_dir, settings.backup_keep, clock)
+
+
+def last_action(row: GameRow) -> list[str]:
+    """The game's last action in words (what the player now on turn has not seen)."""
+    if not row.record:
+        return []
+    before = replay(row.variant, row.record[:-1])
+    action = before.parse(row.record[-1])
+    mover = side(row, Color(before.turn))
+    them = other(row, mover).name
+    return [texts.describe_action(before, action, before.apply(action), mover.name, them)]

@@ -27,6 +27,7 @@ from tests.fakediscord import (
     InteractionNotAcknowledged,
     point_discord_at,
 )
+from tests.fakediscord.faults import CHANNEL_MESSAGES
 from tests.fakediscord.fixtures import running
 from tests.fakediscord.limits import check_choices, check_commands, check_message
 from tests.fakediscord.models import PERMISSION
@@ -790,3 +791,42 @@ async def test_posting_without_the_permission_is_forbidden(scene: Scene, bot: Sh
     assert [m.content for m in fake.messages(quiet)] == ["words are fine"]
     result = await fake.slash(scene.alice, quiet, "shax", "rules")
     assert int(result.payload["app_permissions"]) == quiet.bot_permissions
+
+
+# -- fault injection ------------------------------------------------------------------------------
+
+
+async def test_faults_fail_requests_as_discord_would_until_cleared(
+    scene: Scene, bot: ShaxTestBot
+) -> None:
+    fake = scene.fake
+    channel = bot.get_partial_messageable(scene.general.id)
+    # Cloudflare's 429 (no Via header) is not retried by discord.py: it fails at once.
+    fake.faults.add(CHANNEL_MESSAGES, status=429, via=False)
+    with pytest.raises(discord.HTTPException) as banned:
+        await channel.send("not delivered")
+    assert banned.value.status == 429 and fake.faults.injected == 1
+    fake.faults.clear()
+    # Discord's own 429 (with Via) is retried after retry_after; a fault for two hits clears.
+    fake.faults.add(CHANNEL_MESSAGES, status=429, times=2, retry_after=0.01)
+    sent = await channel.send("after the rate limit")
+    assert fake.faults.injected == 3 and fake.message(sent.id).content == "after the rate limit"
+    # A 503 fails at once; a 502 for one POST is retried (after a second) and handled.
+    fake.faults.add(CHANNEL_MESSAGES, status=503, method="POST", times=1)
+    with pytest.raises(discord.DiscordServerError):
+        await channel.send("not delivered either")
+    fake.faults.add(CHANNEL_MESSAGES, status=502, method="POST", times=1)
+    retried = await channel.send("after a 502")
+    assert fake.faults.injected == 5
+    assert [m.content for m in fake.messages(scene.general.id)][-2:] == [
+        "after the rate limit",
+        "after a 502",
+    ]
+    # A delay only: the request is handled as usual, late.
+    fake.faults.add(CHANNEL_MESSAGES, status=None, method="PATCH", delay=0.2)
+    started = time.monotonic()
+    await retried.edit(content="slowly")
+    assert time.monotonic() - started >= 0.2 and fake.message(retried.id).content == "slowly"
+    assert fake.faults.injected == 6
+    fake.faults.clear()
+    fake.assert_clean()  # faults are the test's own, never violations
