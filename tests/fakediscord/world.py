@@ -76,6 +76,17 @@ class StoredMessage:
         return bool(self.flags & EPHEMERAL)
 
 
+@dataclass(frozen=True)
+class MessageEvent:
+    """One change of a message, as users saw it: ``kind`` is ``create``, ``edit`` or
+    ``delete``; ``content`` is the text after the change."""
+
+    kind: str
+    channel_id: int
+    message_id: int
+    content: str
+
+
 def _png_size(data: bytes) -> tuple[int, int] | None:
     if data.startswith(PNG_SIGNATURE) and data[12:16] == b"IHDR":
         return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
@@ -118,6 +129,8 @@ class World:
         self.unknown_routes: list[str] = []
         self.server_errors: list[str] = []
         self.requests: list[RecordedRequest] = []
+        self.message_log: list[MessageEvent] = []
+        """Every change of a message that is not ephemeral, in order."""
         self.cdn_base = ""
         self.event_sink: EventSink = lambda name, payload, guild_id: None
         self._messages: dict[int, StoredMessage] = {}
@@ -419,6 +432,7 @@ class World:
         if not stored.ephemeral:
             target.last_message_id = message_id
             target.message_count += 1
+            self._log("create", stored)
             self._emit_message("MESSAGE_CREATE", stored)
         self.changed()
         return stored
@@ -434,12 +448,14 @@ class World:
         else:
             stored.data["edited_timestamp"] = iso_now()
         if not stored.ephemeral:
+            self._log("edit", stored)
             self._emit_message("MESSAGE_UPDATE", stored)
         self.changed()
 
     def delete_message(self, stored: StoredMessage) -> None:
         stored.deleted = True
         if not stored.ephemeral:
+            self._log("delete", stored)
             channel = self.channels.get(stored.channel_id)
             payload: JSON = {"id": str(stored.id), "channel_id": str(stored.channel_id)}
             guild_id = channel.guild_id if channel else None
@@ -506,6 +522,10 @@ class World:
 
     def message_payload(self, stored: StoredMessage) -> JSON:
         return copy.deepcopy(stored.data)
+
+    def _log(self, kind: str, stored: StoredMessage) -> None:
+        content = str(stored.data.get("content") or "")
+        self.message_log.append(MessageEvent(kind, stored.channel_id, stored.id, content))
 
     def _emit_message(self, event: str, stored: StoredMessage) -> None:
         payload = self.message_payload(stored)

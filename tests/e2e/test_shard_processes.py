@@ -1,0 +1,250 @@
+"""Two bot processes, one game world: ``python -m bot`` twice (``SHAX_SHARDS=2``, one with
+``SHAX_SHARD_IDS=0``, the other with ``=1``) on one database, against a fake Discord with
+servers on both shards.
+
+Every interaction reaches the process of its server's shard; every challenge expiry,
+turn-timeout warning and forfeit happens exactly once — none doubled by the other process,
+none missed — with the clock running for real on short settings (a 4 s challenge expiry,
+a 4 s turn: the warning at 2 s, the forfeit at 4 s, a tick every 0.2 s).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest_asyncio
+
+from bot.discord.components import accept_id
+from bot.storage import Storage
+from tests.bot.discord_helpers import ROOT
+from tests.e2e.conftest import challenge_of, game_version
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
+from tests.fakediscord.models import FakeGuild
+from tests.fakediscord.world import MessageEvent
+
+TOKEN = "MTIzNDU2Nzg5.fake-bot.token_for_shard_tests"  # shaped like a bot token
+SHARDS = 2
+GUILDS_PER_SHARD = 2
+CHALLENGE_EXPIRY_SECONDS = 4
+TURN_TIMEOUT_SECONDS = 4
+TICK_SECONDS = 0.2
+START_SECONDS = 30.0
+WARNING = "or you forfeit the game"
+FORFEIT = "ran out of time"
+EXPIRED = "expired"
+
+
+@dataclass
+class Server:
+    """One Discord server of the test: a challenge left to expire, a game left to time out."""
+
+    guild: FakeGuild
+    waiting: FakeChannel
+    playing: FakeChannel
+    challenge_id: int = 0
+    game_id: int = 0
+
+
+@dataclass
+class World:
+    fake: FakeDiscord
+    db_path: Path
+    amina: FakeUser
+    bashir: FakeUser
+    cawo: FakeUser
+    servers: list[Server]
+
+    def env(self, shard: int) -> dict[str, str]:
+        return {
+            **os.environ,
+            **self.fake.env(),
+            "DISCORD_TOKEN": TOKEN,
+            "SHAX_DB_PATH": str(self.db_path),
+            "SHAX_SHARDS": str(SHARDS),
+            "SHAX_SHARD_IDS": str(shard),
+            # One process registers the commands, as an operator's `python -m bot sync` does.
+            "SHAX_SYNC_COMMANDS": "true" if shard == 0 else "false",
+            "SHAX_CHALLENGE_EXPIRY_SECONDS": str(CHALLENGE_EXPIRY_SECONDS),
+            "SHAX_TURN_TIMEOUT_SECONDS": str(TURN_TIMEOUT_SECONDS),
+            "SHAX_TICK_SECONDS": str(TICK_SECONDS),
+            "SHAX_AI_WORKERS": "1",
+            "SHAX_LOG_LEVEL": "INFO",
+        }
+
+
+@pytest_asyncio.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    async with FakeDiscord(token=TOKEN, shard_count=SHARDS) as fake:
+        amina = fake.add_user("amina", global_name="Amina")
+        bashir = fake.add_user("bashir", global_name="Bashir")
+        cawo = fake.add_user("cawo", global_name="Cawo")
+        servers = []
+        for n in range(SHARDS * GUILDS_PER_SHARD):
+            guild = fake.add_guild(f"Server {n}", shard=n % SHARDS)
+            for user in (amina, bashir, cawo):
+                fake.add_member(user, guild)
+            waiting = fake.add_channel("challenges", guild=guild)
+            playing = fake.add_channel("shax", guild=guild)
+            servers.append(Server(guild, waiting, playing))
+        yield World(fake, tmp_path / "shax.db", amina, bashir, cawo, servers)
+
+
+class BotProcess:
+    """``python -m bot`` for one shard, its output in a log file."""
+
+    def __init__(self, world: World, shard: int) -> None:
+        self.world = world
+        self.shard = shard
+        self.log_path = world.db_path.parent / f"shard-{shard}.log"
+        self.process: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        with self.log_path.open("wb") as log:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "bot",
+                "--env-file",
+                str(self.world.db_path.parent / "no.env"),  # never a developer's .env
+                cwd=ROOT,
+                env=self.world.env(self.shard),
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+            )
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    async def stop(self) -> int:
+        """SIGTERM and wait for a clean exit."""
+        assert self.process is not None
+        if self.process.returncode is None:
+            self.process.send_signal(signal.SIGTERM)
+        return await asyncio.wait_for(self.process.wait(), 30)
+
+
+@pytest_asyncio.fixture
+async def processes(world: World) -> AsyncIterator[list[BotProcess]]:
+    """Both processes, started together on a database created beforehand, connected and
+    with the commands registered."""
+    await (await Storage.open(world.db_path)).close()
+    started = [BotProcess(world, shard) for shard in range(SHARDS)]
+    try:
+        for process in started:
+            await process.start()
+        fake = world.fake
+        try:
+            await fake.wait_for(
+                lambda: (
+                    len(fake.gateway.identified_connections()) == SHARDS
+                    and fake.commands(None)
+                    and all("Ready as" in p.log() for p in started)
+                ),
+                timeout=START_SECONDS,
+                what="both bot processes ready",
+            )
+        except TimeoutError as error:
+            raise AssertionError("\n".join(p.log() for p in started)) from error
+        yield started
+    finally:
+        for process in started:
+            if process.process is not None:
+                await process.stop()
+
+
+async def answered(fake: FakeDiscord, result: InteractionResult) -> FakeMessage:
+    """The message an interaction posted, once the bot has finished it."""
+    return await fake.wait_for(
+        lambda: result.message if result.message and result.message.content else None,
+        timeout=10,
+        what=f"the answer to {result.label}",
+    )
+
+
+async def first_board(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:
+    return await fake.wait_for(
+        lambda: next((m for m in fake.messages(channel) if m.selects()), None),
+        timeout=10,
+        what="the first board",
+    )
+
+
+def events(fake: FakeDiscord, channel: FakeChannel, words: str) -> list[MessageEvent]:
+    """Each creation or edit of a message of ``channel`` that brought ``words`` into it."""
+    seen: dict[int, str] = {}
+    found = []
+    for event in fake.world.message_log:
+        if event.channel_id != channel.id:
+            continue
+        had = seen.get(event.message_id, "")
+        seen[event.message_id] = event.content
+        if event.kind != "delete" and words in event.content and words not in had:
+            found.append(event)
+    return found
+
+
+def all_events(world: World) -> Iterator[tuple[Server, str, list[MessageEvent]]]:
+    fake = world.fake
+    for server in world.servers:
+        yield server, "expiry", events(fake, server.waiting, EXPIRED)
+        yield server, "warning", events(fake, server.playing, WARNING)
+        yield server, "forfeit", events(fake, server.playing, FORFEIT)
+
+
+async def test_two_processes_share_the_clock_without_doubling_or_missing_anything(
+    world: World, processes: list[BotProcess]
+) -> None:
+    fake = world.fake
+    for server in world.servers:
+        shard = fake.shard_of(server.guild)
+        # A challenge nobody answers.
+        waiting = await fake.slash(
+            world.amina, server.waiting, "shax", "challenge", {"opponent": world.bashir}
+        )
+        assert waiting.shards == ((shard, SHARDS),)
+        server.challenge_id = challenge_of(await answered(fake, waiting))
+        # A game whose first player never moves.
+        offered = await fake.slash(
+            world.cawo, server.playing, "shax", "challenge", {"opponent": world.amina}
+        )
+        assert offered.shards == ((shard, SHARDS),)
+        posted = await answered(fake, offered)
+        accepted = await fake.click(world.amina, posted, accept_id(challenge_of(posted)))
+        assert accepted.shards == ((shard, SHARDS),)
+        server.game_id = game_version(await first_board(fake, server.playing))[0]
+
+    await fake.wait_for(
+        lambda: all(found for _, _, found in all_events(world)),
+        timeout=CHALLENGE_EXPIRY_SECONDS + TURN_TIMEOUT_SECONDS + 10,
+        what="every expiry, warning and forfeit",
+    )
+    await asyncio.sleep(5 * TICK_SECONDS)  # room for a doubled notice to show up
+    for server, what, found in all_events(world):
+        assert len(found) == 1, (server.guild.name, what, found)
+    for server in world.servers:
+        (warning,) = events(fake, server.playing, WARNING)
+        (forfeit,) = events(fake, server.playing, FORFEIT)
+        log = fake.world.message_log
+        assert log.index(warning) < log.index(forfeit), "the warning comes first"
+        assert warning.content.startswith(f"⏳ {world.cawo.mention}")  # the challenger places first
+
+    for process in processes:
+        assert await process.stop() == 0, process.log()
+        assert "Traceback" not in process.log(), process.log()
+    storage = await Storage.open(world.db_path)
+    try:
+        for server in world.servers:
+            challenge = await storage.get_challenge(server.challenge_id)
+            game = await storage.get_game(server.game_id)
+            assert challenge is not None and challenge.status == "expired"
+            assert game is not None and game.termination == "TIMEOUT", game
+    finally:
+        await storage.close()
+    fake.assert_clean()
