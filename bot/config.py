@@ -19,6 +19,7 @@ DEFAULT_GATEWAY_URL = "wss://gateway.discord.gg"
 DEFAULT_DB_PATH = "./shax.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 GAME_THREADS = ("busy", "always", "never")
+SYNC_MODES = ("auto", "always", "never")
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 # A bot token is three dot-separated base64url parts; checking the alphabet and
@@ -47,7 +48,10 @@ class Settings:
     shards: int | None = None
     shard_ids: tuple[int, ...] | None = None
     """The shards this process runs (``SHAX_SHARD_IDS``); ``None``: all of them."""
-    sync_commands: bool = False
+    sync_commands: str = "auto"
+    """When to register the slash commands globally: ``auto`` — when they changed since
+    the last start (a stored hash; never while a development server is set), ``always``
+    — at every start, ``never``."""
     log_level: str = "INFO"
     game_threads: str = "busy"
     """Where new games go: ``busy`` — in a thread of their own when the channel already
@@ -105,7 +109,7 @@ def load_settings(
         ai_workers=_positive_int("SHAX_AI_WORKERS", values.get("SHAX_AI_WORKERS"), 2, high=64),
         shards=(shards := _optional_positive_int("SHAX_SHARDS", values.get("SHAX_SHARDS"))),
         shard_ids=_shard_ids(values.get("SHAX_SHARD_IDS"), shards),
-        sync_commands=_bool("SHAX_SYNC_COMMANDS", values.get("SHAX_SYNC_COMMANDS"), False),
+        sync_commands=_sync_mode(values.get("SHAX_SYNC_COMMANDS")),
         game_threads=_choice(
             "SHAX_GAME_THREADS", values.get("SHAX_GAME_THREADS"), GAME_THREADS, "busy"
         ),
@@ -196,6 +200,18 @@ def _bool(name: str, raw: str | None, default: bool) -> bool:
     if raw.lower() in _FALSE:
         return False
     raise ConfigError(f"{name} must be true or false (1/0, yes/no, on/off), not {raw!r}.")
+
+
+def _sync_mode(raw: str | None) -> str:
+    """``auto``/``always``/``never``; true and false (the older spelling) mean always, never."""
+    if raw is None or not raw.strip():
+        return "auto"
+    value = raw.strip().lower()
+    if value in SYNC_MODES:
+        return value
+    if value in _TRUE or value in _FALSE:
+        return "always" if value in _TRUE else "never"
+    raise ConfigError(f"SHAX_SYNC_COMMANDS must be one of auto, always, never, not {raw!r}.")
 
 
 def _log_level(raw: str) -> str:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -50,6 +52,15 @@ class ShaxTree(app_commands.CommandTree[Any]):
             await client.responder.report(interaction, error)
         else:  # pragma: no cover - the tree only ever belongs to a ShaxBot
             await super().on_error(interaction, error)
+
+
+def command_digest(tree: app_commands.CommandTree[Any]) -> str:
+    """A hash of every global command's definition as Discord receives it."""
+    payload = sorted(
+        (command.to_dict(tree) for command in tree.get_commands()),
+        key=lambda c: (c.get("type", 1), c["name"]),
+    )
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 
 def intents() -> discord.Intents:
@@ -107,17 +118,29 @@ class ShaxBotBase(commands.Bot):
 
     async def sync_configured(self) -> None:
         """Sync the commands where the settings ask: always to the development server when
-        one is set (instant, and not counted against the daily global limit), globally
-        only when ``SHAX_SYNC_COMMANDS`` is on (after the commands changed)."""
+        one is set (instant, and not counted against the daily global limit); globally
+        when they changed since the last global sync (``SHAX_SYNC_COMMANDS=auto``, the
+        default, compares a hash of their definitions with the stored one), at every start
+        (``always``) or never."""
         guild_id = self.settings.dev_guild_id
         if guild_id is not None:
             guild = discord.Object(id=guild_id)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("Synced %d commands to the development server %s", len(synced), guild_id)
-        if self.settings.sync_commands:
-            synced = await self.tree.sync()
-            log.info("Synced %d commands globally", len(synced))
+        mode = self.settings.sync_commands
+        if mode == "never" or (mode == "auto" and guild_id is not None):
+            return
+        digest = command_digest(self.tree)
+        if mode == "auto" and await self.service.synced_commands() == digest:
+            log.info("Slash commands unchanged since they were registered; not syncing")
+            return
+        synced = await self.tree.sync()
+        await self.service.commands_synced(digest)
+        log.info(
+            "Registered %d commands globally (Discord may take a few minutes to show them)",
+            len(synced),
+        )
 
     async def close(self) -> None:
         # Let interactions in progress finish placing their replies (a few seconds at most).

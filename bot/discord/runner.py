@@ -70,7 +70,7 @@ def sync(settings: Settings) -> None:
         raise ConfigError(NO_TOKEN)
     setup_logging(settings)
     use_endpoints(settings)
-    asyncio.run(_sync(replace(settings, sync_commands=True)))
+    asyncio.run(_sync(replace(settings, sync_commands="always")))
 
 
 async def serve(settings: Settings, **options: Any) -> None:

@@ -22,6 +22,11 @@ THREAD_NAME_MAX = 100
 ARCHIVE_AFTER_MINUTES: Literal[1440] = 1440
 """An idle game thread hides itself after a day (it stays searchable and reopens on a post)."""
 THREAD_PERMISSIONS = discord.Permissions(create_public_threads=True, send_messages_in_threads=True)
+GAME_PERMISSIONS = discord.Permissions(
+    view_channel=True, send_messages=True, embed_links=True, attach_files=True
+)
+"""What a game needs where it is played: the bot posts boards (an embed with the picture)
+there, pings players and announces timeouts (in a thread, Send Messages in Threads)."""
 
 Start = Callable[[Place], Awaitable[Reply]]
 """Starts a game (or posts a challenge) at a place; the service's answer."""
@@ -49,6 +54,13 @@ class GameThreads:
         """Start a game where it belongs: here, or in a new thread when this channel is
         busy (or always, by the server's choice). In a thread the game's first message is
         posted there, pinging ``players``; the answer here points to it."""
+        if place.guild_id is not None:
+            needed = discord.Permissions(GAME_PERMISSIONS.value)
+            if place.is_thread:
+                needed.update(send_messages=False, send_messages_in_threads=True)
+            lacking = missing(interaction.app_permissions, needed)
+            if lacking:
+                raise UserError(cannot_play_here(lacking))
         can_thread = place.guild_id is not None and not place.is_thread and self.mode != "never"
         if not (can_thread and self.mode == "always"):
             try:
@@ -119,6 +131,16 @@ def missing_permissions(names: list[str]) -> str:
         f"I can't open a thread for your game here: I'm missing {wanted} in this channel. "
         "Ask a server admin to give me that permission, or start the game in another channel."
     )
+
+
+CANNOT_PLAY_HERE = (
+    "I can't run a game in this channel: I'm missing {permissions} here. Ask a server admin "
+    "to give me that in this channel's permissions, or start the game in another channel."
+)
+
+
+def cannot_play_here(names: list[str]) -> str:
+    return CANNOT_PLAY_HERE.format(permissions=", ".join(f"**{name}**" for name in names))
 
 
 def _with_mentions(reply: Reply, mentions: tuple[int, ...]) -> Reply:

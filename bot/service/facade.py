@@ -44,6 +44,8 @@ from bot.workers.pictures import BOARD_WORKERS, REPLAY_WORKERS, PicturePool
 if TYPE_CHECKING:
     from bot.config import Settings
 
+COMMANDS_DIGEST = "commands_digest"
+
 
 class ShaxService:
     """Every Shax command, as async methods returning :class:`Reply` values.
@@ -263,6 +265,14 @@ class ShaxService:
             )
         if isinstance(reply.controls, ChallengeControls):
             await self.storage.set_challenge_message(reply.controls.challenge_id, message_id)
+
+    async def synced_commands(self) -> str | None:
+        """The hash of the command definitions last registered with Discord, if any."""
+        return await self.storage.get_meta(COMMANDS_DIGEST)
+
+    async def commands_synced(self, digest: str) -> None:
+        """Remember that the commands with this hash are registered."""
+        await self.storage.set_meta(COMMANDS_DIGEST, digest)
 
     # -- the clock, statistics and help --------------------------------------------------
 

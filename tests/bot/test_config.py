@@ -26,7 +26,7 @@ def test_defaults() -> None:
     assert s.api_base_url == "https://discord.com/api/v10"
     assert s.gateway_url == "wss://gateway.discord.gg"
     assert (s.challenge_expiry_seconds, s.turn_timeout_seconds) == (600, 86_400)
-    assert s.ai_workers >= 1 and s.shards is None and s.sync_commands is False
+    assert s.ai_workers >= 1 and s.shards is None and s.sync_commands == "auto"
     assert s.log_level == "INFO"
 
 
@@ -51,7 +51,7 @@ def test_every_setting_is_read(tmp_path: Path) -> None:
     assert s.api_base_url == "http://127.0.0.1:8080/api/v10"
     assert s.gateway_url == "ws://127.0.0.1:8080/gateway"
     assert (s.challenge_expiry_seconds, s.turn_timeout_seconds, s.ai_workers) == (120, 3600, 3)
-    assert (s.shards, s.sync_commands, s.log_level) == (2, True, "DEBUG")
+    assert (s.shards, s.sync_commands, s.log_level) == (2, "always", "DEBUG")
     assert s.tick_seconds == 0.5
 
 
@@ -72,7 +72,7 @@ def test_dotenv_file_is_read_and_the_environment_wins(tmp_path: Path) -> None:
         ("SHAX_TICK_SECONDS", "0", "more than 0 and at most 3600 seconds"),
         ("SHAX_AI_WORKERS", "500", "between 1 and 64"),
         ("SHAX_SHARDS", "-1", "greater than 0"),
-        ("SHAX_SYNC_COMMANDS", "maybe", "true or false"),
+        ("SHAX_SYNC_COMMANDS", "maybe", "auto, always, never"),
         ("SHAX_LOG_LEVEL", "LOUD", "SHAX_LOG_LEVEL must be one of"),
         ("DISCORD_API_BASE_URL", "discord.com/api", "starting with http:// or https://"),
         ("DISCORD_GATEWAY_URL", "https://gateway.discord.gg", "starting with ws:// or wss://"),

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest_asyncio
 
-from tests.bot.discord_helpers import Scene, act_select, live_boards, make_scene, option_values
+from tests.bot.discord.helpers import Scene, act_select, live_boards, make_scene, option_values
 from tests.e2e.conftest import (
     assert_board_png,
     assert_refused,

@@ -22,7 +22,7 @@ import pytest_asyncio
 
 from bot.discord.components import accept_id
 from bot.storage import Storage
-from tests.bot.discord_helpers import ROOT
+from tests.bot.discord.helpers import ROOT
 from tests.e2e.conftest import challenge_of, game_version
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.fakediscord.models import FakeGuild
@@ -68,8 +68,8 @@ class World:
             "SHAX_DB_PATH": str(self.db_path),
             "SHAX_SHARDS": str(SHARDS),
             "SHAX_SHARD_IDS": str(shard),
-            # One process registers the commands, as an operator's `python -m bot sync` does.
-            "SHAX_SYNC_COMMANDS": "true" if shard == 0 else "false",
+            # The process of shard 0 registers the commands; the others leave them be.
+            "SHAX_SYNC_COMMANDS": "auto" if shard == 0 else "never",
             "SHAX_CHALLENGE_EXPIRY_SECONDS": str(CHALLENGE_EXPIRY_SECONDS),
             "SHAX_TURN_TIMEOUT_SECONDS": str(TURN_TIMEOUT_SECONDS),
             "SHAX_TICK_SECONDS": str(TICK_SECONDS),

@@ -15,7 +15,7 @@ from PIL import Image
 import renderer
 from bot.discord.components import rematch_id
 from engine import replay
-from tests.bot.discord_helpers import act_select, button_ids, live_boards, option_values, shown
+from tests.bot.discord.helpers import act_select, button_ids, live_boards, option_values, shown
 from tests.e2e.conftest import (
     Live,
     assert_board_png,

@@ -14,7 +14,7 @@ from aiohttp import BodyPartReader, web
 
 from .gateway import Gateway
 from .limits import FormErrors, check_choices, check_commands, check_message, check_modal
-from .models import GUILD_TEXT, PRIVATE_THREAD, FakeChannel, FakeGuild
+from .models import GUILD_TEXT, PERMISSION, PRIVATE_THREAD, FakeChannel, FakeGuild
 from .payloads import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -632,6 +632,7 @@ class RestApi:
     async def _create_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
         body, uploads = await self._read_body(request)
+        self._check_can_post(channel, uploads)
         self._validate_message(body, uploads, creating=True)
         body["flags"] = int(body.get("flags") or 0) & ~EPHEMERAL  # only interactions can
         extra: JSON = {}
@@ -655,6 +656,14 @@ class RestApi:
             channel, self.world.bot_user, body, uploads, message_type=message_type, extra=extra
         )
         return json_response(self.world.message_payload(stored))
+
+    @staticmethod
+    def _check_can_post(channel: FakeChannel, uploads: object) -> None:
+        """Discord's 50013 when the bot may not post here (or not attach its files)."""
+        send = "SEND_MESSAGES_IN_THREADS" if channel.is_thread else "SEND_MESSAGES"
+        needed = ["VIEW_CHANNEL", send] + (["ATTACH_FILES"] if uploads else [])
+        if any(not channel.bot_permissions & PERMISSION[name] for name in needed):
+            raise ApiError(403, 50013, "Missing Permissions", kind="forbidden")
 
     async def _get_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)

@@ -15,7 +15,7 @@ import pytest
 from engine.ai import core
 from engine.position import Phase, Position, Step, Termination, _begin_turn
 from engine.variants import VARIANT_IDS, Color, get_variant
-from tests.engine.ai_positions import movement
+from tests.engine.ai.positions import movement
 
 WALKS = {"shax": 500, "shax-small": 1000, "jar": 1000}
 

@@ -12,7 +12,7 @@ from engine.ai import choose_action
 from engine.position import Position
 from engine.record import replay
 from engine.variants import Color
-from tests.engine.ai_positions import movement, placement
+from tests.engine.ai.positions import movement, placement
 
 W, B = Color.WHITE, Color.BLACK
 DEPTH = 8

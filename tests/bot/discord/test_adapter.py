@@ -79,7 +79,8 @@ class NoService:
 @pytest_asyncio.fixture
 async def built_bot() -> AsyncIterator[ShaxBotBase]:
     """A bot with its cogs and dynamic items loaded, never connected."""
-    bot = ShaxBot(settings=Settings(), service=NoService())  # type: ignore[arg-type]
+    settings = Settings(sync_commands="never")
+    bot = ShaxBot(settings=settings, service=NoService())  # type: ignore[arg-type]
     async with bot:
         await bot.setup_hook()
         yield bot
@@ -171,9 +172,8 @@ async def test_move_action_autocompletes_and_is_short(built_bot: ShaxBotBase) ->
     assert action["max_length"] <= 20
 
 
-async def test_commands_are_not_synced_without_settings(built_bot: ShaxBotBase) -> None:
-    # setup_hook ran without a network: no dev guild, no global sync.
-    assert built_bot.settings.dev_guild_id is None and not built_bot.settings.sync_commands
+async def test_commands_sync_when_they_changed_by_default() -> None:
+    assert Settings().sync_commands == "auto"
 
 
 async def test_the_bot_asks_for_no_privileged_intent(built_bot: ShaxBotBase) -> None:

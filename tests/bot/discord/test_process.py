@@ -7,7 +7,7 @@ import gc
 import signal
 
 from bot.discord.runner import settle_when_ready
-from tests.bot.discord_helpers import (  # noqa: F401 (the *_fixture names are fixtures)
+from tests.bot.discord.helpers import (  # noqa: F401 (the *_fixture names are fixtures)
     Scene,
     act_select,
     board_image,

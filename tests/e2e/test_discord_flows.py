@@ -12,17 +12,19 @@ import random
 from datetime import timedelta
 from typing import Any
 
+import discord
 import pytest
+from discord import app_commands
 
 import bot.discord.render
 from bot.config import Settings
-from bot.discord import ShardedShaxBot, ShaxBotBase, create_bot
+from bot.discord import ShardedShaxBot, ShaxBot, ShaxBotBase, create_bot
 from bot.discord.components import accept_id, decline_id, parse_custom_id, rematch_id
 from bot.discord.respond import SORRY
 from bot.service.facade import ShaxService
 from bot.service.replies import RULES_FILENAME, Place, Reply, User
 from engine import Position, replay
-from tests.bot.discord_helpers import (  # noqa: F401 (the *_fixture names are fixtures)
+from tests.bot.discord.helpers import (  # noqa: F401 (the *_fixture names are fixtures)
     Scene,
     act_select,
     board_image,
@@ -652,4 +654,53 @@ async def test_clicks_on_a_board_from_before_a_restart_still_play(scene: Scene) 
         board2 = await shown(after, picked)
         assert "b2" in board2.content and scene.bashir.mention in board2.content
         assert (await second.record(game_of(board2)[0]))[1] == ("b2",)
+    fake.assert_clean()
+
+
+class UpgradedBot(ShaxBot):
+    """The bot after an upgrade that added a command."""
+
+    async def setup_hook(self) -> None:
+        @app_commands.command(name="shaxnews", description="What changed in this version")
+        async def news(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("New!")
+
+        self.tree.add_command(news)
+        await super().setup_hook()
+
+
+async def test_commands_register_on_the_first_start_and_again_only_when_they_change(
+    scene: Scene,
+) -> None:
+    fake = scene.fake
+    settings = scene.settings(dev_guild_id=None)  # a real server owner's set-up: no dev server
+
+    def global_syncs() -> int:
+        return sum(1 for guild, _ in fake.world.command_syncs if guild is None)
+
+    async with open_service(scene) as first, bot_running(scene, first, settings=settings):
+        pass
+    assert global_syncs() == 1
+    assert {c["name"] for c in fake.commands(None)} == {"shax", "Challenge to Shax"}
+    async with open_service(scene) as again, bot_running(scene, again, settings=settings):
+        pass
+    assert global_syncs() == 1  # an unchanged restart registers nothing
+    async with (
+        open_service(scene) as upgraded,
+        bot_running(scene, upgraded, settings=settings, bot_factory=UpgradedBot),
+    ):
+        pass
+    assert global_syncs() == 2
+    assert "shaxnews" in {c["name"] for c in fake.commands(None)}
+    async with (
+        open_service(scene) as later,
+        bot_running(scene, later, settings=settings, bot_factory=UpgradedBot),
+    ):
+        pass
+    assert global_syncs() == 2
+    # `python -m bot sync` (SHAX_SYNC_COMMANDS=always) registers even when nothing changed.
+    always = scene.settings(dev_guild_id=None, sync_commands="always")
+    async with open_service(scene) as forced, bot_running(scene, forced, settings=always):
+        pass
+    assert global_syncs() == 3
     fake.assert_clean()

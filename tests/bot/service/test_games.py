@@ -28,7 +28,7 @@ from tests.bot.conftest import (
     play_random_game,
     start_game,
 )
-from tests.bot.test_service import dump
+from tests.bot.service.test_service import dump
 
 
 async def finished_game_check(service: ShaxService, reply) -> None:  # type: ignore[no-untyped-def]

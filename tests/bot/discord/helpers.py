@@ -1,11 +1,11 @@
 """Reusable pieces for Discord adapter tests: a world, a real service, a running bot.
 
-Import the fixtures into a test module to use them (``from tests.bot.discord_helpers import
+Import the fixtures into a test module to use them (``from tests.bot.discord.helpers import
 scene_fixture, service_fixture, running_bot_fixture  # noqa: F401``; they are named
 ``scene``, ``service`` and ``running_bot``), or use the async context managers directly:
 
-* :func:`open_service` — a real :class:`ShaxService` on a temporary SQLite file whose bot
-  player is the fake server's bot account; the AI runs in a thread with a fast chooser.
+* :func:`open_service` — a real :class:`ShaxService` on the scene's SQLite file whose bot
+  player is the fake server's bot account (:mod:`tests.services`).
 * :func:`bot_running` — a :class:`ShaxBot` logged in to a :class:`FakeDiscord` (commands
   synced to the fake guild), ready; closed on exit. Call it again with a new service on
   the same database to simulate a restart.
@@ -24,9 +24,7 @@ import io
 import os
 import sys
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -38,8 +36,7 @@ from bot.config import Settings
 from bot.discord import ShaxBot, ShaxBotBase
 from bot.service.facade import ShaxService
 from bot.service.replies import BOARD_FILENAME, User
-from bot.storage import Storage
-from bot.workers.ai import AIPool, Chooser, random_chooser
+from tests import services
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.fakediscord.fixtures import running
 
@@ -87,29 +84,13 @@ def make_scene(fake: FakeDiscord, db_path: Path) -> Scene:
     )
 
 
-@contextlib.asynccontextmanager
-async def open_service(
-    scene: Scene,
-    *,
-    chooser: Chooser = random_chooser,
-    challenge_expiry: timedelta = timedelta(minutes=10),
-    turn_timeout: timedelta = timedelta(hours=24),
-) -> AsyncIterator[ShaxService]:
-    """A real service on the scene's database; the AI is ``chooser`` in a thread."""
-    executor = ThreadPoolExecutor(max_workers=1)
-    storage = await Storage.open(scene.db_path)
-    service = ShaxService(
-        storage,
-        bot_user=scene.bot_user,
-        ai=AIPool(1, chooser=chooser, executor=executor),
-        challenge_expiry=challenge_expiry,
-        turn_timeout=turn_timeout,
-    )
-    try:
-        yield service
-    finally:
-        await service.close()
-        executor.shutdown(wait=True)
+def open_service(
+    scene: Scene, **options: Any
+) -> contextlib.AbstractAsyncContextManager[ShaxService]:
+    """A real service on the scene's database whose bot player is the fake server's bot
+    account (options as :func:`tests.services.open_service`: ``chooser``, ``ai``,
+    ``clock``, ``challenge_expiry``, ``turn_timeout``)."""
+    return services.open_service(scene.db_path, bot_user=scene.bot_user, **options)
 
 
 @contextlib.asynccontextmanager
@@ -134,7 +115,7 @@ async def bot_running(
 
 PROCESS_TOKEN = "MTIzNDU2Nzg5.fake-bot.token_for_tests"
 """A token shaped like a bot token (three parts), for a fake that a bot process logs in to."""
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 async def start_bot_process(scene: Scene, *args: str) -> asyncio.subprocess.Process:
