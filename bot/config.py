@@ -37,6 +37,10 @@ class Settings:
 
     discord_token: str | None = field(default=None, repr=False)
     db_path: Path = Path(DEFAULT_DB_PATH)
+    """The SQLite file: the bot's database unless ``database_url`` is set; the console's."""
+    database_url: str | None = field(default=None, repr=False)
+    """A PostgreSQL server's URL (``SHAX_DATABASE_URL``); never printed, it may hold a
+    password."""
     dev_guild_id: int | None = None
     api_base_url: str = DEFAULT_API_BASE_URL
     gateway_url: str = DEFAULT_GATEWAY_URL
@@ -66,6 +70,11 @@ class Settings:
         return shard in self.shard_ids
 
     @property
+    def database(self) -> str | Path:
+        """What the bot opens: the PostgreSQL URL if there is one, else the SQLite file."""
+        return self.database_url or self.db_path
+
+    @property
     def has_token(self) -> bool:
         return bool(self.discord_token)
 
@@ -85,9 +94,11 @@ def load_settings(
     values.update(os.environ if env is None else env)
     # An empty value means "not set", as in most .env files.
     values = {k: v.strip() for k, v in values.items() if v is not None and v.strip()}
+    database_url, db_path = _database(values)
     return Settings(
         discord_token=_token(values.get("DISCORD_TOKEN")),
-        db_path=_db_path(values.get("SHAX_DB_PATH", DEFAULT_DB_PATH)),
+        db_path=db_path,
+        database_url=database_url,
         dev_guild_id=_snowflake("SHAX_DEV_GUILD_ID", values.get("SHAX_DEV_GUILD_ID")),
         api_base_url=_url(
             "DISCORD_API_BASE_URL",
@@ -133,16 +144,34 @@ def _token(raw: str | None) -> str | None:
     return raw
 
 
-def _db_path(raw: str) -> Path:
+def _database(values: Mapping[str, str]) -> tuple[str | None, Path]:
+    """``SHAX_DATABASE_URL`` (a PostgreSQL URL, or ``sqlite:///path``) and the SQLite file
+    (the URL's, else ``SHAX_DB_PATH``). The URL is never echoed: it may hold a password."""
+    db_path = values.get("SHAX_DB_PATH", DEFAULT_DB_PATH)
+    raw = values.get("SHAX_DATABASE_URL")
+    if raw is None:
+        return None, _db_path(db_path)
+    scheme = raw.split("://", 1)[0].lower()
+    if scheme in ("postgresql", "postgres") and len(raw) > len(scheme) + 3:
+        return raw, _db_path(db_path)
+    if raw.lower().startswith("sqlite:///") and len(raw) > len("sqlite:///"):
+        return None, _db_path(raw[len("sqlite:///") :], "SHAX_DATABASE_URL")
+    raise ConfigError(
+        "SHAX_DATABASE_URL must be postgresql://user:password@host/database (a PostgreSQL "
+        f"server) or sqlite:///path (a file), not a URL starting with {scheme[:20]!r}."
+    )
+
+
+def _db_path(raw: str, name: str = "SHAX_DB_PATH") -> Path:
     path = Path(raw).expanduser()
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
         raise ConfigError(
-            f"SHAX_DB_PATH is {raw!r}, but the directory {str(parent)!r} does not exist; "
+            f"{name} is {raw!r}, but the directory {str(parent)!r} does not exist; "
             "create it or choose another path."
         )
     if path.is_dir():
-        raise ConfigError(f"SHAX_DB_PATH is {raw!r}, which is a directory; name a file instead.")
+        raise ConfigError(f"{name} is {raw!r}, which is a directory; name a file instead.")
     return path
 
 

@@ -445,7 +445,8 @@ async def ask_name(reader: LineReader) -> str | None:
 
 
 def _with_db(settings: Settings, db_path: Path) -> Settings:
-    return replace(settings, db_path=db_path)
+    # The console keeps its own SQLite file, even when the bot uses PostgreSQL.
+    return replace(settings, db_path=db_path, database_url=None)
 
 
 def run_console(

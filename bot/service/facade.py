@@ -113,10 +113,11 @@ class ShaxService:
         clock: Callable[[], datetime] = utcnow,
         surface: Surface = Surface.DISCORD,
     ) -> ShaxService:
-        """A service over ``settings.db_path`` with an AI pool of ``settings.ai_workers``
-        unless ``ai`` is given, and worker processes for the pictures (the pools are
-        closed by :meth:`close`). ``surface`` is where its words are shown."""
-        storage = await Storage.open(settings.db_path)
+        """A service over ``settings.database`` (PostgreSQL, or the SQLite file) with an AI
+        pool of ``settings.ai_workers`` unless ``ai`` is given, and worker processes for the
+        pictures (the pools are closed by :meth:`close`). ``surface`` is where its words
+        are shown."""
+        storage = await Storage.open(settings.database)
         pool = AIPool(settings.ai_workers) if ai is None else None
         boards = PicturePool(BOARD_WORKERS)
         boards.start()  # every game needs boards: no first move waits for a worker

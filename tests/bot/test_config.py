@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -128,11 +129,40 @@ def test_main_with_a_bad_setting_prints_one_sentence_and_exits_2(tmp_path: Path)
     assert TOKEN not in result.stderr + result.stdout
 
 
+def test_a_postgresql_url_is_the_bot_s_database_and_never_printed(tmp_path: Path) -> None:
+    url = "postgresql://shax:s3cret@db.example:5432/shax"
+    s = load(SHAX_DATABASE_URL=url, SHAX_DB_PATH=str(tmp_path / "console.db"))
+    assert s.database == url and s.database_url == url
+    assert s.db_path == tmp_path / "console.db"  # the console's file stays
+    assert "s3cret" not in repr(s)
+
+
+def test_a_sqlite_url_names_the_file(tmp_path: Path) -> None:
+    s = load(SHAX_DATABASE_URL=f"sqlite:///{tmp_path / 'x.db'}", SHAX_DB_PATH="ignored.db")
+    assert s.database == s.db_path == tmp_path / "x.db" and s.database_url is None
+    assert load().database == Path("shax.db")
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        ("mysql://root:hunter2@host/db", "postgresql://user:password@host/database"),
+        ("sqlite:///no/such/dir/x.db", "SHAX_DATABASE_URL is 'no/such/dir/x.db'"),
+        ("postgresql://", "or sqlite:///path (a file)"),
+    ],
+)
+def test_a_bad_database_url_names_the_two_kinds(url: str, words: str) -> None:
+    with pytest.raises(ConfigError, match=re.escape(words)) as caught:
+        load(SHAX_DATABASE_URL=url)
+    assert "hunter2" not in str(caught.value)
+
+
 def test_env_example_documents_every_setting() -> None:
     text = (ROOT / ".env.example").read_text()
     for name in (
         "DISCORD_TOKEN",
         "SHAX_DB_PATH",
+        "SHAX_DATABASE_URL",
         "SHAX_DEV_GUILD_ID",
         "DISCORD_API_BASE_URL",
         "DISCORD_GATEWAY_URL",

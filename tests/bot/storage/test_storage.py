@@ -1,63 +1,61 @@
-"""Storage: migrations, WAL, optimistic versions, one active game per channel, tallies."""
+"""Storage on both engines: migrations, optimistic versions, one active game per channel,
+tallies and series in one transaction, challenges, the bot's facts and preferences."""
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import asyncpg
 import pytest
 
+import engine
 from bot.storage import (
     SCHEMA_VERSION,
+    AiColor,
     ChannelTaken,
+    GameResult,
+    GameStatus,
     NewChallenge,
-    NewGame,
     PlayerResult,
     SeriesResult,
     Storage,
     StorageError,
+    Termination,
 )
+from bot.storage.schema import TABLES
+from bot.storage.sqlite import SqliteStorage
+from tests.bot.storage.conftest import new_game
 
 NOW = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 
 
-@pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    """A fresh database in the test's folder (``s.db``), closed afterwards."""
-    opened = await Storage.open(tmp_path / "s.db")
-    yield opened
-    await opened.close()
-
-
-def new_game(channel: int = 7) -> NewGame:
-    return NewGame(
-        guild_id=1,
-        channel_id=channel,
-        parent_channel_id=None,
-        variant="jar",
-        white_id=11,
-        white_name="Amina",
-        black_id=12,
-        black_name="Bashir",
-    )
-
-
-async def test_migrations_from_empty_set_the_schema_version_and_wal(storage: Storage) -> None:
+async def test_migrations_from_empty_set_the_schema_version(storage: Storage) -> None:
     assert await storage.schema_version() == SCHEMA_VERSION
-    assert await storage.journal_mode() == "wal"
-    with sqlite3.connect(storage.path) as raw:
-        tables = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert {"games", "challenges", "tallies", "series"} <= tables
+    assert await storage.export_rows("games") == []
 
 
-async def test_reopening_keeps_the_data_and_runs_no_migration_twice(tmp_path: Path) -> None:
+async def test_sqlite_runs_in_wal_mode_with_every_table(tmp_path: Path) -> None:
     storage = await Storage.open(tmp_path / "s.db")
+    try:
+        assert isinstance(storage, SqliteStorage)
+        assert await storage.journal_mode() == "wal"
+    finally:
+        await storage.close()
+    with sqlite3.connect(tmp_path / "s.db") as raw:
+        tables = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert set(TABLES) <= tables
+
+
+async def test_reopening_keeps_the_data_and_runs_no_migration_twice(
+    database: str | Path,
+) -> None:
+    storage = await Storage.open(database)
     game = await storage.create_game(new_game(), NOW)
     await storage.close()
-    storage = await Storage.open(tmp_path / "s.db")
+    storage = await Storage.open(database)
     try:
         assert await storage.get_game(game.id) == game
         assert await storage.schema_version() == SCHEMA_VERSION
@@ -65,11 +63,17 @@ async def test_reopening_keeps_the_data_and_runs_no_migration_twice(tmp_path: Pa
         await storage.close()
 
 
-async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
-    with sqlite3.connect(tmp_path / "s.db") as raw:
-        raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
-    with pytest.raises(StorageError, match="newer than this bot's"):
-        await Storage.open(tmp_path / "s.db")
+async def test_a_newer_schema_is_refused(database: str | Path) -> None:
+    await (await Storage.open(database)).close()
+    if isinstance(database, Path):
+        with sqlite3.connect(database) as raw:
+            raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    else:
+        conn = await asyncpg.connect(database)
+        await conn.execute("UPDATE shax_schema SET version = $1", SCHEMA_VERSION + 1)
+        await conn.close()
+    with pytest.raises(StorageError, match="newer than this bot's 2: upgrade the bot"):
+        await Storage.open(database)
 
 
 async def test_game_round_trip(storage: Storage) -> None:
@@ -95,7 +99,9 @@ async def test_optimistic_version_update_applies_once(storage: Storage) -> None:
     assert (await storage.get_game(game.id)) == first
 
 
-async def test_single_statement_writes_are_committed_and_checked(storage: Storage) -> None:
+async def test_single_statement_writes_are_committed_and_checked(
+    storage: Storage, database: str | Path
+) -> None:
     """The frequent writes are one statement each (no explicit transaction): each
     applies only where its condition holds, and is on disk when it returns."""
     game = await storage.create_game(new_game(), NOW)
@@ -107,7 +113,7 @@ async def test_single_statement_writes_are_committed_and_checked(storage: Storag
     assert moved is not None and not moved.warned  # a new turn clears the warning
     await storage.set_board_message(game.id, 99)
     # Another connection (a restarted bot) sees every write.
-    other = await Storage.open(storage.path)
+    other = await Storage.open(database)
     try:
         seen = await other.get_game(game.id)
     finally:
@@ -246,3 +252,43 @@ async def test_meta_settings_and_preferences_are_kept_and_forgotten(storage: Sto
     assert await storage.player_prefs(8) == {}
     await storage.set_player_pref(9, "language", None)
     assert await storage.player_prefs(9) == {}
+
+
+def test_the_terminations_are_the_engines() -> None:
+    assert [t.value for t in Termination] == [t.name for t in engine.Termination]
+
+
+async def test_values_outside_a_vocabulary_are_refused_and_change_nothing(
+    storage: Storage,
+) -> None:
+    game = await storage.create_game(new_game(), NOW)
+    c = await storage.create_challenge(
+        NewChallenge(1, 8, None, 11, "Amina", 12, "Bashir", "jar", NOW + timedelta(minutes=10)),
+        NOW,
+    )
+    with pytest.raises(ValueError, match="declined, expired"):
+        await storage.resolve_challenge(c.id, "accepted", NOW)
+    with pytest.raises(ValueError):
+        await storage.leaderboard(1, "human", "wins")
+    with pytest.raises(ValueError):
+        await storage.finish_game(
+            game.id, 0, record=[], result="white", termination="BOREDOM", now=NOW,
+            players=[], series=SeriesResult("u:11", "u:12", None),
+        )  # fmt: skip
+    assert (await storage.get_challenge(c.id)).status == "open"  # type: ignore[union-attr]
+    assert await storage.get_game(game.id) == game
+
+
+async def test_rows_carry_their_vocabularies(storage: Storage) -> None:
+    game = await storage.create_game(replace(new_game(), ai_level="easy", ai_color="black"), NOW)
+    assert game.status is GameStatus.ACTIVE and game.ai_color is AiColor.BLACK
+    done = await storage.finish_game(
+        game.id, 0, record=[], result="draw", termination="AGREEMENT", now=NOW,
+        players=[], series=SeriesResult("u:11", "bot:easy", None),
+    )  # fmt: skip
+    assert done is not None
+    assert (done.game.status, done.game.result, done.game.termination) == (
+        GameStatus.OVER,
+        GameResult.DRAW,
+        Termination.AGREEMENT,
+    )
