@@ -65,6 +65,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 if TYPE_CHECKING:  # the bot process (--serve-bot) never imports the fake server
+    from bot.storage import Storage
     from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
     from tests.fakediscord.world import World
 
@@ -100,7 +101,6 @@ def _time_calls(spans: Spans) -> None:
     import discord
 
     from bot.service.facade import ShaxService
-    from bot.storage import Storage
     from bot.workers.ai import AIPool
     from bot.workers.pictures import PicturePool
 
@@ -162,8 +162,16 @@ def _time_calls(spans: Spans) -> None:
     ShaxService.play = play  # type: ignore[method-assign]
     AIPool.choose = choose  # type: ignore[method-assign]
     PicturePool.run = run_picture  # type: ignore[method-assign]
-    for attr in ("get_game", "update_game", "series", "set_board_message"):
-        timed_async(Storage, attr, f"db.{attr}")
+
+    def time_database(storage: Storage) -> None:
+        engine = type(storage)  # SQLite or PostgreSQL: timed once it is known
+        if getattr(engine, "_timed", False):
+            return
+        engine._timed = True  # type: ignore[attr-defined]
+        for attr in ("get_game", "update_game", "series", "set_board_message"):
+            timed_async(engine, attr, f"db.{attr}")
+
+    after_open(time_database)
     timed_async(ShaxService, "tick", "service.tick (every 30 s)")
     timed_async(discord.InteractionResponse, "send_message", "ack: send_message")
     timed_async(discord.InteractionResponse, "edit_message", "ack: edit_message")
@@ -185,6 +193,26 @@ async def _serve_with_probe(stats_path: Path, options: dict[str, Any]) -> None:
         stats_path.write_text(json.dumps({"lag": lag, "spans": spans}))
 
 
+pending: list[Any] = []
+"""Awaitables the hooks of :func:`after_open` leave for the opening to await."""
+
+
+def after_open(hook: Callable[[Storage], None]) -> None:
+    """Call ``hook`` with every database the bot opens (``Storage.open``), whichever engine."""
+    from bot.storage import Storage
+
+    opening = Storage.open.__func__  # type: ignore[attr-defined]
+
+    async def open_and_hook(cls: type[Storage], target: Any) -> Storage:
+        storage: Storage = await opening(cls, target)
+        hook(storage)
+        while pending:
+            await pending.pop()
+        return storage
+
+    Storage.open = classmethod(open_and_hook)  # type: ignore[method-assign,assignment]
+
+
 def serve_bot(
     stats_path: Path, *, ack_budget: float | None, ai_nice: int, db_sync: str | None
 ) -> None:
@@ -198,18 +226,15 @@ def serve_bot(
     ``db_sync`` (SQLite's ``synchronous`` pragma; the bot leaves SQLite's FULL)."""
     from bot.config import load_settings
     from bot.discord.runner import setup_logging, use_endpoints
-    from bot.storage import Storage
     from bot.workers import ai as ai_pool
 
     if db_sync:
-        open_storage = Storage.open.__func__  # type: ignore[attr-defined]
 
-        async def open_with_sync(cls: type[Storage], path: Any) -> Storage:
-            storage: Storage = await open_storage(cls, path)
-            await storage._db.execute(f"PRAGMA synchronous = {db_sync}")
-            return storage
+        def set_sync(storage: Storage) -> None:
+            if hasattr(storage, "_db"):  # SQLite's connection
+                pending.append(storage._db.execute(f"PRAGMA synchronous = {db_sync}"))
 
-        Storage.open = classmethod(open_with_sync)  # type: ignore[method-assign,assignment]
+        after_open(set_sync)
 
     if ai_nice:
         ai_pool.WORKER_NICENESS = ai_nice  # passed to each worker as it starts

@@ -1,11 +1,11 @@
 """Two bot processes, one game world: ``python -m bot`` twice (``SHAX_SHARDS=2``, one with
-``SHAX_SHARD_IDS=0``, the other with ``=1``) on one database, against a fake Discord with
-servers on both shards.
+``SHAX_SHARD_IDS=0``, the other with ``=1``) on one database — a PostgreSQL server, and a
+SQLite file in WAL mode — against a fake Discord with servers on both shards.
 
 Every interaction reaches the process of its server's shard; every challenge expiry,
 turn-timeout warning and forfeit happens exactly once — none doubled by the other process,
 none missed — with the clock running for real on short settings (a 4 s challenge expiry,
-a 4 s turn: the warning at 2 s, the forfeit at 4 s, a tick every 0.2 s).
+a 6 s turn: the warning at 3 s, the forfeit at 6 s, a tick every 0.2 s).
 """
 
 from __future__ import annotations
@@ -18,12 +18,14 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 import pytest_asyncio
 
 from bot.discord.components import accept_id
 from bot.storage import Storage
 from tests.bot.discord.helpers import ROOT
-from tests.e2e.conftest import challenge_of, game_version
+from tests.bot.storage.pgserver import PostgresServer, find_binaries, start_server
+from tests.e2e.conftest import challenge_of
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.fakediscord.models import FakeGuild
 from tests.fakediscord.world import MessageEvent
@@ -32,7 +34,7 @@ TOKEN = "MTIzNDU2Nzg5.fake-bot.token_for_shard_tests"  # shaped like a bot token
 SHARDS = 2
 GUILDS_PER_SHARD = 2
 CHALLENGE_EXPIRY_SECONDS = 4
-TURN_TIMEOUT_SECONDS = 4
+TURN_TIMEOUT_SECONDS = 6
 TICK_SECONDS = 0.2
 START_SECONDS = 30.0
 WARNING = "or you forfeit the game"
@@ -48,13 +50,17 @@ class Server:
     waiting: FakeChannel
     playing: FakeChannel
     challenge_id: int = 0
-    game_id: int = 0
+    """The challenge left to expire."""
+    accepted_id: int = 0
+    """The challenge accepted: its game is left to time out."""
 
 
 @dataclass
 class World:
     fake: FakeDiscord
-    db_path: Path
+    database: str | Path
+    """What both processes share: a SQLite file, or a PostgreSQL URL."""
+    folder: Path
     amina: FakeUser
     bashir: FakeUser
     cawo: FakeUser
@@ -65,7 +71,9 @@ class World:
             **os.environ,
             **self.fake.env(),
             "DISCORD_TOKEN": TOKEN,
-            "SHAX_DB_PATH": str(self.db_path),
+            "SHAX_DATABASE_URL": f"sqlite:///{self.database}"
+            if isinstance(self.database, Path)
+            else self.database,
             "SHAX_SHARDS": str(SHARDS),
             "SHAX_SHARD_IDS": str(shard),
             # The process of shard 0 registers the commands; the others leave them be.
@@ -78,8 +86,31 @@ class World:
         }
 
 
+@pytest.fixture(scope="module")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A throwaway PostgreSQL server (see tests/bot/storage/pgserver.py); without the
+    server binaries this half is skipped, except under ``CI=true``, where it fails."""
+    binaries = find_binaries()
+    if binaries is None:
+        reason = "PostgreSQL's server binaries (initdb, pg_ctl) were not found"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    server = start_server(binaries)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["postgresql", "sqlite"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    if request.param == "sqlite":
+        return tmp_path / "shax.db"
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    return server.url()
+
+
 @pytest_asyncio.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
+async def world(database: str | Path, tmp_path: Path) -> AsyncIterator[World]:
     async with FakeDiscord(token=TOKEN, shard_count=SHARDS) as fake:
         amina = fake.add_user("amina", global_name="Amina")
         bashir = fake.add_user("bashir", global_name="Bashir")
@@ -92,7 +123,7 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
             waiting = fake.add_channel("challenges", guild=guild)
             playing = fake.add_channel("shax", guild=guild)
             servers.append(Server(guild, waiting, playing))
-        yield World(fake, tmp_path / "shax.db", amina, bashir, cawo, servers)
+        yield World(fake, database, tmp_path, amina, bashir, cawo, servers)
 
 
 class BotProcess:
@@ -101,7 +132,7 @@ class BotProcess:
     def __init__(self, world: World, shard: int) -> None:
         self.world = world
         self.shard = shard
-        self.log_path = world.db_path.parent / f"shard-{shard}.log"
+        self.log_path = world.folder / f"shard-{shard}.log"
         self.process: asyncio.subprocess.Process | None = None
 
     async def start(self) -> None:
@@ -111,7 +142,7 @@ class BotProcess:
                 "-m",
                 "bot",
                 "--env-file",
-                str(self.world.db_path.parent / "no.env"),  # never a developer's .env
+                str(self.world.folder / "no.env"),  # never a developer's .env
                 cwd=ROOT,
                 env=self.world.env(self.shard),
                 stdin=asyncio.subprocess.DEVNULL,
@@ -134,7 +165,7 @@ class BotProcess:
 async def processes(world: World) -> AsyncIterator[list[BotProcess]]:
     """Both processes, started together on a database created beforehand, connected and
     with the commands registered."""
-    await (await Storage.open(world.db_path)).close()
+    await (await Storage.open(world.database)).close()
     started = [BotProcess(world, shard) for shard in range(SHARDS)]
     try:
         for process in started:
@@ -168,14 +199,6 @@ async def answered(fake: FakeDiscord, result: InteractionResult) -> FakeMessage:
     )
 
 
-async def first_board(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:
-    return await fake.wait_for(
-        lambda: next((m for m in fake.messages(channel) if m.selects()), None),
-        timeout=10,
-        what="the first board",
-    )
-
-
 def events(fake: FakeDiscord, channel: FakeChannel, words: str) -> list[MessageEvent]:
     """Each creation or edit of a message of ``channel`` that brought ``words`` into it."""
     seen: dict[int, str] = {}
@@ -202,29 +225,41 @@ async def test_two_processes_share_the_clock_without_doubling_or_missing_anythin
     world: World, processes: list[BotProcess]
 ) -> None:
     fake = world.fake
-    for server in world.servers:
+
+    async def start_game(server: Server) -> None:
+        """A game whose first player never moves."""
         shard = fake.shard_of(server.guild)
-        # A challenge nobody answers.
-        waiting = await fake.slash(
-            world.amina, server.waiting, "shax", "challenge", {"opponent": world.bashir}
-        )
-        assert waiting.shards == ((shard, SHARDS),)
-        server.challenge_id = challenge_of(await answered(fake, waiting))
-        # A game whose first player never moves.
         offered = await fake.slash(
             world.cawo, server.playing, "shax", "challenge", {"opponent": world.amina}
         )
         assert offered.shards == ((shard, SHARDS),)
         posted = await answered(fake, offered)
-        accepted = await fake.click(world.amina, posted, accept_id(challenge_of(posted)))
+        server.accepted_id = challenge_of(posted)
+        accepted = await fake.click(world.amina, posted, accept_id(server.accepted_id))
         assert accepted.shards == ((shard, SHARDS),)
-        server.game_id = game_version(await first_board(fake, server.playing))[0]
 
-    await fake.wait_for(
-        lambda: all(found for _, _, found in all_events(world)),
-        timeout=CHALLENGE_EXPIRY_SECONDS + TURN_TIMEOUT_SECONDS + 10,
-        what="every expiry, warning and forfeit",
-    )
+    async def challenge(server: Server) -> None:
+        """A challenge nobody answers."""
+        waiting = await fake.slash(
+            world.amina, server.waiting, "shax", "challenge", {"opponent": world.bashir}
+        )
+        assert waiting.shards == ((fake.shard_of(server.guild), SHARDS),)
+        server.challenge_id = challenge_of(await answered(fake, waiting))
+
+    # The games start together, so that every warning is due before the first forfeit.
+    await asyncio.gather(*(start_game(server) for server in world.servers))
+    await asyncio.gather(*(challenge(server) for server in world.servers))
+
+    try:
+        await fake.wait_for(
+            lambda: all(found for _, _, found in all_events(world)),
+            timeout=CHALLENGE_EXPIRY_SECONDS + TURN_TIMEOUT_SECONDS + 30,
+            what="every expiry, warning and forfeit",
+        )
+    except TimeoutError:
+        missing = [(s.guild.name, what) for s, what, found in all_events(world) if not found]
+        logs = "\n".join(p.log()[-3000:] for p in processes)
+        raise AssertionError(f"missing: {missing}\n{logs}") from None
     await asyncio.sleep(5 * TICK_SECONDS)  # room for a doubled notice to show up
     for server, what, found in all_events(world):
         assert len(found) == 1, (server.guild.name, what, found)
@@ -238,12 +273,14 @@ async def test_two_processes_share_the_clock_without_doubling_or_missing_anythin
     for process in processes:
         assert await process.stop() == 0, process.log()
         assert "Traceback" not in process.log(), process.log()
-    storage = await Storage.open(world.db_path)
+    storage = await Storage.open(world.database)
     try:
         for server in world.servers:
-            challenge = await storage.get_challenge(server.challenge_id)
-            game = await storage.get_game(server.game_id)
-            assert challenge is not None and challenge.status == "expired"
+            expired = await storage.get_challenge(server.challenge_id)
+            assert expired is not None and expired.status == "expired"
+            accepted = await storage.get_challenge(server.accepted_id)
+            assert accepted is not None and accepted.game_id is not None
+            game = await storage.get_game(accepted.game_id)
             assert game is not None and game.termination == "TIMEOUT", game
     finally:
         await storage.close()
