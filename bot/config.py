@@ -41,6 +41,10 @@ class Settings:
     database_url: str | None = field(default=None, repr=False)
     """A PostgreSQL server's URL (``SHAX_DATABASE_URL``); never printed, it may hold a
     password."""
+    backup_dir: Path | None = None
+    """Where the bot puts a daily backup of its SQLite file (``SHAX_BACKUP_DIR``)."""
+    backup_keep: int = 7
+    """How many daily backups are kept (``SHAX_BACKUP_KEEP``)."""
     dev_guild_id: int | None = None
     api_base_url: str = DEFAULT_API_BASE_URL
     gateway_url: str = DEFAULT_GATEWAY_URL
@@ -99,6 +103,8 @@ def load_settings(
         discord_token=_token(values.get("DISCORD_TOKEN")),
         db_path=db_path,
         database_url=database_url,
+        backup_dir=_backup_dir(values.get("SHAX_BACKUP_DIR")),
+        backup_keep=_positive_int("SHAX_BACKUP_KEEP", values.get("SHAX_BACKUP_KEEP"), 7, 10_000),
         dev_guild_id=_snowflake("SHAX_DEV_GUILD_ID", values.get("SHAX_DEV_GUILD_ID")),
         api_base_url=_url(
             "DISCORD_API_BASE_URL",
@@ -160,6 +166,20 @@ def _database(values: Mapping[str, str]) -> tuple[str | None, Path]:
         "SHAX_DATABASE_URL must be postgresql://user:password@host/database (a PostgreSQL "
         f"server) or sqlite:///path (a file), not a URL starting with {scheme[:20]!r}."
     )
+
+
+def _backup_dir(raw: str | None) -> Path | None:
+    if raw is None:
+        return None
+    path = Path(raw).expanduser()
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"SHAX_BACKUP_DIR is {raw!r}, which is a file; name a folder instead.")
+    if not path.exists() and not path.parent.is_dir():
+        raise ConfigError(
+            f"SHAX_BACKUP_DIR is {raw!r}, but {str(path.parent)!r} does not exist; "
+            "create it or choose another folder."
+        )
+    return path
 
 
 def _db_path(raw: str, name: str = "SHAX_DB_PATH") -> Path:

@@ -445,8 +445,9 @@ async def ask_name(reader: LineReader) -> str | None:
 
 
 def _with_db(settings: Settings, db_path: Path) -> Settings:
-    # The console keeps its own SQLite file, even when the bot uses PostgreSQL.
-    return replace(settings, db_path=db_path, database_url=None)
+    # The console keeps its own SQLite file, even when the bot uses PostgreSQL; the bot's
+    # daily backups are the bot's.
+    return replace(settings, db_path=db_path, database_url=None, backup_dir=None)
 
 
 def run_console(

@@ -38,6 +38,7 @@ from bot.service.statistics import Statistics
 from bot.service.texts import Surface
 from bot.service.turns import Turns
 from bot.storage import Storage
+from bot.storage.backup import DailyBackups
 from bot.workers.ai import AIPool
 from bot.workers.pictures import BOARD_WORKERS, REPLAY_WORKERS, PicturePool
 
@@ -77,8 +78,10 @@ class ShaxService:
         run_replay: Offload = asyncio.to_thread,
         owns: Callable[[int | None], bool] = everything,
         surface: Surface = Surface.DISCORD,
+        backups: DailyBackups | None = None,
     ) -> None:
         self.storage = storage
+        self.backups = backups
         self.bot_user = bot_user
         self.kernel = GameKernel(storage, now=clock, bot_user=bot_user, surface=surface)
         pictures: dict[str, BoardRenderer | ReplayRenderer] = {}
@@ -142,6 +145,7 @@ class ShaxService:
             run_replay=replays.run,
             owns=settings.owns,
             surface=surface,
+            backups=_daily_backups(settings, clock),
         )
 
     async def close(self) -> None:
@@ -278,8 +282,12 @@ class ShaxService:
     # -- the clock, statistics and help --------------------------------------------------
 
     async def tick(self) -> list[Notice]:
-        """Call every ~30 s: challenge expiry, turn timeouts, and the bot's waiting moves."""
-        return await self.clock.tick()
+        """Call every ~30 s: challenge expiry, turn timeouts, the bot's waiting moves, and
+        the daily backup when one is due."""
+        notices = await self.clock.tick()
+        if self.backups is not None:
+            await self.backups.tick()
+        return notices
 
     async def streak(self, place: Place, user: User) -> Reply:
         """A player's streaks and record on this server."""
@@ -292,3 +300,11 @@ class ShaxService:
     async def rules(self, variant: str = "shax") -> Reply:
         """The rules in short, with a picture of the empty board and its point names."""
         return await self.composer.rules(parse_variant(variant))
+
+
+def _daily_backups(settings: Settings, clock: Callable[[], datetime]) -> DailyBackups | None:
+    """Daily backups of the SQLite file, if ``SHAX_BACKUP_DIR`` asks for them (PostgreSQL
+    is backed up with its own tools)."""
+    if settings.backup_dir is None or settings.database_url is not None:
+        return None
+    return DailyBackups(settings.db_path, settings.backup_dir, settings.backup_keep, clock)

@@ -163,6 +163,8 @@ def test_env_example_documents_every_setting() -> None:
         "DISCORD_TOKEN",
         "SHAX_DB_PATH",
         "SHAX_DATABASE_URL",
+        "SHAX_BACKUP_DIR",
+        "SHAX_BACKUP_KEEP",
         "SHAX_DEV_GUILD_ID",
         "DISCORD_API_BASE_URL",
         "DISCORD_GATEWAY_URL",
