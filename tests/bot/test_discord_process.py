@@ -25,7 +25,7 @@ async def test_the_bot_process_plays_and_stops_cleanly_on_sigterm(process_scene:
         await fake.wait_for(lambda: fake.commands(fake.guild_id), timeout=10, what="commands")
 
         rules = await fake.slash(scene.amina, scene.channel, "shax", "rules", {"variant": "jar"})
-        await rules.wait_for_response()
+        await rules.wait_for_response(timeout=30)  # the first picture waits for the workers
         started = await fake.slash(
             scene.amina,
             scene.channel,
