@@ -381,6 +381,18 @@ class ShaxService:
             notices.append(Notice(row.channel_id, reply))
         return notices
 
+    async def unseen(self, reply: Reply) -> bool:
+        """Whether a board from :meth:`reconcile` is still to be shown: its game is still
+        at that version, no board of it was shown meanwhile, and nobody is changing it
+        right now (an answer that began since shows its own board)."""
+        if reply.game_id is None or reply.version is None:
+            return False
+        busy = self.bots.is_thinking(reply.game_id) or self.kernel.lock(reply.game_id).locked()
+        row = await self.storage.get_game(reply.game_id)
+        if busy or row is None:
+            return False
+        return row.version == reply.version and row.shown_version < row.version
+
     # -- the clock, statistics and help --------------------------------------------------
 
     async def tick(self) -> list[Notice]:
