@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 from engine import Action, Color, Outcome, Phase, Position
 from renderer import sprites
 from renderer.layout import Layout
-from renderer.text import draw_text, fit, font, printable, status_lines, wrap
+from renderer.text import draw_text, fit, status_lines, text_width, wrap
 from renderer.theme import RGB, Theme
 
 SERIES_SHOWN = 10
@@ -62,8 +62,8 @@ def draw_panel(
     inset = lay.px(14) if outcome else 0
     width = x1 - x0 - 2 * inset
     hs, ds = lay.px(30), lay.px(18)
-    head_lines = wrap(head, font(hs), width, max_lines=2)
-    detail_lines = wrap(detail, font(ds), width, max_lines=4) if detail else []
+    head_lines = wrap(head, hs, width, max_lines=2)
+    detail_lines = wrap(detail, ds, width, max_lines=4) if detail else []
     v = position.variant
     note = "Last: " + " ".join(a.notation(v) for a in last) if last else ""
     if note and ply:
@@ -92,7 +92,7 @@ def draw_panel(
     y += inset
     if note:
         y += lay.px(12)
-        draw_text(img, (x0, y), fit(note, font(ds), x1 - x0), ds, theme.text)
+        draw_text(img, (x0, y), fit(note, ds, x1 - x0), ds, theme.text)
         y += dl
     if series is not None:
         _draw_series_row(img, lay, theme, series, x0, y + lay.px(30))
@@ -105,7 +105,7 @@ def _draw_series_row(
     color, stones = series
     size = lay.px(16)
     draw_text(img, (x, y), "series", size, theme.muted, "lm")
-    x += round(font(size).getlength("series")) + lay.px(10)
+    x += round(text_width("series", size)) + lay.px(10)
     pr = 7.0 * lay.scale
     step = round(pr * 2.4)
     peb = sprites.pebble(theme, color is Color.BLACK, pr)
@@ -156,12 +156,11 @@ def _draw_card(
     d.rounded_rectangle(box, radius=radius, fill=theme.card)
     black = color is Color.BLACK
     sprites.paste(img, sprites.stone(theme, black, lay.px(13)), (x0 + lay.px(25), y0 + lay.px(26)))
-    name = printable(name) or color.label.capitalize()
+    # Only a player without a name is called by the colour; any name is drawn.
+    name = name.strip() or color.label.capitalize()
     ns = lay.px(23)
     tx = x0 + lay.px(47)
-    draw_text(
-        img, (tx, y0 + lay.px(26)), fit(name, font(ns), x1 - tx - lay.px(8)), ns, theme.text, "lm"
-    )
+    draw_text(img, (tx, y0 + lay.px(26)), fit(name, ns, x1 - tx - lay.px(8)), ns, theme.text, "lm")
     v = position.variant
     on_board = position.count(color)
     hand = position.in_hand(color)
@@ -179,7 +178,7 @@ def _draw_card(
         pebbles, pebble_black = taken, not black
         if taken:
             draw_text(img, (px, row_y), "took", ss, theme.muted, "lm")
-            px += round(font(ss).getlength("took")) + lay.px(8)
+            px += round(text_width("took", ss)) + lay.px(8)
     draw_text(img, (x0 + lay.px(14), y0 + lay.px(52)), info, ss, theme.muted, "lm")
     pr = 7.0 * lay.scale
     step = round(pr * 2.3)
@@ -230,5 +229,5 @@ def draw_caption(img: Image.Image, lay: Layout, theme: Theme, caption: str) -> N
     d.line((0, lay.height, lay.width, lay.height), fill=theme.ground_edge, width=lay.px(2))
     pad = lay.px(16)
     size = lay.px(20)
-    text = fit(printable(caption), font(size), lay.width - 2 * pad)
+    text = fit(caption, size, lay.width - 2 * pad)
     draw_text(img, (pad, lay.height + lay.caption_h // 2), text, size, theme.text, "lm")
