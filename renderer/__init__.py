@@ -10,12 +10,13 @@ from renderer.board import BoardView, render_board, render_position, warm_up
 from renderer.layout import board_geometry
 from renderer.replay import REPLAY_FILENAME, REPLAY_SCALE, render_replay
 from renderer.text import status_text
-from renderer.theme import THEME_NAMES, THEMES, Theme, get_theme
+from renderer.theme import THEME_ALIASES, THEME_NAMES, THEMES, Theme, get_theme
 
 __all__ = [
     "REPLAY_FILENAME",
     "REPLAY_SCALE",
     "THEMES",
+    "THEME_ALIASES",
     "THEME_NAMES",
     "BoardView",
     "Theme",

@@ -107,8 +107,8 @@ def static_board(variant: Variant, theme: Theme, flip: bool, scale: float) -> Im
 
 
 def _draw_labels(img: Image.Image, lay: Layout, theme: Theme) -> None:
-    size = lay.px(19)
-    gap = lay.stone_r + lay.px(13)
+    size = lay.px(26)
+    gap = lay.stone_r + lay.px(16)
     for k in range(lay.grid):
         x = lay.file_x(k)
         draw_text(img, (x, lay.grid_max + gap), chr(ord("a") + k), size, theme.label, "mm")

@@ -63,7 +63,7 @@ def test_every_frame_shows_the_stones_of_its_position(variant: str) -> None:
     for k, (position, _) in enumerate(iter_positions(variant, record)):
         img.seek(k)
         frame = img.convert("RGB")
-        assert frame.size[0] < 820  # replay frames are drawn smaller than the live board
+        assert frame.size[0] < 880  # replay frames are drawn smaller than the live board
         for name, xy in geometry.items():
             stone = position.at(name)
             expected = {
