@@ -42,6 +42,11 @@ FIRST = [
     Choice(name="Random", value="random"),
 ]
 
+THEMES = [
+    Choice(name="Dark — as Discord's dark theme", value="dark"),
+    Choice(name="Light — sand", value="light"),
+]
+
 CHALLENGE_MENU = "Challenge to Shax"
 """The user context-menu command (right-click a member → Apps)."""
 
@@ -228,6 +233,16 @@ class ShaxCommands(
     async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
         place = place_of(interaction)
         await self.bot.responder.command(interaction, lambda _: self.bot.service.leaderboard(place))
+
+    @app_commands.command(name="theme", description="Draw the boards you ask for dark or light")
+    @app_commands.describe(theme="dark or light (leave out to see yours)")
+    @app_commands.choices(theme=THEMES)
+    async def theme(self, interaction: discord.Interaction[Any], theme: str | None = None) -> None:
+        user = actor(interaction)
+        chosen = None if theme is None else text_option(theme)
+        await self.bot.responder.command(
+            interaction, lambda _: self.bot.service.theme(user, chosen)
+        )
 
     @app_commands.command(name="rules", description="The rules in short, with the board's points")
     @app_commands.describe(variant="Which game (default: Shax)")
