@@ -265,7 +265,8 @@ def _draw_path(
 
 
 PALETTE_SIZE = 255
-"""Colours in the shared palette; GIF replays use index 255 for unchanged pixels."""
+"""Colours in the shared palette; one index stays free, which Pillow's GIF optimiser
+uses in replays for the pixels a frame leaves unchanged."""
 
 
 @lru_cache(maxsize=32)

@@ -107,6 +107,7 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return font_at(0, size)
 
 
+@lru_cache(maxsize=4096)
 def clean(text: str) -> str:
     """``text`` composed (NFC), on one line, without control characters or bidi
     overrides (which could turn the rest of a picture around)."""
