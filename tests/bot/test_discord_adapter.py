@@ -55,6 +55,7 @@ SUBCOMMANDS = {
     "draw": [],
     "streak": ["user"],
     "leaderboard": [],
+    "theme": ["theme"],
     "rules": ["variant"],
 }
 SAMPLE_IDS = {
