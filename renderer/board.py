@@ -190,7 +190,9 @@ def compose(
         series = (view.series_color, view.series_stones)
     if series is not None and v.family == "shax":
         cx, cy = lay.centre
-        draw_series(img, lay, theme, series[0], series[1], cx, cy, per_row=5)
+        # Inside the inner square, between its stones: rows of three, a gal as a square.
+        per_row = 2 if series[1] == 4 else 3
+        draw_series(img, lay, theme, series[0], series[1], cx, cy, per_row=per_row)
         series = None
     names = (view.white_name, view.black_name)
     last = [action for _, action in drawn if action is not None]

@@ -71,10 +71,16 @@ def draw_panel(
     if note and ply and text_width(f"{note}  ·  action {ply}", lay.px(24)) <= x1 - x0:
         note += f"  ·  action {ply}"  # left out where a two-part turn leaves no room
     hl, dl = lay.px(42), lay.px(30)
-    text_h = len(head_lines) * hl + len(detail_lines) * dl
-    block = text_h + 2 * inset + (lay.px(12) + dl if note else 0)
-    if series is not None:
-        block += lay.px(44)
+    room = bottom_y - (top_y + card_h) - 2 * lay.px(8)
+    while True:
+        text_h = len(head_lines) * hl + len(detail_lines) * dl
+        block = text_h + 2 * inset + (lay.px(12) + dl if note else 0)
+        if series is not None:
+            block += lay.px(44)
+        if block <= room or len(detail_lines) <= 1:
+            break
+        # Too tall for the space between the cards: the detail gives way, with an ellipsis.
+        detail_lines = wrap(detail, ds, width, max_lines=len(detail_lines) - 1)
     y = (top_y + card_h + bottom_y - block) // 2
     fg, muted = theme.text, theme.muted
     if outcome:
