@@ -56,6 +56,7 @@ SUBCOMMANDS = {
     "draw": [],
     "streak": ["user"],
     "leaderboard": [],
+    "theme": ["theme"],
     "rules": ["variant"],
     "settings": [
         "turn-timeout",
