@@ -136,7 +136,7 @@ class ShaxService:
         self.clock = TurnClock(
             self.kernel, self.composer, self.bots, servers=self.servers, owns=owns
         )
-        self.statistics = Statistics(storage)
+        self.statistics = Statistics(storage, bot_user)
         if analyser is None:
             analyser = ai if isinstance(ai, AIPool) else ThreadAnalyser()
         self.teacher = Teacher(

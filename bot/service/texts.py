@@ -476,6 +476,18 @@ def against_bot(level: str, t: Tally) -> str:
     return f"Against the {level} bot: " + tally_line(t)
 
 
+def bot_record_heading(name: str) -> str:
+    return f"**{name}** — its games on this server"
+
+
+def bot_record_line(level: str, won: int, lost: int, drawn: int) -> str:
+    return f"As the {level} bot: {won} won, {lost} lost, {drawn} drawn"
+
+
+def bot_no_games_yet(name: str) -> str:
+    return f"{name} hasn't finished a game here yet: challenge it with /shax play-bot."
+
+
 def leaderboard(current: Sequence[tuple[str, Tally]], best: Sequence[tuple[str, Tally]]) -> str:
     lines = [
         "**Leaderboard** — streaks against people (games against the bot show in /shax streak)"

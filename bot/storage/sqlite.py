@@ -426,6 +426,14 @@ class SqliteStorage(KeyValues, Storage):
         )
         return [(r["user_id"], r["name"], _tally(r)) for r in rows]
 
+    async def bot_record(self, guild_id: int | None) -> dict[str, tuple[int, int, int]]:
+        rows = await self._all(
+            "SELECT kind, SUM(losses) AS won, SUM(wins) AS lost, SUM(draws) AS drawn "
+            "FROM tallies WHERE guild_id = ? AND kind LIKE 'bot:%' GROUP BY kind",
+            (guild_key(guild_id),),
+        )
+        return {str(r["kind"]): (int(r["won"]), int(r["lost"]), int(r["drawn"])) for r in rows}
+
     async def series(self, guild_id: int | None, x: str, y: str) -> Series:
         a, b = series_keys(x, y)
         row = await self._one(_SERIES_SELECT, (guild_key(guild_id), a, b))
