@@ -9,10 +9,20 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from engine import Action, Color, Outcome, Phase, Position
+from engine.moments import Moment
 from renderer import sprites
 from renderer.layout import Layout
-from renderer.text import draw_text, fit, font, printable, status_lines, wrap
+from renderer.text import color_word, draw_text, fit, font, printable, status_lines, wrap
 from renderer.theme import RGB, Theme
+from shax_i18n import N_, Translator, translator
+
+MOMENT_WORDS = {
+    Moment.IRMAAN: N_("Irmaan!"),
+    Moment.LABA_QAAD: N_("Laba-qaad!"),
+    Moment.HAARIG: N_("Haarig!"),
+    Moment.OODAN: N_("Oodan!"),
+}
+"""A named moment's cry on the picture (pgettext context "moment")."""
 
 SERIES_SHOWN = 10
 """Series stones drawn one by one; beyond this a count is written instead."""
@@ -30,9 +40,14 @@ def draw_panel(
     names: tuple[str, str],
     series: tuple[Color, int] | None,
     ply: int | None = None,
+    t: Translator | None = None,
+    moments: Sequence[Moment] = (),
 ) -> None:
-    """The panel right of the board. ``series`` is drawn here only when the board has no
-    central square (jar: its centre b2 is a point)."""
+    """The panel right of the board; its words in ``t``'s language (English when none),
+    with the named ``moments`` the last action made ("Irmaan!") after it. ``series`` is
+    drawn here only when the board has no central square (jar: its centre b2 is a
+    point)."""
+    t = t or translator(None)
     d = ImageDraw.Draw(img)
     pad = lay.px(14)
     x0 = lay.panel_x + pad
@@ -54,23 +69,29 @@ def draw_panel(
             color,
             box,
             lit=color is active or color is winner,
+            t=t,
         )
 
     # What happens now, centred between the cards; a finished game on a plate
     # in the winner's stone colour.
-    head, detail = status_lines(position, outcome)
+    head, detail = status_lines(position, outcome, t)
     inset = lay.px(14) if outcome else 0
     width = x1 - x0 - 2 * inset
     hs, ds = lay.px(30), lay.px(18)
     head_lines = wrap(head, font(hs), width, max_lines=2)
     detail_lines = wrap(detail, font(ds), width, max_lines=4) if detail else []
     v = position.variant
-    note = "Last: " + " ".join(a.notation(v) for a in last) if last else ""
-    if note and ply:
-        note += f"  ·  action {ply}"
+    note = ""
+    if last:
+        actions = " ".join(a.notation(v) for a in last)
+        if ply:
+            note = t.gettext("Last: {actions}  ·  action {n}", actions=actions, n=ply)
+        else:
+            note = t.gettext("Last: {actions}", actions=actions)
+    cry = "  ".join(t.pgettext("moment", MOMENT_WORDS[m]) for m in moments)
     hl, dl = lay.px(35), lay.px(23)
     text_h = len(head_lines) * hl + len(detail_lines) * dl
-    block = text_h + 2 * inset + (lay.px(12) + dl if note else 0)
+    block = text_h + 2 * inset + (lay.px(12) + dl if note else 0) + (dl if cry else 0)
     if series is not None:
         block += lay.px(40)
     y = (top_y + card_h + bottom_y - block) // 2
@@ -94,18 +115,28 @@ def draw_panel(
         y += lay.px(12)
         draw_text(img, (x0, y), fit(note, font(ds), x1 - x0), ds, theme.text)
         y += dl
+    if cry:
+        draw_text(img, (x0, y), fit(cry, font(ds), x1 - x0), ds, theme.label)
+        y += dl
     if series is not None:
-        _draw_series_row(img, lay, theme, series, x0, y + lay.px(30))
+        _draw_series_row(img, lay, theme, series, x0, y + lay.px(30), t)
 
 
 def _draw_series_row(
-    img: Image.Image, lay: Layout, theme: Theme, series: tuple[Color, int], x: int, y: int
+    img: Image.Image,
+    lay: Layout,
+    theme: Theme,
+    series: tuple[Color, int],
+    x: int,
+    y: int,
+    t: Translator,
 ) -> None:
     """``series ●●●``: the series stones in the panel, for boards without a central square."""
     color, stones = series
     size = lay.px(16)
-    draw_text(img, (x, y), "series", size, theme.muted, "lm")
-    x += round(font(size).getlength("series")) + lay.px(10)
+    word = t.gettext("series")
+    draw_text(img, (x, y), word, size, theme.muted, "lm")
+    x += round(font(size).getlength(word)) + lay.px(10)
     pr = 7.0 * lay.scale
     step = round(pr * 2.4)
     peb = sprites.pebble(theme, color is Color.BLACK, pr)
@@ -144,6 +175,7 @@ def _draw_card(
     color: Color,
     box: tuple[int, int, int, int],
     lit: bool,
+    t: Translator,
 ) -> None:
     """A player's card: stone and name; stones on board and in hand; the stones still
     to place beside the board, later the opponent's stones this player took.
@@ -156,7 +188,7 @@ def _draw_card(
     d.rounded_rectangle(box, radius=radius, fill=theme.card)
     black = color is Color.BLACK
     sprites.paste(img, sprites.stone(theme, black, lay.px(13)), (x0 + lay.px(25), y0 + lay.px(26)))
-    name = printable(name) or color.label.capitalize()
+    name = printable(name) or color_word(color, t)
     ns = lay.px(23)
     tx = x0 + lay.px(47)
     draw_text(
@@ -169,17 +201,21 @@ def _draw_card(
     row_y = y0 + lay.px(76)
     px = x0 + lay.px(14)
     if position.phase is Phase.PLACEMENT:
-        info = f"{on_board} on board  ·  {hand} in hand"
+        info = t.gettext(
+            "{on_board} on board  ·  {in_hand} in hand", on_board=on_board, in_hand=hand
+        )
         pebbles, pebble_black = hand, black
     else:
         taken = v.pieces - position.count(color.other) - position.in_hand(color.other)
-        info = f"{on_board} on board"
         if position.blocked is color:
-            info += "  ·  blocked"
+            info = t.gettext("{on_board} on board  ·  blocked", on_board=on_board)
+        else:
+            info = t.gettext("{on_board} on board", on_board=on_board)
         pebbles, pebble_black = taken, not black
         if taken:
-            draw_text(img, (px, row_y), "took", ss, theme.muted, "lm")
-            px += round(font(ss).getlength("took")) + lay.px(8)
+            took = t.gettext("took")
+            draw_text(img, (px, row_y), took, ss, theme.muted, "lm")
+            px += round(font(ss).getlength(took)) + lay.px(8)
     draw_text(img, (x0 + lay.px(14), y0 + lay.px(52)), info, ss, theme.muted, "lm")
     pr = 7.0 * lay.scale
     step = round(pr * 2.3)

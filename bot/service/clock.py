@@ -21,6 +21,7 @@ from bot.service.bot_turns import BotPlayer
 from bot.service.compose import Composer
 from bot.service.kernel import GameKernel, side
 from bot.service.replies import Notice, Reply
+from bot.service.speech import in_public
 from bot.storage import GameRow
 from engine import Outcome, Termination
 
@@ -68,7 +69,7 @@ class TurnClock:
             if not self.owns(c.guild_id):
                 continue
             if await storage.resolve_challenge(c.id, "expired", now):
-                text = texts.challenge_expired(c.challenger_name, c.opponent_name)
+                text = texts.challenge_expired(c.challenger_name, c.opponent_name, in_public())
                 notices.append(
                     Notice(c.channel_id, Reply(text=text, challenge_id=c.id), c.message_id)
                 )
@@ -114,7 +115,9 @@ class TurnClock:
             if not await k.storage.mark_warned(row.id, row.version):
                 return None
             left = (self.turn_timeout - elapsed).total_seconds()
-            text = texts.timeout_warning(on_turn.ref, row.id, row.white_name, row.black_name, left)
+            text = texts.timeout_warning(
+                on_turn.ref, row.id, row.white_name, row.black_name, left, in_public()
+            )
             reply = Reply(
                 text=text, game_id=row.id, version=row.version, mentions=(on_turn.user_id,)
             )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bot.service import texts
 from bot.service.replies import Place, Reply, User
+from bot.service.speech import in_public
 from bot.service.streaks import HUMAN, bot_kind
 from bot.storage import Storage
 from engine.ai import LEVELS
@@ -22,17 +23,18 @@ class Statistics:
     async def streak(self, place: Place, user: User) -> Reply:
         """A player's current and best streaks, gal/gabad counts and record against
         people and against each bot level, on this server."""
+        t = in_public()
         tallies = await self.storage.tallies(place.guild_id, user.id)
         if not tallies:
-            return Reply(text=texts.no_games_yet(user.name))
-        lines = [texts.streaks_heading(user.name)]
+            return Reply(text=texts.no_games_yet(user.name, t))
+        lines = [texts.streaks_heading(user.name, t)]
         people = tallies.get(HUMAN)
         if people is not None:
-            lines.append(texts.against_people(people))
+            lines.append(texts.against_people(people, t))
         for level in LEVELS:
-            t = tallies.get(bot_kind(level))
-            if t is not None:
-                lines.append(texts.against_bot(level, t))
+            tally = tallies.get(bot_kind(level))
+            if tally is not None:
+                lines.append(texts.against_bot(level, tally, t))
         return Reply(text="\n".join(lines))
 
     async def leaderboard(self, place: Place) -> Reply:
@@ -42,6 +44,8 @@ class Statistics:
         best = await self.storage.leaderboard(place.guild_id, HUMAN, "best")
         return Reply(
             text=texts.leaderboard(
-                [(name, t) for _, name, t in current], [(name, t) for _, name, t in best]
+                [(name, t) for _, name, t in current],
+                [(name, t) for _, name, t in best],
+                in_public(),
             )
         )
