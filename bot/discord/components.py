@@ -19,6 +19,9 @@ import discord
 from bot.discord.context import Placement, actor, client_of, place_of
 from bot.service.facade import ShaxService
 from bot.service.replies import Place, Reply, Thinking, User
+from bot.service.speech import to_player
+from bot.service.texts import EN
+from shax_i18n import N_, Translator
 
 CUSTOM_ID_MAX = 100
 
@@ -169,12 +172,13 @@ class ToSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLATE
         *,
         options: list[discord.SelectOption] | None = None,
         row: int | None = None,
+        t: Translator = EN,
     ) -> None:
         super().__init__(
             discord.ui.Select(
                 custom_id=to_id(game_id, version, src),
                 options=options or [],
-                placeholder=f"Move the stone on {src} to…",
+                placeholder=t.gettext("Move the stone on {point} to…", point=src),
                 min_values=1,
                 max_values=1,
                 row=row,
@@ -202,7 +206,10 @@ class ToSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLATE
             )
 
         await client_of(interaction).responder.click(
-            interaction, call, Placement.BOARD, receipt=f"You played **{action}**."
+            interaction,
+            call,
+            Placement.BOARD,
+            receipt=to_player().gettext("You played **{action}**.", action=action),
         )
 
 
@@ -214,11 +221,13 @@ class _GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!
     style = discord.ButtonStyle.secondary
     emoji: str | None = None
 
-    def __init__(self, game_id: int, version: int, *, row: int | None = None) -> None:
+    def __init__(
+        self, game_id: int, version: int, *, row: int | None = None, t: Translator = EN
+    ) -> None:
         super().__init__(
             discord.ui.Button(
                 custom_id=self.make_id(game_id, version),
-                label=self.label,
+                label=t.pgettext("button", self.label),
                 style=self.style,
                 emoji=self.emoji,
                 row=row,
@@ -251,7 +260,7 @@ class _GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!
 
 
 class ResignButton(_GameButton, template=TEMPLATES["resign"]):
-    label = "Resign"
+    label = N_("Resign")
     style = discord.ButtonStyle.danger
     emoji = "🏳️"
 
@@ -264,18 +273,24 @@ class ResignButton(_GameButton, template=TEMPLATES["resign"]):
 class DrawButton(_GameButton, template=TEMPLATES["draw"]):
     """Offer a draw — or, while the opponent's offer stands, accept it."""
 
-    label = "Offer draw"
+    label = N_("Offer draw")
     style = discord.ButtonStyle.secondary
     emoji = "🤝"
 
     make_id = staticmethod(draw_id)
 
     def __init__(
-        self, game_id: int, version: int, *, accept: bool = False, row: int | None = None
+        self,
+        game_id: int,
+        version: int,
+        *,
+        accept: bool = False,
+        row: int | None = None,
+        t: Translator = EN,
     ) -> None:
-        super().__init__(game_id, version, row=row)
+        super().__init__(game_id, version, row=row, t=t)
         if accept:
-            self.item.label = "Accept draw"
+            self.item.label = t.pgettext("button", "Accept draw")
             self.item.style = discord.ButtonStyle.success
 
     async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
@@ -283,7 +298,7 @@ class DrawButton(_GameButton, template=TEMPLATES["draw"]):
 
 
 class NoDrawButton(_GameButton, template=TEMPLATES["nodraw"]):
-    label = "Decline draw"
+    label = N_("Decline draw")
     style = discord.ButtonStyle.secondary
 
     make_id = staticmethod(nodraw_id)
@@ -295,11 +310,11 @@ class NoDrawButton(_GameButton, template=TEMPLATES["nodraw"]):
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATES["rematch"]):
     """Under a finished game: play again (the final board stays as the record)."""
 
-    def __init__(self, game_id: int, *, row: int | None = None) -> None:
+    def __init__(self, game_id: int, *, row: int | None = None, t: Translator = EN) -> None:
         super().__init__(
             discord.ui.Button(
                 custom_id=rematch_id(game_id),
-                label="Rematch",
+                label=t.pgettext("button", "Rematch"),
                 style=discord.ButtonStyle.primary,
                 emoji="🔁",
                 row=row,
@@ -329,10 +344,13 @@ class _ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
     label = ""
     style = discord.ButtonStyle.secondary
 
-    def __init__(self, challenge_id: int, *, row: int | None = None) -> None:
+    def __init__(self, challenge_id: int, *, row: int | None = None, t: Translator = EN) -> None:
         super().__init__(
             discord.ui.Button(
-                custom_id=self.make_id(challenge_id), label=self.label, style=self.style, row=row
+                custom_id=self.make_id(challenge_id),
+                label=t.pgettext("button", self.label),
+                style=self.style,
+                row=row,
             )
         )
         self.challenge_id = challenge_id
@@ -361,7 +379,7 @@ class _ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
 
 
 class AcceptButton(_ChallengeButton, template=TEMPLATES["accept"]):
-    label = "Accept"
+    label = N_("Accept")
     style = discord.ButtonStyle.success
 
     make_id = staticmethod(accept_id)
@@ -373,7 +391,7 @@ class AcceptButton(_ChallengeButton, template=TEMPLATES["accept"]):
 class DeclineButton(_ChallengeButton, template=TEMPLATES["decline"]):
     """Decline a challenge addressed to you; pressed by the challenger, it withdraws it."""
 
-    label = "Decline"
+    label = N_("Decline")
     style = discord.ButtonStyle.danger
 
     make_id = staticmethod(decline_id)

@@ -15,6 +15,9 @@ from bot.discord.invite import missing
 from bot.discord.render import to_discord
 from bot.service.facade import ShaxService
 from bot.service.replies import ChannelBusy, Place, Reply, UserError
+from bot.service.speech import in_public, to_player
+from bot.service.texts import EN
+from shax_i18n import N_, Translator
 
 log = logging.getLogger(__name__)
 
@@ -62,17 +65,17 @@ class GameThreads:
         sent = await thread.send(**to_discord(_with_mentions(reply, pinged)).send_kwargs())
         await self._service().posted(reply, sent.id)
         busy = self.mode != "always"
-        return Reply(text=thread_pointer(thread.mention, busy=busy))
+        return Reply(text=thread_pointer(thread.mention, busy=busy, t=in_public()))
 
     async def _open(self, interaction: discord.Interaction[Any], title: str) -> discord.Thread:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
-            raise UserError(NO_THREADS_HERE)
+            raise UserError(to_player().gettext(NO_THREADS_HERE))
         me = channel.guild.me
         if me is not None:
             lacking = missing(channel.permissions_for(me), THREAD_PERMISSIONS)
             if lacking:
-                raise UserError(missing_permissions(lacking))
+                raise UserError(missing_permissions(lacking, to_player()))
         try:
             return await channel.create_thread(
                 name=title[:THREAD_NAME_MAX],
@@ -81,7 +84,7 @@ class GameThreads:
                 reason="A game of Shax",
             )
         except discord.Forbidden:
-            raise UserError(missing_permissions(["Create Public Threads"])) from None
+            raise UserError(missing_permissions(["Create Public Threads"], to_player())) from None
 
     async def finish(self, channel_id: int | None, reply: Reply) -> None:
         """After a game's final board: in a thread the bot opened, announce the result in
@@ -101,23 +104,26 @@ class GameThreads:
             log.warning("Could not close the game thread %s", channel_id, exc_info=True)
 
 
-NO_THREADS_HERE = (
+NO_THREADS_HERE = N_(
     "A game is already being played here, and this channel can't hold threads — "
     "start your game in another channel."
 )
 
 
-def thread_pointer(thread_mention: str, *, busy: bool) -> str:
+def thread_pointer(thread_mention: str, *, busy: bool, t: Translator = EN) -> str:
     if busy:
-        return f"A game is already on here, so yours has a thread of its own: {thread_mention}"
-    return f"Your game has a thread of its own: {thread_mention}"
+        return t.gettext(
+            "A game is already on here, so yours has a thread of its own: {thread}",
+            thread=thread_mention,
+        )
+    return t.gettext("Your game has a thread of its own: {thread}", thread=thread_mention)
 
 
-def missing_permissions(names: list[str]) -> str:
-    wanted = ", ".join(names)
-    return (
-        f"I can't open a thread for your game here: I'm missing {wanted} in this channel. "
-        "Ask a server admin to give me that permission, or start the game in another channel."
+def missing_permissions(names: list[str], t: Translator = EN) -> str:
+    return t.gettext(
+        "I can't open a thread for your game here: I'm missing {permissions} in this channel. "
+        "Ask a server admin to give me that permission, or start the game in another channel.",
+        permissions=", ".join(names),
     )
 
 

@@ -19,12 +19,14 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from bot.service import speech, texts
 from bot.service.bot_turns import ActionChooser, BotPlayer
 from bot.service.challenges import Challenges
 from bot.service.clock import TurnClock, everything
 from bot.service.compose import BoardRenderer, Composer, Offload, ReplayRenderer
 from bot.service.kernel import GameKernel, parse_variant, side, utcnow
 from bot.service.replies import (
+    BadOption,
     ChallengeControls,
     Choice,
     Notice,
@@ -40,6 +42,10 @@ from bot.service.turns import Turns
 from bot.storage import Storage
 from bot.workers.ai import AIPool
 from bot.workers.pictures import BOARD_WORKERS, REPLAY_WORKERS, PicturePool
+from shax_i18n import LANGUAGES, language_code, pick_language, translator
+
+LANGUAGE_PREF = "language"
+"""The player preference ``/shax language`` sets."""
 
 if TYPE_CHECKING:
     from bot.config import Settings
@@ -114,6 +120,7 @@ class ShaxService:
         """A service over ``settings.db_path`` with an AI pool of ``settings.ai_workers``
         unless ``ai`` is given, and worker processes for the pictures (the pools are
         closed by :meth:`close`). ``surface`` is where its words are shown."""
+        speech.set_server_default(settings.language)
         storage = await Storage.open(settings.db_path)
         pool = AIPool(settings.ai_workers) if ai is None else None
         boards = PicturePool(BOARD_WORKERS)
@@ -281,3 +288,29 @@ class ShaxService:
     async def rules(self, variant: str = "shax") -> Reply:
         """The rules in short, with a picture of the empty board and its point names."""
         return await self.composer.rules(parse_variant(variant))
+
+    # -- languages -----------------------------------------------------------------------
+
+    async def languages(
+        self, user_id: int, locale: str | None = None, guild_id: int | None = None
+    ) -> tuple[str, str]:
+        """The languages of a reply to ``user_id``: (theirs, the server's). Theirs is their
+        ``/shax language`` choice, else ``locale`` (their Discord app's) when it is one of
+        ours, else the server's (see :mod:`bot.service.speech`)."""
+        public = speech.server_language(guild_id)
+        chosen = (await self.storage.player_prefs(user_id)).get(LANGUAGE_PREF)
+        return pick_language(chosen, locale, public), public
+
+    async def set_language(self, user: User, language: str | None) -> Reply:
+        """``/shax language``: remember the player's language (``None`` forgets the choice,
+        so their Discord app's or the server's applies again). The answer, ephemeral, is
+        in the language now in force."""
+        if language is None:
+            await self.storage.set_player_pref(user.id, LANGUAGE_PREF, None)
+            now = speech.player_language()
+            return Reply(text=texts.language_reset(now, translator(now)), ephemeral=True)
+        code = language_code(language)
+        if code is None or code not in LANGUAGES:
+            raise BadOption(texts.unknown_language(language, speech.to_player()))
+        await self.storage.set_player_pref(user.id, LANGUAGE_PREF, code)
+        return Reply(text=texts.language_set(code, translator(code)), ephemeral=True)

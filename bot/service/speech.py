@@ -37,6 +37,11 @@ def server_default() -> str:
     return _server_default
 
 
+def server_language(guild_id: int | None) -> str:
+    """A server's language (every server speaks the default until servers can choose)."""
+    return _server_default
+
+
 @contextmanager
 def speaking(*, player: str | None = None, public: str | None = None) -> Iterator[None]:
     """Within this block (and the tasks it starts), replies to the player speak ``player``
