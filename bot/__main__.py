@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from bot.config import ConfigError, Settings, load_settings
+from shax_i18n import LANGUAGES
 
 NO_TOKEN = """\
 No Discord token is configured, so the bot cannot connect to Discord.
@@ -35,6 +37,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="your name in the games (default: asked in a terminal, else your login name)",
     )
     local.add_argument("--channel", type=int, default=1, help="the console's channel number")
+    local.add_argument(
+        "--lang",
+        choices=sorted(LANGUAGES),
+        default=None,
+        help="the language the console speaks: en or so (default: SHAX_LANGUAGE)",
+    )
     sub.add_parser(
         "sync", help="register the slash commands with Discord once (after they changed), then exit"
     )
@@ -72,8 +80,9 @@ def invite_hint() -> str:
 def run_local(settings: Settings, args: argparse.Namespace) -> int:
     from bot.console import run_console
 
+    lang = getattr(args, "lang", None)
     return run_console(
-        settings,
+        replace(settings, language=lang) if lang else settings,
         db=getattr(args, "db", None),
         out=getattr(args, "out", None),
         name=getattr(args, "name", None),

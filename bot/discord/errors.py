@@ -17,7 +17,8 @@ log = logging.getLogger(__name__)
 
 COMMANDS_HINT = N_(
     "The commands are /shax challenge, /shax play-bot, /shax move, /shax board, "
-    "/shax resign, /shax draw, /shax streak, /shax leaderboard and /shax rules."
+    "/shax resign, /shax draw, /shax streak, /shax leaderboard, /shax rules and "
+    "/shax language."
 )
 OUT_OF_DATE = N_(
     "This command has changed since Discord last learned it, so I can't read it. "

@@ -52,7 +52,7 @@ from bot.discord.context import Placement, ServiceCall, pings_someone_else
 from bot.discord.errors import explain
 from bot.discord.render import DiscordMessage, text_only, to_discord
 from bot.service.replies import Reply, UserError
-from bot.service.speech import speaking, to_player
+from bot.service.speech import adopt, speaking, to_player
 from shax_i18n import N_
 
 if TYPE_CHECKING:
@@ -167,17 +167,26 @@ class Responder:
         """Within this block the service and the messages speak the interaction's
         languages: the player's (their choice, else their Discord app's when it is one of
         ours, else the server's) and the server's (:mod:`bot.service.speech`)."""
-        player: str | None
-        public: str | None
+        player, public = await self.languages(interaction)
+        with speaking(player=player, public=public):
+            yield
+
+    async def adopt_languages(self, interaction: discord.Interaction[Any]) -> None:
+        """Speak the interaction's languages for the rest of the task answering it."""
+        player, public = await self.languages(interaction)
+        adopt(player=player, public=public)
+
+    async def languages(
+        self, interaction: discord.Interaction[Any]
+    ) -> tuple[str | None, str | None]:
+        """(the player's language, the server's); ``None`` s when they cannot be read."""
         try:
-            player, public = await self.service.languages(
+            return await self.service.languages(
                 interaction.user.id, str(interaction.locale), interaction.guild_id
             )
         except Exception:  # the languages are a nicety: never a reason to fail an answer
             log.warning("Could not read the languages of user %s", interaction.user.id)
-            player = public = None
-        with speaking(player=player, public=public):
-            yield
+            return None, None
 
     async def _fail(
         self, interaction: discord.Interaction[Any], error: Exception, reply: Reply | None

@@ -55,6 +55,14 @@ def speaking(*, player: str | None = None, public: str | None = None) -> Iterato
         _player.reset(player_token)
 
 
+def adopt(*, player: str | None = None, public: str | None = None) -> None:
+    """Speak these languages for the rest of the current task (one task answers one
+    Discord interaction: the command tree adopts its languages before the command runs,
+    so that even a refusal raised by the command itself is in the player's words)."""
+    _player.set(language_code(player))
+    _public.set(language_code(public))
+
+
 def public_language() -> str:
     return _public.get() or _server_default
 

@@ -56,6 +56,7 @@ SUBCOMMANDS = {
     "streak": ["user"],
     "leaderboard": [],
     "rules": ["variant"],
+    "language": ["language"],
 }
 SAMPLE_IDS = {
     "act": act_id(BIG, BIG),

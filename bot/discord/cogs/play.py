@@ -20,7 +20,9 @@ from bot.discord.app import ShaxBotBase
 from bot.discord.context import actor, place_of, resolve_user, text_option
 from bot.discord.render import MAX_CHOICES, truncate
 from bot.service.replies import Place, Reply, Thinking, UserError
+from bot.service.speech import to_player
 from engine.ai import LEVELS as AI_LEVELS
+from shax_i18n import LANGUAGES, N_
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +38,8 @@ VARIANTS = [
     Choice(name="Jar — 3 stones each, the children's game", value="jar"),
 ]
 LEVELS = [Choice(name=level.capitalize(), value=level) for level in AI_LEVELS]
+LANGUAGE_CHOICES = [Choice(name=name, value=code) for code, name in LANGUAGES.items()]
+"""Each language under its own name: English, Soomaali."""
 FIRST = [
     Choice(name="Me", value="me"),
     Choice(name="The bot", value="bot"),
@@ -45,7 +49,7 @@ FIRST = [
 CHALLENGE_MENU = "Challenge to Shax"
 """The user context-menu command (right-click a member → Apps)."""
 
-TOO_LONG = (
+TOO_LONG = N_(
     "That is far too long to be a move. Moves look like **d7** (place), **a7-d7** (move) "
     "or **xg1** (remove) — start typing and pick one of the suggestions."
 )
@@ -159,7 +163,7 @@ class ShaxCommands(
     ) -> None:
         action = text_option(action).strip()
         if len(action) > MAX_ACTION_LENGTH:
-            raise UserError(TOO_LONG)
+            raise UserError(to_player().gettext(TOO_LONG))
         user, place = actor(interaction), place_of(interaction)
         await self.bot.responder.command(
             interaction,
@@ -228,6 +232,17 @@ class ShaxCommands(
     async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
         place = place_of(interaction)
         await self.bot.responder.command(interaction, lambda _: self.bot.service.leaderboard(place))
+
+    @app_commands.command(name="language", description="Choose the language the bot speaks to you")
+    @app_commands.describe(language="The language: English or Soomaali")
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def language(self, interaction: discord.Interaction[Any], language: str) -> None:
+        """Remember the player's language; public messages keep the server's."""
+        chosen = text_option(language)
+        user = actor(interaction)
+        await self.bot.responder.command(
+            interaction, lambda _: self.bot.service.set_language(user, chosen)
+        )
 
     @app_commands.command(name="rules", description="The rules in short, with the board's points")
     @app_commands.describe(variant="Which game (default: Shax)")
