@@ -14,15 +14,19 @@ from renderer import sprites
 from renderer.layout import Layout
 from renderer.text import color_word, draw_text, fit, font, printable, status_lines, wrap
 from renderer.theme import RGB, Theme
-from shax_i18n import N_, Translator, translator
+from shax_i18n import Translator, translator
 
-MOMENT_WORDS = {
-    Moment.IRMAAN: N_("Irmaan!"),
-    Moment.LABA_QAAD: N_("Laba-qaad!"),
-    Moment.HAARIG: N_("Haarig!"),
-    Moment.OODAN: N_("Oodan!"),
-}
-"""A named moment's cry on the picture (pgettext context "moment")."""
+
+def moment_word(moment: Moment, t: Translator) -> str:
+    """A named moment's cry on the picture: ``"Irmaan!"``."""
+    if moment is Moment.IRMAAN:
+        return t.pgettext("moment", "Irmaan!")
+    if moment is Moment.LABA_QAAD:
+        return t.pgettext("moment", "Laba-qaad!")
+    if moment is Moment.HAARIG:
+        return t.pgettext("moment", "Haarig!")
+    return t.pgettext("moment", "Oodan!")
+
 
 SERIES_SHOWN = 10
 """Series stones drawn one by one; beyond this a count is written instead."""
@@ -88,7 +92,7 @@ def draw_panel(
             note = t.gettext("Last: {actions}  ·  action {n}", actions=actions, n=ply)
         else:
             note = t.gettext("Last: {actions}", actions=actions)
-    cry = "  ".join(t.pgettext("moment", MOMENT_WORDS[m]) for m in moments)
+    cry = "  ".join(moment_word(m, t) for m in moments)
     hl, dl = lay.px(35), lay.px(23)
     text_h = len(head_lines) * hl + len(detail_lines) * dl
     block = text_h + 2 * inset + (lay.px(12) + dl if note else 0) + (dl if cry else 0)

@@ -21,7 +21,7 @@ from bot.service.facade import ShaxService
 from bot.service.replies import Place, Reply, Thinking, User
 from bot.service.speech import to_player
 from bot.service.texts import EN
-from shax_i18n import N_, Translator
+from shax_i18n import Translator
 
 CUSTOM_ID_MAX = 100
 
@@ -217,7 +217,6 @@ class _GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!
     """A button of one game version; subclasses set the template, the look, the id
     builder and :meth:`act`, the typed service call a click makes."""
 
-    label = ""
     style = discord.ButtonStyle.secondary
     emoji: str | None = None
 
@@ -227,7 +226,7 @@ class _GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!
         super().__init__(
             discord.ui.Button(
                 custom_id=self.make_id(game_id, version),
-                label=t.pgettext("button", self.label),
+                label=self.label_in(t),
                 style=self.style,
                 emoji=self.emoji,
                 row=row,
@@ -238,6 +237,11 @@ class _GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!
 
     @staticmethod
     def make_id(game_id: int, version: int) -> str:
+        raise NotImplementedError
+
+    @staticmethod
+    def label_in(t: Translator) -> str:
+        """The button's label in ``t``'s language."""
         raise NotImplementedError
 
     async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
@@ -260,11 +264,14 @@ class _GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!
 
 
 class ResignButton(_GameButton, template=TEMPLATES["resign"]):
-    label = N_("Resign")
     style = discord.ButtonStyle.danger
     emoji = "🏳️"
 
     make_id = staticmethod(resign_id)
+
+    @staticmethod
+    def label_in(t: Translator) -> str:
+        return t.pgettext("button", "Resign")
 
     async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
         return await service.resign(user, place, self.game_id, self.version)
@@ -273,11 +280,14 @@ class ResignButton(_GameButton, template=TEMPLATES["resign"]):
 class DrawButton(_GameButton, template=TEMPLATES["draw"]):
     """Offer a draw — or, while the opponent's offer stands, accept it."""
 
-    label = N_("Offer draw")
     style = discord.ButtonStyle.secondary
     emoji = "🤝"
 
     make_id = staticmethod(draw_id)
+
+    @staticmethod
+    def label_in(t: Translator) -> str:
+        return t.pgettext("button", "Offer draw")
 
     def __init__(
         self,
@@ -298,10 +308,13 @@ class DrawButton(_GameButton, template=TEMPLATES["draw"]):
 
 
 class NoDrawButton(_GameButton, template=TEMPLATES["nodraw"]):
-    label = N_("Decline draw")
     style = discord.ButtonStyle.secondary
 
     make_id = staticmethod(nodraw_id)
+
+    @staticmethod
+    def label_in(t: Translator) -> str:
+        return t.pgettext("button", "Decline draw")
 
     async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
         return await service.decline_draw(user, place, self.game_id, self.version)
@@ -341,14 +354,13 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEM
 class _ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
     """A button under a challenge; subclasses set :meth:`act`, the typed service call."""
 
-    label = ""
     style = discord.ButtonStyle.secondary
 
     def __init__(self, challenge_id: int, *, row: int | None = None, t: Translator = EN) -> None:
         super().__init__(
             discord.ui.Button(
                 custom_id=self.make_id(challenge_id),
-                label=t.pgettext("button", self.label),
+                label=self.label_in(t),
                 style=self.style,
                 row=row,
             )
@@ -357,6 +369,11 @@ class _ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
 
     @staticmethod
     def make_id(challenge_id: int) -> str:
+        raise NotImplementedError
+
+    @staticmethod
+    def label_in(t: Translator) -> str:
+        """The button's label in ``t``'s language."""
         raise NotImplementedError
 
     async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
@@ -379,10 +396,13 @@ class _ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
 
 
 class AcceptButton(_ChallengeButton, template=TEMPLATES["accept"]):
-    label = N_("Accept")
     style = discord.ButtonStyle.success
 
     make_id = staticmethod(accept_id)
+
+    @staticmethod
+    def label_in(t: Translator) -> str:
+        return t.pgettext("button", "Accept")
 
     async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
         return await service.accept(user, place, self.challenge_id)
@@ -391,10 +411,13 @@ class AcceptButton(_ChallengeButton, template=TEMPLATES["accept"]):
 class DeclineButton(_ChallengeButton, template=TEMPLATES["decline"]):
     """Decline a challenge addressed to you; pressed by the challenger, it withdraws it."""
 
-    label = N_("Decline")
     style = discord.ButtonStyle.danger
 
     make_id = staticmethod(decline_id)
+
+    @staticmethod
+    def label_in(t: Translator) -> str:
+        return t.pgettext("button", "Decline")
 
     async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
         return await service.decline(user, place, self.challenge_id)

@@ -88,7 +88,7 @@ def rules_text(variant: Variant, t: Translator | None = None) -> str:
     ex = examples(variant)
     return t.gettext(
         template,
-        title=t.pgettext("variant", variant.title),
+        title=_title(variant, t),
         pieces=variant.pieces,
         points=variant.size,
         grid=variant.grid,
@@ -97,6 +97,12 @@ def rules_text(variant: Variant, t: Translator | None = None) -> str:
         remove=ex.remove,
         names=board_key(variant, t),
     )
+
+
+def _title(variant: Variant, t: Translator) -> str:
+    from bot.service.texts import variant_title
+
+    return variant_title(variant, t)
 
 
 def board_key(variant: Variant, t: Translator | None = None) -> str:

@@ -63,20 +63,26 @@ def color_name(color: Color, t: Translator = EN) -> str:
 
 def variant_title(variant: Variant, t: Translator = EN) -> str:
     """The variant's title (``"Shax (small board)"``) in the reply's language."""
-    return t.pgettext("variant", variant.title)
-
-
-LEVEL_NAMES: Mapping[str, str] = {
-    "easy": N_("easy"),
-    "medium": N_("medium"),
-    "hard": N_("hard"),
-    "master": N_("master"),
-}
+    if variant.title == "Shax":
+        return t.pgettext("variant", "Shax")
+    if variant.title == "Shax (small board)":
+        return t.pgettext("variant", "Shax (small board)")
+    if variant.title == "Jar (children's game)":
+        return t.pgettext("variant", "Jar (children's game)")
+    return variant.title
 
 
 def level_name(level: str, t: Translator = EN) -> str:
     """A bot level as a word (``"hard"``); an unknown one as it is."""
-    return t.pgettext("level", LEVEL_NAMES[level]) if level in LEVEL_NAMES else level
+    if level == "easy":
+        return t.pgettext("level", "easy")
+    if level == "medium":
+        return t.pgettext("level", "medium")
+    if level == "hard":
+        return t.pgettext("level", "hard")
+    if level == "master":
+        return t.pgettext("level", "master")
+    return level
 
 
 def duration(seconds: float, t: Translator = EN) -> str:
@@ -189,21 +195,9 @@ def describe_action(
     return t.gettext("{player} moved {move}", player=name, move=move)
 
 
-MOMENT_WORDS: Mapping[Moment, str] = {
-    Moment.IRMAAN: N_("Irmaan!"),
-    Moment.LABA_QAAD: N_("Laba-qaad!"),
-    Moment.HAARIG: N_("Haarig!"),
-    Moment.OODAN: N_("Oodan!"),
-}
-"""A moment's cry, as the picture and the replay show it."""
-
 ANNOUNCED = (Moment.LABA_QAAD, Moment.IRMAAN)
 """The moments the move line names; the blockade (haarig) and oodan already have their
 own sentences (the turn prompt, the freeing move)."""
-
-
-def moment_word(moment: Moment, t: Translator = EN) -> str:
-    return t.pgettext("moment", MOMENT_WORDS[moment])
 
 
 def moment_sentence(moment: Moment, name: str, them: str, t: Translator = EN) -> str:
