@@ -23,12 +23,6 @@ class Examples(NamedTuple):
     move: str
     remove: str | None
 
-    def phrase(self) -> str:
-        """``"a point (b2) or a move (a1-a2)"``, with the removal where there is one."""
-        if self.remove is None:
-            return f"a point ({self.place}) or a move from-to ({self.move})"
-        return f"a point ({self.place}), a move from-to ({self.move}) or a removal ({self.remove})"
-
 
 def examples(variant: Variant) -> Examples:
     """Examples from the board's own data: its middle point (in name order), its first

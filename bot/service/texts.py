@@ -63,11 +63,11 @@ def color_name(color: Color, t: Translator = EN) -> str:
 
 def variant_title(variant: Variant, t: Translator = EN) -> str:
     """The variant's title (``"Shax (small board)"``) in the reply's language."""
-    if variant.title == "Shax":
+    if variant.id == "shax":
         return t.pgettext("variant", "Shax")
-    if variant.title == "Shax (small board)":
+    if variant.id == "shax-small":
         return t.pgettext("variant", "Shax (small board)")
-    if variant.title == "Jar (children's game)":
+    if variant.id == "jar":
         return t.pgettext("variant", "Jar (children's game)")
     return variant.title
 

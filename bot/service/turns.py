@@ -183,7 +183,7 @@ def destinations(row: GameRow, position: Position, src: str) -> Reply:
         raise IllegalAction(
             texts.illegal_sentence(src, texts.no_movable_stone(src, t), legal, t),
             src,
-            "no movable stone there",
+            texts.no_movable_stone(src),
             legal,
         )
     choices = tuple(Choice(label=f"{src}-{v.points[a.dst]}", value=a.notation(v)) for a in moves)
