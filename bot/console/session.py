@@ -282,6 +282,10 @@ class Console:
                     )
                 )
             reply = await s.set_language(me, chosen)
+            player, public = await s.languages(me.id)
+            with speaking(player=player, public=public):  # the answer in the new language
+                await self.show(reply)
+            return
         else:
             raise UserError(
                 t.gettext(
