@@ -1,13 +1,16 @@
-"""``python -m bot`` (``shax-bot``) runs the Discord bot; ``python -m bot local`` the console."""
+"""``python -m bot`` (``shax-bot``) runs the Discord bot; ``python -m bot local`` the console;
+``migrate`` copies the SQLite file into PostgreSQL; ``backup`` copies the SQLite file."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 from dataclasses import replace
 from pathlib import Path
 
 from bot.config import ConfigError, Settings, load_settings
+from bot.storage import Storage, StorageError
 from shax_i18n import LANGUAGES
 
 NO_TOKEN = """\
@@ -46,6 +49,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "sync", help="register the slash commands with Discord once (after they changed), then exit"
     )
+    migrate = sub.add_parser(
+        "migrate", help="copy the SQLite database into an empty PostgreSQL one, and verify it"
+    )
+    migrate.add_argument("--to", required=True, metavar="URL", help="postgresql://…")
+    migrate.add_argument(
+        "--from", dest="source", type=Path, default=None, help="SQLite file (default: SHAX_DB_PATH)"
+    )
+    backup = sub.add_parser(
+        "backup", help="copy the SQLite database to PATH, safely while the bot runs"
+    )
+    backup.add_argument("path", type=Path, help="a new file, or a folder to put it in")
     return parser
 
 
@@ -56,6 +70,18 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"shax-bot: {exc}", file=sys.stderr)
         return 2
+    try:
+        return dispatch(settings, args)
+    except StorageError as exc:
+        print(f"shax-bot: {exc}", file=sys.stderr)
+        return 1
+
+
+def dispatch(settings: Settings, args: argparse.Namespace) -> int:
+    if args.command == "migrate":
+        return run_migrate(args.source or settings.db_path, args.to)
+    if args.command == "backup":
+        return run_backup(settings, args.path)
     if args.command == "local":
         return run_local(settings, args)
     if not settings.has_token and args.command is None:
@@ -77,9 +103,44 @@ def invite_hint() -> str:
     )
 
 
+def check_database(target: str | Path) -> None:
+    """Open the database once before anything starts (running its migrations): a file
+    that is not SQLite, damaged, read-only or too new raises :class:`StorageError`."""
+
+    async def open_and_close() -> None:
+        await (await Storage.open(target)).close()
+
+    asyncio.run(open_and_close())
+
+
+def run_migrate(source: Path, target: str) -> int:
+    from bot.storage.base import redacted
+    from bot.storage.copy import migrate
+
+    counts = asyncio.run(migrate(source, target))
+    listed = ", ".join(f"{n} {table}" for table, n in counts.items())
+    print(f"Copied {source} to {redacted(target)}: {listed}; every row verified.")
+    return 0
+
+
+def run_backup(settings: Settings, path: Path) -> int:
+    from bot.storage.backup import backup
+    from bot.storage.base import redacted
+
+    if settings.database_url is not None:
+        raise StorageError(
+            f"The bot's database is PostgreSQL ({redacted(settings.database_url)}): back it up "
+            "with pg_dump; python -m bot backup copies the SQLite file."
+        )
+    written = backup(settings.db_path, path)
+    print(f"Backed up {settings.db_path} to {written}.")
+    return 0
+
+
 def run_local(settings: Settings, args: argparse.Namespace) -> int:
     from bot.console import run_console
 
+    check_database(getattr(args, "db", None) or settings.db_path)
     lang = getattr(args, "lang", None)
     return run_console(
         replace(settings, language=lang) if lang else settings,
@@ -103,6 +164,7 @@ def run_discord(settings: Settings, command: str | None) -> int:
         if command == "sync":
             bot.discord.sync(settings)
         else:
+            check_database(settings.database)
             bot.discord.run(settings)
     except ConfigError as exc:
         print(f"shax-bot: {exc}", file=sys.stderr)

@@ -21,6 +21,7 @@ DEFAULT_GATEWAY_URL = "wss://gateway.discord.gg"
 DEFAULT_DB_PATH = "./shax.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 GAME_THREADS = ("busy", "always", "never")
+SYNC_MODES = ("auto", "always", "never")
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 # A bot token is three dot-separated base64url parts; checking the alphabet and
@@ -38,6 +39,14 @@ class Settings:
 
     discord_token: str | None = field(default=None, repr=False)
     db_path: Path = Path(DEFAULT_DB_PATH)
+    """The SQLite file: the bot's database unless ``database_url`` is set; the console's."""
+    database_url: str | None = field(default=None, repr=False)
+    """A PostgreSQL server's URL (``SHAX_DATABASE_URL``); never printed, it may hold a
+    password."""
+    backup_dir: Path | None = None
+    """Where the bot puts a daily backup of its SQLite file (``SHAX_BACKUP_DIR``)."""
+    backup_keep: int = 7
+    """How many daily backups are kept (``SHAX_BACKUP_KEEP``)."""
     dev_guild_id: int | None = None
     api_base_url: str = DEFAULT_API_BASE_URL
     gateway_url: str = DEFAULT_GATEWAY_URL
@@ -47,7 +56,10 @@ class Settings:
     shards: int | None = None
     shard_ids: tuple[int, ...] | None = None
     """The shards this process runs (``SHAX_SHARD_IDS``); ``None``: all of them."""
-    sync_commands: bool = False
+    sync_commands: str = "auto"
+    """When to register the slash commands globally: ``auto`` — when they changed since
+    the last start (a stored hash; never while a development server is set), ``always``
+    — at every start, ``never``."""
     log_level: str = "INFO"
     game_threads: str = "busy"
     """Where new games go: ``busy`` — in a thread of their own when the channel already
@@ -63,6 +75,11 @@ class Settings:
             return True
         shard = 0 if guild_id is None else (guild_id >> 22) % self.shards
         return shard in self.shard_ids
+
+    @property
+    def database(self) -> str | Path:
+        """What the bot opens: the PostgreSQL URL if there is one, else the SQLite file."""
+        return self.database_url or self.db_path
 
     @property
     def has_token(self) -> bool:
@@ -84,9 +101,13 @@ def load_settings(
     values.update(os.environ if env is None else env)
     # An empty value means "not set", as in most .env files.
     values = {k: v.strip() for k, v in values.items() if v is not None and v.strip()}
+    database_url, db_path = _database(values)
     return Settings(
         discord_token=_token(values.get("DISCORD_TOKEN")),
-        db_path=_db_path(values.get("SHAX_DB_PATH", DEFAULT_DB_PATH)),
+        db_path=db_path,
+        database_url=database_url,
+        backup_dir=_backup_dir(values.get("SHAX_BACKUP_DIR")),
+        backup_keep=_positive_int("SHAX_BACKUP_KEEP", values.get("SHAX_BACKUP_KEEP"), 7, 10_000),
         dev_guild_id=_snowflake("SHAX_DEV_GUILD_ID", values.get("SHAX_DEV_GUILD_ID")),
         api_base_url=_url(
             "DISCORD_API_BASE_URL",
@@ -107,7 +128,7 @@ def load_settings(
         ai_workers=_positive_int("SHAX_AI_WORKERS", values.get("SHAX_AI_WORKERS"), 2, high=64),
         shards=(shards := _optional_positive_int("SHAX_SHARDS", values.get("SHAX_SHARDS"))),
         shard_ids=_shard_ids(values.get("SHAX_SHARD_IDS"), shards),
-        sync_commands=_bool("SHAX_SYNC_COMMANDS", values.get("SHAX_SYNC_COMMANDS"), False),
+        sync_commands=_sync_mode(values.get("SHAX_SYNC_COMMANDS")),
         game_threads=_choice(
             "SHAX_GAME_THREADS", values.get("SHAX_GAME_THREADS"), GAME_THREADS, "busy"
         ),
@@ -132,16 +153,48 @@ def _token(raw: str | None) -> str | None:
     return raw
 
 
-def _db_path(raw: str) -> Path:
+def _database(values: Mapping[str, str]) -> tuple[str | None, Path]:
+    """``SHAX_DATABASE_URL`` (a PostgreSQL URL, or ``sqlite:///path``) and the SQLite file
+    (the URL's, else ``SHAX_DB_PATH``). The URL is never echoed: it may hold a password."""
+    db_path = values.get("SHAX_DB_PATH", DEFAULT_DB_PATH)
+    raw = values.get("SHAX_DATABASE_URL")
+    if raw is None:
+        return None, _db_path(db_path)
+    scheme = raw.split("://", 1)[0].lower()
+    if scheme in ("postgresql", "postgres") and len(raw) > len(scheme) + 3:
+        return raw, _db_path(db_path)
+    if raw.lower().startswith("sqlite:///") and len(raw) > len("sqlite:///"):
+        return None, _db_path(raw[len("sqlite:///") :], "SHAX_DATABASE_URL")
+    raise ConfigError(
+        "SHAX_DATABASE_URL must be postgresql://user:password@host/database (a PostgreSQL "
+        f"server) or sqlite:///path (a file), not a URL starting with {scheme[:20]!r}."
+    )
+
+
+def _backup_dir(raw: str | None) -> Path | None:
+    if raw is None:
+        return None
+    path = Path(raw).expanduser()
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"SHAX_BACKUP_DIR is {raw!r}, which is a file; name a folder instead.")
+    if not path.exists() and not path.parent.is_dir():
+        raise ConfigError(
+            f"SHAX_BACKUP_DIR is {raw!r}, but {str(path.parent)!r} does not exist; "
+            "create it or choose another folder."
+        )
+    return path
+
+
+def _db_path(raw: str, name: str = "SHAX_DB_PATH") -> Path:
     path = Path(raw).expanduser()
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
         raise ConfigError(
-            f"SHAX_DB_PATH is {raw!r}, but the directory {str(parent)!r} does not exist; "
+            f"{name} is {raw!r}, but the directory {str(parent)!r} does not exist; "
             "create it or choose another path."
         )
     if path.is_dir():
-        raise ConfigError(f"SHAX_DB_PATH is {raw!r}, which is a directory; name a file instead.")
+        raise ConfigError(f"{name} is {raw!r}, which is a directory; name a file instead.")
     return path
 
 
@@ -185,6 +238,18 @@ def _bool(name: str, raw: str | None, default: bool) -> bool:
     if raw.lower() in _FALSE:
         return False
     raise ConfigError(f"{name} must be true or false (1/0, yes/no, on/off), not {raw!r}.")
+
+
+def _sync_mode(raw: str | None) -> str:
+    """``auto``/``always``/``never``; true and false (the older spelling) mean always, never."""
+    if raw is None or not raw.strip():
+        return "auto"
+    value = raw.strip().lower()
+    if value in SYNC_MODES:
+        return value
+    if value in _TRUE or value in _FALSE:
+        return "always" if value in _TRUE else "never"
+    raise ConfigError(f"SHAX_SYNC_COMMANDS must be one of auto, always, never, not {raw!r}.")
 
 
 def _log_level(raw: str) -> str:

@@ -93,6 +93,12 @@ def _bestmove(args: argparse.Namespace) -> int:
     return run_bestmove(args)
 
 
+def _analyse(args: argparse.Namespace) -> int:
+    from engine.analysis_cli import run_analyse
+
+    return run_analyse(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m engine",
@@ -109,6 +115,15 @@ def build_parser() -> argparse.ArgumentParser:
     best.add_argument("--seed", type=int, default=None)
     best.add_argument("--depth", type=int, default=None, help="fixed search depth")
     best.set_defaults(run=_bestmove)
+    analyse = sub.add_parser("analyse", help="each action's score and the best alternative")
+    analyse.add_argument("file", nargs="?", default=None, help="records, one a line (stdin)")
+    analyse.add_argument("--variant", choices=VARIANT_IDS, default="shax")
+    analyse.add_argument("--depth", type=int, default=None, help="plies searched per position")
+    analyse.add_argument(
+        "--movetime", type=float, default=None, help="seconds at most per position"
+    )
+    analyse.add_argument("--text", action="store_true", help="plain lines instead of JSON")
+    analyse.set_defaults(run=_analyse)
     return parser
 
 

@@ -8,11 +8,13 @@ thread-safe and deterministic (same input, same bytes).
 
 from renderer.board import BoardView, render_board, render_position, warm_up
 from renderer.layout import board_geometry
+from renderer.plot import PLOT_FILENAME, render_evaluation
 from renderer.replay import REPLAY_FILENAME, REPLAY_SCALE, render_replay
 from renderer.text import status_text
 from renderer.theme import THEME_NAMES, THEMES, Theme, get_theme
 
 __all__ = [
+    "PLOT_FILENAME",
     "REPLAY_FILENAME",
     "REPLAY_SCALE",
     "THEMES",
@@ -22,6 +24,7 @@ __all__ = [
     "board_geometry",
     "get_theme",
     "render_board",
+    "render_evaluation",
     "render_position",
     "render_replay",
     "status_text",

@@ -15,6 +15,7 @@ from engine import (
     Action,
     Color,
     Kind,
+    NotationError,
     Outcome,
     Phase,
     Position,
@@ -22,6 +23,7 @@ from engine import (
     Variant,
     get_variant,
     iter_bits,
+    parse_action,
     split_record,
 )
 from engine import iter_positions as _iter_positions
@@ -66,6 +68,10 @@ class BoardView:
     """A line of text under the board and panel (the image grows by a strip)."""
     language: str = "en"
     """The language of the words on the picture (``shax_i18n.LANGUAGES``)."""
+    suggestion: str | None = None
+    """An action in notation drawn as advice, in the ``select`` colour: a move's arrow,
+    a ring where to place, a cross on the stone to remove. One that is not an action on
+    this board is ignored."""
 
 
 DEFAULT_VIEW = BoardView()
@@ -167,6 +173,9 @@ def compose(
                 _draw_jare(d, lay, theme, line)
         if action.kind is Kind.MOVE:
             _draw_path(img, d, lay, theme, action)
+    advice = _suggested(v, view.suggestion)
+    if advice is not None and advice.kind is Kind.MOVE:
+        _draw_path(img, d, lay, theme, advice, theme.select)
 
     r = lay.stone_r
     white = sprites.stone(theme, False, r)
@@ -191,6 +200,12 @@ def compose(
             point = v.index.get(name)
             if point is not None:
                 sprites.paste(img, mark, lay.centres[point])
+    if advice is not None and advice.kind is not Kind.MOVE:
+        if advice.kind is Kind.REMOVE:
+            mark = sprites.removed_mark(theme.select, theme.mark_edge, r, lay.dot_r + 3.0)
+        else:
+            mark = sprites.ring(theme.select, theme.mark_edge, ring_r, ring_w)
+        sprites.paste(img, mark, lay.centres[advice.dst])
 
     series = None
     if view.series_color is not None and view.series_stones > 0:
@@ -217,6 +232,16 @@ def _moments(
         return ()
     found = moments_after(previous, action, position)
     return tuple(m for m in SHOWN_MOMENTS if m in found)
+
+
+def _suggested(variant: Variant, text: str | None) -> Action | None:
+    """The suggested action of a view, if it is one on this board."""
+    if not text:
+        return None
+    try:
+        return parse_action(variant, text)
+    except NotationError:
+        return None
 
 
 def _is_capture(previous: Position | None, action: Action | None) -> bool:
@@ -252,14 +277,21 @@ def _draw_jare(d: ImageDraw.ImageDraw, lay: Layout, theme: Theme, line: int) -> 
 
 
 def _draw_path(
-    img: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, theme: Theme, action: Action
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    lay: Layout,
+    theme: Theme,
+    action: Action,
+    color: tuple[int, int, int] | None = None,
 ) -> None:
-    """A move's way: a small ring where the stone stood and an arrow to where it is."""
+    """A move's way: a small ring where the stone stood and an arrow to where it is
+    (in the mark colour, or ``color``)."""
+    color = theme.mark if color is None else color
     (x0, y0), (x1, y1) = lay.centres[action.src], lay.centres[action.dst]
     r = lay.stone_r
     ghost_r = lay.dot_r + 2.5 * lay.scale
     ghost_w = max(2.0, 3.5 * lay.scale)
-    ghost = sprites.ring(theme.mark, theme.mark_edge, ghost_r, ghost_w)
+    ghost = sprites.ring(color, theme.mark_edge, ghost_r, ghost_w)
     sprites.paste(img, ghost, (x0, y0))
     dx = (x1 > x0) - (x1 < x0)
     dy = (y1 > y0) - (y1 < y0)
@@ -276,8 +308,8 @@ def _draw_path(
     e = lay.px(2)
     box = (min(sx, hx) - w, min(sy, hy) - w, max(sx, hx) + w, max(sy, hy) + w)
     d.rectangle((box[0] - e, box[1] - e, box[2] + e, box[3] + e), fill=theme.mark_edge)
-    d.rectangle(box, fill=theme.mark)
-    sprites.paste(img, sprites.arrow_head(theme.mark, theme.mark_edge, head, direction), (tx, ty))
+    d.rectangle(box, fill=color)
+    sprites.paste(img, sprites.arrow_head(color, theme.mark_edge, head, direction), (tx, ty))
 
 
 # -- palette and PNG ----------------------------------------------------------
@@ -358,7 +390,12 @@ def _showcase(variant: Variant, theme: Theme, scale: float) -> Image.Image:
         (
             moving,
             Action(Kind.MOVE, a, b),
-            BoardView(theme=name, flip=True, outcome=Outcome(Color.BLACK, Termination.TIMEOUT)),
+            BoardView(
+                theme=name,
+                flip=True,
+                outcome=Outcome(Color.BLACK, Termination.TIMEOUT),
+                suggestion="-".join(variant.points[i] for i in variant.edges[-1]),
+            ),
         ),
         (
             moving,

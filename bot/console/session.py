@@ -62,6 +62,8 @@ SHAX_COMMANDS = (
     "draw",
     "decline-draw",
     "rematch",
+    "hint",
+    "review",
     "streak",
     "leaderboard",
     "rules",
@@ -87,6 +89,7 @@ Commands (as in Discord):
   /shax play-bot [level:{levels}] [variant:…] [first:me|bot|random]
   /shax move action:{place}      (or /shax move {place}; {notation})
   /shax board · /shax resign · /shax draw · /shax decline-draw · /shax rematch
+  /shax hint  (the best move, a few per game against the bot) · /shax review (the last game)
   /shax streak [user:@name] · /shax leaderboard · /shax rules [variant:…]
   /shax language language:{languages}
 On {variant}: points {points}.
@@ -263,6 +266,15 @@ class Console:
             if self.last_game_id is None:
                 raise UserError(t.gettext("There is no finished game to rematch yet."))
             reply = await s.rematch(me, here, self.last_game_id, thinking=self.thinking)
+        elif command == "hint":
+            reply = await s.hint(me, here, thinking=self.thinking)
+            if self.last_game_id is not None:
+                _, record = await s.record(self.last_game_id)
+                stem = f"game{self.last_game_id}-ply{len(record)}"
+        elif command == "review":
+            self.write(texts.REVIEWING)
+            reply = await s.review(me, here, self.last_game_id)
+            stem = f"game{self.last_game_id}" if self.last_game_id else None
         elif command == "streak":
             who = opt("user")
             reply = await s.streak(here, self.person(who) if who else me)
@@ -320,6 +332,7 @@ class Console:
             else:
                 self.write(t.gettext("Picture: {path}", path=path))
         self.show_controls(reply)
+        await self.service.shown(reply)  # seen here: the Discord bot need not show it
 
     def show_controls(self, reply: Reply) -> None:
         c = reply.controls
@@ -523,7 +536,9 @@ async def ask_name(reader: LineReader) -> str | None:
 
 
 def _with_db(settings: Settings, db_path: Path) -> Settings:
-    return replace(settings, db_path=db_path)
+    # The console keeps its own SQLite file, even when the bot uses PostgreSQL; the bot's
+    # daily backups are the bot's.
+    return replace(settings, db_path=db_path, database_url=None, backup_dir=None)
 
 
 def run_console(

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -21,7 +23,7 @@ from discord.ext import commands
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.context import as_user
 from bot.discord.invite import invite_url
-from bot.discord.respond import DEFAULT_ACK_BUDGET, Responder
+from bot.discord.respond import DEFAULT_ACK_BUDGET, DEFAULT_CALLBACK_WINDOW, Responder
 from bot.discord.threads import GameThreads
 from bot.service.replies import User
 
@@ -61,6 +63,15 @@ class ShaxTree(app_commands.CommandTree[Any]):
             await super().on_error(interaction, error)
 
 
+def command_digest(tree: app_commands.CommandTree[Any]) -> str:
+    """A hash of every global command's definition as Discord receives it."""
+    payload = sorted(
+        (command.to_dict(tree) for command in tree.get_commands()),
+        key=lambda c: (c.get("type", 1), c["name"]),
+    )
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
 def intents() -> discord.Intents:
     """Only guilds (channels and threads for the cache); no privileged intent."""
     wanted = discord.Intents.none()
@@ -79,6 +90,7 @@ class ShaxBotBase(commands.Bot):
         make_service: ServiceFactory | None = None,
         tick_seconds: float = DEFAULT_TICK_SECONDS,
         ack_budget: float = DEFAULT_ACK_BUDGET,
+        callback_window: float = DEFAULT_CALLBACK_WINDOW,
         **options: Any,
     ) -> None:
         super().__init__(
@@ -95,7 +107,11 @@ class ShaxBotBase(commands.Bot):
         self.tick_seconds = tick_seconds
         self.threads = GameThreads(self, lambda: self.service, settings.game_threads)
         self.responder = Responder(
-            self, lambda: self.service, ack_budget=ack_budget, on_result=self.threads.finish
+            self,
+            lambda: self.service,
+            ack_budget=ack_budget,
+            callback_window=callback_window,
+            on_result=self.threads.finish,
         )
         guard_parsers(self._connection.parsers)
 
@@ -116,22 +132,40 @@ class ShaxBotBase(commands.Bot):
 
     async def sync_configured(self) -> None:
         """Sync the commands where the settings ask: always to the development server when
-        one is set (instant, and not counted against the daily global limit), globally
-        only when ``SHAX_SYNC_COMMANDS`` is on (after the commands changed)."""
+        one is set (instant, and not counted against the daily global limit); globally
+        when they changed since the last global sync (``SHAX_SYNC_COMMANDS=auto``, the
+        default, compares a hash of their definitions with the stored one), at every start
+        (``always``) or never."""
         guild_id = self.settings.dev_guild_id
         if guild_id is not None:
             guild = discord.Object(id=guild_id)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("Synced %d commands to the development server %s", len(synced), guild_id)
-        if self.settings.sync_commands:
-            synced = await self.tree.sync()
-            log.info("Synced %d commands globally", len(synced))
+        mode = self.settings.sync_commands
+        if mode == "never" or (mode == "auto" and guild_id is not None):
+            return
+        digest = command_digest(self.tree)
+        service = self._service  # `python -m bot sync` runs without one: it just syncs
+        if mode == "auto" and service is not None and await service.synced_commands() == digest:
+            log.info("Slash commands unchanged since they were registered; not syncing")
+            return
+        synced = await self.tree.sync()
+        if service is not None:
+            await service.commands_synced(digest)
+        log.info(
+            "Registered %d commands globally (Discord may take a few minutes to show them)",
+            len(synced),
+        )
 
     async def close(self) -> None:
         # Let interactions in progress finish placing their replies (a few seconds at most).
         if not await self.responder.wait_idle(CLOSE_GRACE_SECONDS):
             log.warning("Closing with interactions still being answered")
+        # Then the cogs end their work (the notices loop finishes showing what it shows),
+        # before the connection and, after it, the service are closed.
+        for name in list(self.cogs):
+            await self.remove_cog(name)
         await super().close()
 
     async def on_ready(self) -> None:

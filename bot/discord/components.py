@@ -10,18 +10,23 @@ in time and shows the reply.
 
 from __future__ import annotations
 
+import logging
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Self
 
 import discord
 
 from bot.discord.context import Placement, actor, client_of, place_of
+from bot.service import texts
 from bot.service.facade import ShaxService
-from bot.service.replies import Place, Reply, Thinking, User
+from bot.service.replies import Place, Reply, Thinking, User, UserError
 from bot.service.speech import to_player
 from bot.service.texts import EN
 from shax_i18n import Translator
+
+log = logging.getLogger(__name__)
 
 CUSTOM_ID_MAX = 100
 
@@ -32,6 +37,7 @@ TEMPLATES: dict[str, str] = {
     "draw": r"shax:draw:(?P<game_id>[0-9]+):(?P<version>[0-9]+)",
     "nodraw": r"shax:nodraw:(?P<game_id>[0-9]+):(?P<version>[0-9]+)",
     "rematch": r"shax:rematch:(?P<game_id>[0-9]+)",
+    "review": r"shax:review:(?P<game_id>[0-9]+)",
     "accept": r"shax:accept:(?P<challenge_id>[0-9]+)",
     "decline": r"shax:decline:(?P<challenge_id>[0-9]+)",
 }
@@ -66,6 +72,10 @@ def nodraw_id(game_id: int, version: int) -> str:
 
 def rematch_id(game_id: int) -> str:
     return f"shax:rematch:{game_id}"
+
+
+def review_id(game_id: int) -> str:
+    return f"shax:review:{game_id}"
 
 
 def accept_id(challenge_id: int) -> str:
@@ -351,6 +361,61 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEM
         await client_of(interaction).responder.click(interaction, call, Placement.NEW)
 
 
+class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATES["review"]):
+    """Under a finished game: its review (the evaluation plot and the turning points),
+    shown to the one who clicked."""
+
+    def __init__(self, game_id: int, *, row: int | None = None, t: Translator = EN) -> None:
+        super().__init__(
+            discord.ui.Button(
+                custom_id=review_id(game_id),
+                label=t.pgettext("button", "Review"),
+                style=discord.ButtonStyle.secondary,
+                emoji="🔎",
+                row=row,
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        return cls(int(match["game_id"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        service = _service(interaction)
+        user, place = actor(interaction), place_of(interaction)
+        await answer_when_ready(
+            interaction, texts.REVIEWING, lambda: service.review(user, place, self.game_id)
+        )
+
+
+async def answer_when_ready(
+    interaction: discord.Interaction[Any], notice: str, call: Callable[[], Awaitable[Reply]]
+) -> None:
+    """For a long private answer (a review): say ``notice`` to the user at once, only to
+    them, then replace it with the reply of ``call`` — or with the refusal, or
+    :data:`~bot.discord.respond.SORRY` (logged) if it fails."""
+    from bot.discord.render import text_only, to_discord
+    from bot.discord.respond import SORRY
+
+    await interaction.response.send_message(notice, ephemeral=True)
+    try:
+        reply = await call()
+    except UserError as error:
+        message = text_only(error.message)
+    except Exception:
+        log.exception("A slow answer failed for user %s", interaction.user.id)
+        message = text_only(SORRY)
+    else:
+        message = to_discord(reply)
+    try:
+        await interaction.edit_original_response(**message.edit_kwargs())
+    except discord.HTTPException:
+        log.warning("Could not show user %s their answer", interaction.user.id, exc_info=True)
+
+
 class _ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
     """A button under a challenge; subclasses set :meth:`act`, the typed service call."""
 
@@ -430,6 +495,7 @@ DYNAMIC_ITEMS: dict[str, type[discord.ui.DynamicItem[Any]]] = {
     "draw": DrawButton,
     "nodraw": NoDrawButton,
     "rematch": RematchButton,
+    "review": ReviewButton,
     "accept": AcceptButton,
     "decline": DeclineButton,
 }

@@ -195,6 +195,7 @@ def build_view(controls: Controls | None, t: Translator = EN) -> discord.ui.View
                 view.add_item(c.DrawButton(game, version, row=1, t=t))
         if controls.rematch:
             view.add_item(c.RematchButton(game, row=1, t=t))
+            view.add_item(c.ReviewButton(game, row=1, t=t))
     elif isinstance(controls, DestinationControls):
         options = select_options(controls.choices)
         if options:

@@ -30,6 +30,16 @@ directly, so refusals are always ephemeral and nothing flickers.
 So the channel shows at most one board per game, at the bottom whenever someone was
 pinged, and the player on turn is always notified by a fresh message.
 
+**When Discord will not take the answer.** The first answer to an interaction (a
+response or a deferral) must reach Discord within its 3 seconds; one that is still
+failing (a 5xx being retried, a rate limit that does not clear) after
+``callback_window`` is given up. Whatever the reason the answer could not be
+delivered, an action the service committed is shown anyway: its public reply is
+posted to the channel by id, and nobody is told that something went wrong with a
+move that was played. If even that post fails, the game's shown version stays behind
+its stored one and the bot shows the board at the next reconciliation (the next tick,
+every start and every reconnect; see :mod:`bot.discord.cogs.notices`).
+
 **Refusals and failures.** ``UserError`` s are shown ephemerally with their own
 sentence; anything else is logged with its traceback and the user reads
 :data:`SORRY`. One method does it, :meth:`Responder.report`: for service calls of
@@ -43,7 +53,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -66,12 +76,22 @@ UNKNOWN_INTERACTION = 10062
 """Discord's error code for an interaction acknowledged after its 3 seconds."""
 DEFAULT_ACK_BUDGET = 1.0
 """Seconds a service call may take before the interaction is deferred."""
+DEFAULT_CALLBACK_WINDOW = 2.5
+"""Seconds after an interaction arrives within which its first answer must be delivered:
+Discord takes none after 3 s, so retrying a failing callback any longer only delays
+placing the reply in the channel."""
 SLOW_GRACE = 0.1
 """Once the service announces a slow answer (the bot thinks), the seconds it still
 has to answer directly before the interaction is deferred."""
+DEFERRAL_SECONDS = 0.3
+"""The least time the callback window leaves a deferral after the ack budget."""
 _PUBLIC_DEFER = "shax_public_defer"
 _PLACED = "shax_placed"
 """Set on an interaction once its public reply is in the channel."""
+_DEADLINE = "shax_deadline"
+"""The event-loop time by which the interaction's first answer must be delivered."""
+
+T = TypeVar("T")
 
 
 class Responder:
@@ -83,18 +103,27 @@ class Responder:
         service: Callable[[], ShaxService],
         *,
         ack_budget: float = DEFAULT_ACK_BUDGET,
+        callback_window: float = DEFAULT_CALLBACK_WINDOW,
         on_result: Callable[[int | None, Reply], Awaitable[None]] | None = None,
     ) -> None:
         self.client = client
         self._service = service
         self.ack_budget = ack_budget
+        # A deferral comes after ack_budget; it still needs a moment to be delivered.
+        self.callback_window = max(callback_window, ack_budget + DEFERRAL_SECONDS)
+        self.undelivered = asyncio.Event()
+        """Set when a committed reply could not be shown at all (not even posted to the
+        channel): the notices loop then reconciles the unshown boards."""
         self._on_result = on_result
         self._active = 0
         self._idle = asyncio.Event()
         self._idle.set()
+        self._answering: set[asyncio.Event] = set()
 
     @contextlib.contextmanager
     def _tracked(self) -> Iterator[None]:
+        answered = asyncio.Event()
+        self._answering.add(answered)
         self._active += 1
         self._idle.clear()
         try:
@@ -103,6 +132,8 @@ class Responder:
             self._active -= 1
             if self._active == 0:
                 self._idle.set()
+            self._answering.discard(answered)
+            answered.set()
 
     @property
     def busy(self) -> bool:
@@ -118,6 +149,19 @@ class Responder:
             return False
         return True
 
+    async def wait_answered(self, timeout: float) -> bool:
+        """Wait until the interactions being answered now are answered (not those that
+        come later, so a busy server cannot keep the caller waiting); ``False`` if
+        ``timeout`` passed first. A reconciliation waits here: each of those answers
+        shows its own board."""
+        waiting = [asyncio.ensure_future(answered.wait()) for answered in self._answering]
+        if not waiting:
+            return True
+        _, pending = await asyncio.wait(waiting, timeout=timeout)
+        for still in pending:
+            still.cancel()
+        return not pending
+
     @property
     def service(self) -> ShaxService:
         return self._service()
@@ -132,12 +176,13 @@ class Responder:
             await interaction.response.defer(thinking=True)
             interaction.extras[_PUBLIC_DEFER] = True
 
+        self._start_clock(interaction)
         # Reported inside the tracked block, so "idle" means the user has seen the answer.
         with self._tracked():
             reply: Reply | None = None
             async with self.speaking(interaction):
                 try:
-                    reply = await self._in_time(call, defer)
+                    reply = await self._in_time(interaction, call, defer)
                     await self._command_reply(interaction, reply)
                 except Exception as error:
                     await self._fail(interaction, error, reply)
@@ -152,11 +197,12 @@ class Responder:
     ) -> None:
         """Answer a component click with the reply of ``call``; errors are reported here.
         ``receipt`` closes an ephemeral picker (:data:`DONE` in the player's language)."""
+        self._start_clock(interaction)
         with self._tracked():
             reply: Reply | None = None
             async with self.speaking(interaction):
                 try:
-                    reply = await self._in_time(call, interaction.response.defer)
+                    reply = await self._in_time(interaction, call, interaction.response.defer)
                     done = receipt or to_player().gettext(DONE)
                     await self._click_reply(interaction, reply, placement, done)
                 except Exception as error:
@@ -195,11 +241,19 @@ class Responder:
 
         Once the service has answered, its action is committed: whatever went wrong with
         the interaction (answered after Discord's 3 seconds, a 5xx, a rate limit that did
-        not clear), the board must reach the channel, or the game would look stuck — and
-        nobody is told that something went wrong with a move that was played.
+        not clear, an answer not delivered within ``callback_window``), the board must
+        reach the channel, or the game would look stuck — and nobody is told that
+        something went wrong with a move that was played.
         """
         if isinstance(error, _TooLate):
             reply, error = error.reply, error.cause
+        undeliverable = isinstance(error, discord.HTTPException | Undelivered)
+        if reply is not None and reply.ephemeral and undeliverable:
+            # Only the user could see it, and Discord takes no answer: nothing to show.
+            log.warning(
+                "Interaction %s could not be answered (%s)", interaction.id, _describe(error)
+            )
+            return
         if reply is None or reply.ephemeral:
             await self.report(interaction, error)
             return
@@ -219,10 +273,15 @@ class Responder:
         channel = self.client.get_partial_messageable(interaction.channel_id or 0)
         try:
             sent = await channel.send(**to_discord(reply).send_kwargs())
-        except discord.HTTPException:
-            # The game is saved; the next reconciliation (on start and on every reconnect)
-            # or the next look at the board shows it.
-            log.exception("Could not post a reply in channel %s", interaction.channel_id)
+        except discord.HTTPException as error:
+            # The game is saved; the next reconciliation (the next tick, every start and
+            # every reconnect) shows its board.
+            log.warning(
+                "Could not post a reply in channel %s either (%s); it is shown later",
+                interaction.channel_id,
+                _describe(error),
+            )
+            self.undelivered.set()
             return
         replaced = [reply.board_message_id] if reply.live_board else []
         clicked = interaction.message
@@ -233,6 +292,7 @@ class Responder:
     async def report(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
         """The one error handler: a refusal in its own words, anything else logged and
         answered with :data:`SORRY`, always ephemerally."""
+        self._start_clock(interaction)
         with self._tracked():
             async with self.speaking(interaction):
                 await self._report(interaction, error)
@@ -257,16 +317,39 @@ class Responder:
                 exc_info=error,
             )
             message = text_only(to_player().gettext(SORRY))
+            # A call that failed after committing its action left a board unshown: the
+            # notices loop looks for it at its next tick.
+            self.undelivered.set()
         try:
             await self._private(interaction, message)
-        except discord.HTTPException:
+        except (discord.HTTPException, Undelivered):
             log.warning(
                 "Could not tell user %s about a failure", interaction.user.id, exc_info=True
             )
 
     # -- acknowledging in time -----------------------------------------------------------
 
-    async def _in_time(self, call: ServiceCall, defer: Callable[[], Awaitable[Any]]) -> Reply:
+    def _start_clock(self, interaction: discord.Interaction[Any]) -> None:
+        """Note when the interaction's first answer must have been delivered."""
+        deadline = asyncio.get_running_loop().time() + self.callback_window
+        interaction.extras.setdefault(_DEADLINE, deadline)
+
+    async def _callback(self, interaction: discord.Interaction[Any], answer: Awaitable[T]) -> T:
+        """Deliver the interaction's first answer, or raise :class:`Undelivered` once the
+        callback window has passed (discord.py would retry a 5xx for 25 s)."""
+        self._start_clock(interaction)
+        left = interaction.extras[_DEADLINE] - asyncio.get_running_loop().time()
+        try:
+            return await asyncio.wait_for(answer, max(0.0, left))
+        except TimeoutError:
+            raise Undelivered(interaction.id) from None
+
+    async def _in_time(
+        self,
+        interaction: discord.Interaction[Any],
+        call: ServiceCall,
+        defer: Callable[[], Awaitable[Any]],
+    ) -> Reply:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.ack_budget
         slow = asyncio.Event()
@@ -284,10 +367,10 @@ class Responder:
             await asyncio.wait({task}, timeout=grace)
         if not task.done():
             try:
-                await defer()
-            except discord.NotFound as exc:
-                # Too late to answer: the action itself still completes, and its reply
-                # goes to the channel (see _fail).
+                await self._callback(interaction, defer())
+            except (discord.HTTPException, Undelivered) as exc:
+                # Discord would not take the deferral (too late, a 5xx, a rate limit): the
+                # action itself still completes, and its reply goes to the channel (see _fail).
                 raise _TooLate(await task, exc) from exc
             except BaseException:
                 task.add_done_callback(_log_outcome)
@@ -332,9 +415,10 @@ class Responder:
             return
         if placement is Placement.BOARD:
             await self._update_board(interaction, reply, message)
-            await interaction.edit_original_response(
-                content=receipt, embeds=[], attachments=[], view=None
-            )
+            if interaction.response.is_done():  # the picker closes with a short receipt
+                await interaction.edit_original_response(
+                    content=receipt, embeds=[], attachments=[], view=None
+                )
             return
         replaced: list[int | None] = [reply.board_message_id] if reply.live_board else []
         clicked = interaction.message
@@ -348,7 +432,9 @@ class Responder:
             if interaction.response.is_done():
                 await interaction.edit_original_response(**message.edit_kwargs())
             else:
-                await interaction.response.edit_message(**message.edit_kwargs())
+                await self._callback(
+                    interaction, interaction.response.edit_message(**message.edit_kwargs())
+                )
             sent_id = clicked.id
         else:
             sent_id = await self._respond_new(interaction, message)
@@ -360,17 +446,20 @@ class Responder:
         self, interaction: discord.Interaction[Any], reply: Reply, message: DiscordMessage
     ) -> None:
         """Show a board reached from an ephemeral message on the game's board message."""
-        if not interaction.response.is_done():
-            await interaction.response.defer()
         board_id = reply.board_message_id
         if board_id is not None and not pings_someone_else(reply, interaction.user.id):
+            if not interaction.response.is_done():
+                with contextlib.suppress(discord.HTTPException, Undelivered):
+                    # The board is edited by id whether or not the picker is answered.
+                    await self._callback(interaction, interaction.response.defer())
             try:
                 await self._partial(interaction.channel_id, board_id).edit(**message.edit_kwargs())
-                interaction.extras[_PLACED] = True
-                await self._announce(interaction.channel_id, reply)
+                await self._shown(interaction, reply, board_id)
                 return
             except discord.NotFound:
                 board_id = None
+        if not interaction.response.is_done():
+            await self._callback(interaction, interaction.response.defer())
         sent = await interaction.followup.send(wait=True, **message.send_kwargs())
         await self._shown(interaction, reply, sent.id, [board_id])
 
@@ -383,7 +472,9 @@ class Responder:
         if interaction.response.is_done():
             sent = await interaction.followup.send(wait=True, **message.send_kwargs())
             return sent.id
-        callback = await interaction.response.send_message(**message.send_kwargs())
+        callback = await self._callback(
+            interaction, interaction.response.send_message(**message.send_kwargs())
+        )
         if callback.message_id is not None:
             return callback.message_id
         return (await interaction.original_response()).id
@@ -394,7 +485,9 @@ class Responder:
         """Show ``message`` to the user who acted only, whatever state the interaction is in."""
         kwargs = message.send_kwargs()
         if not interaction.response.is_done():
-            await interaction.response.send_message(ephemeral=True, **kwargs)
+            await self._callback(
+                interaction, interaction.response.send_message(ephemeral=True, **kwargs)
+            )
             return
         if interaction.extras.get(_PUBLIC_DEFER):
             # A public "thinking…" message cannot turn private: remove it, then follow up.
@@ -448,11 +541,19 @@ class Responder:
             log.warning("Could not delete message %s in %s", message_id, channel_id, exc_info=True)
 
 
-class _TooLate(Exception):
-    """Discord forgot the interaction before it was deferred; ``reply`` is the service's."""
+class Undelivered(Exception):
+    """An interaction's first answer was not delivered within the callback window."""
 
-    def __init__(self, reply: Reply, cause: discord.NotFound) -> None:
-        super().__init__("interaction acknowledged too late")
+    def __init__(self, interaction_id: int) -> None:
+        super().__init__(f"the answer to interaction {interaction_id} was not delivered in time")
+
+
+class _TooLate(Exception):
+    """Discord would not take the deferral (too late, or failing); ``reply`` is the
+    service's."""
+
+    def __init__(self, reply: Reply, cause: Exception) -> None:
+        super().__init__("interaction could not be acknowledged")
         self.reply = reply
         self.cause = cause
 

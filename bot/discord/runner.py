@@ -70,7 +70,7 @@ def sync(settings: Settings) -> None:
         raise ConfigError(NO_TOKEN)
     setup_logging(settings)
     use_endpoints(settings)
-    asyncio.run(_sync(replace(settings, sync_commands=True)))
+    asyncio.run(_sync(replace(settings, sync_commands="always")))
 
 
 async def serve(settings: Settings, **options: Any) -> None:
@@ -149,6 +149,8 @@ async def log_in(bot: ShaxBotBase, settings: Settings) -> None:
             delay,
         )
         await bot.http.close()
+        # Closing the session closed its connector too: the next login makes new ones.
+        bot.http.connector = discord.utils.MISSING
         await asyncio.sleep(delay)
 
 

@@ -15,6 +15,7 @@ from bot.discord.invite import missing
 from bot.discord.render import to_discord
 from bot.service.facade import ShaxService
 from bot.service.replies import ChannelBusy, Place, Reply, UserError
+from bot.service.server_settings import Setting
 from bot.service.speech import in_public, to_player
 from bot.service.texts import EN
 from shax_i18n import N_, Translator
@@ -25,6 +26,11 @@ THREAD_NAME_MAX = 100
 ARCHIVE_AFTER_MINUTES: Literal[1440] = 1440
 """An idle game thread hides itself after a day (it stays searchable and reopens on a post)."""
 THREAD_PERMISSIONS = discord.Permissions(create_public_threads=True, send_messages_in_threads=True)
+GAME_PERMISSIONS = discord.Permissions(
+    view_channel=True, send_messages=True, embed_links=True, attach_files=True
+)
+"""What a game needs where it is played: the bot posts boards (an embed with the picture)
+there, pings players and announces timeouts (in a thread, Send Messages in Threads)."""
 
 Start = Callable[[Place], Awaitable[Reply]]
 """Starts a game (or posts a challenge) at a place; the service's answer."""
@@ -52,8 +58,16 @@ class GameThreads:
         """Start a game where it belongs: here, or in a new thread when this channel is
         busy (or always, by the server's choice). In a thread the game's first message is
         posted there, pinging ``players``; the answer here points to it."""
-        can_thread = place.guild_id is not None and not place.is_thread and self.mode != "never"
-        if not (can_thread and self.mode == "always"):
+        if place.guild_id is not None:
+            needed = discord.Permissions(GAME_PERMISSIONS.value)
+            if place.is_thread:
+                needed.update(send_messages=False, send_messages_in_threads=True)
+            lacking = missing(interaction.app_permissions, needed)
+            if lacking:
+                raise UserError(cannot_play_here(lacking, to_player()))
+        mode = await self.mode_of(place.guild_id)
+        can_thread = place.guild_id is not None and not place.is_thread and mode != "never"
+        if not (can_thread and mode == "always"):
             try:
                 return await start(place)
             except ChannelBusy:
@@ -64,8 +78,13 @@ class GameThreads:
         pinged = tuple(dict.fromkeys((*reply.mentions, *players)))
         sent = await thread.send(**to_discord(_with_mentions(reply, pinged)).send_kwargs())
         await self._service().posted(reply, sent.id)
-        busy = self.mode != "always"
+        busy = mode != "always"
         return Reply(text=thread_pointer(thread.mention, busy=busy, t=in_public()))
+
+    async def mode_of(self, guild_id: int | None) -> str:
+        """Where games go on a server: its own choice (``/shax settings``), else the bot's."""
+        settings = await self._service().server_settings(guild_id)
+        return settings.threads if Setting.THREADS in settings.changed else self.mode
 
     async def _open(self, interaction: discord.Interaction[Any], title: str) -> discord.Thread:
         channel = interaction.channel
@@ -124,6 +143,15 @@ def missing_permissions(names: list[str], t: Translator = EN) -> str:
         "I can't open a thread for your game here: I'm missing {permissions} in this channel. "
         "Ask a server admin to give me that permission, or start the game in another channel.",
         permissions=", ".join(names),
+    )
+
+
+def cannot_play_here(names: list[str], t: Translator = EN) -> str:
+    return t.gettext(
+        "I can't run a game in this channel: I'm missing {permissions} here. Ask a server "
+        "admin to give me that in this channel's permissions, or start the game in another "
+        "channel.",
+        permissions=", ".join(f"**{name}**" for name in names),
     )
 
 

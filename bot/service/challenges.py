@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.service import texts
+from bot.service import settings_texts, texts
 from bot.service.bot_turns import FIRST_CHOICES, BotPlayer
 from bot.service.compose import Composer
 from bot.service.kernel import (
@@ -34,6 +34,7 @@ from bot.service.replies import (
     User,
     not_thinking,
 )
+from bot.service.server_settings import ServerSettingsBook
 from bot.service.speech import in_public, to_player
 from bot.storage import ChallengeRow, ChannelTaken, NewChallenge, NewGame
 from engine import Variant, get_variant
@@ -44,12 +45,23 @@ class Challenges:
     """Challenges and the starts of games."""
 
     def __init__(
-        self, kernel: GameKernel, composer: Composer, bots: BotPlayer, *, expiry_seconds: float
+        self,
+        kernel: GameKernel,
+        composer: Composer,
+        bots: BotPlayer,
+        *,
+        servers: ServerSettingsBook,
     ) -> None:
         self.kernel = kernel
         self.composer = composer
         self.bots = bots
-        self.expiry_seconds = expiry_seconds
+        self.servers = servers
+
+    async def _check_allowed(self, place: Place) -> None:
+        """Refuse to start a game outside the server's game channels (when it has some)."""
+        settings = await self.servers.of(place.guild_id)
+        if not settings.allows(place):
+            raise ChallengeError(settings_texts.games_not_here(sorted(settings.channels)))
 
     async def challenge(
         self, challenger: User, opponent: User, place: Place, variant: str = "shax"
@@ -62,6 +74,7 @@ class Challenges:
             raise ChallengeError(texts.challenge_the_bot(LEVELS, t=to_player()))
         if opponent.is_bot:
             raise ChallengeError(texts.challenge_a_bot_account(opponent.name, t=to_player()))
+        await self._check_allowed(place)
         await self.kernel.check_channel_free(place)
         for open_one in await self.kernel.storage.open_challenges(place.channel_id):
             if (open_one.challenger_id, open_one.opponent_id) == (challenger.id, opponent.id):
@@ -79,6 +92,7 @@ class Challenges:
         rematch_of: int | None,
     ) -> Reply:
         now = self.kernel.now()
+        expiry = (await self.servers.of(place.guild_id)).challenge_expiry.total_seconds()
         row = await self.kernel.storage.create_challenge(
             NewChallenge(
                 guild_id=place.guild_id,
@@ -89,7 +103,7 @@ class Challenges:
                 opponent_id=opponent.id,
                 opponent_name=opponent.name,
                 variant=variant.id,
-                expires_at=now + timedelta(seconds=self.expiry_seconds),
+                expires_at=now + timedelta(seconds=expiry),
                 rematch_of=rematch_of,
             ),
             now,
@@ -99,7 +113,7 @@ class Challenges:
             opponent.mention,
             challenger.name,
             None if rematch_of is not None else texts.variant_title(variant, t),
-            self.expiry_seconds,
+            expiry,
             self.kernel.surface,
             t,
         )
@@ -215,6 +229,7 @@ class Challenges:
             raise BadOption(texts.unknown_first(typed_first or "", t=to_player()))
         if user.is_bot:
             raise ChallengeError(to_player().gettext(texts.BOT_ACCOUNTS_CANT_PLAY))
+        await self._check_allowed(place)
         return await self.bots.start_game(
             user, place, level, v, first, rematch_of=None, thinking=thinking
         )

@@ -21,6 +21,7 @@ from bot.service.bot_turns import BotPlayer
 from bot.service.compose import Composer
 from bot.service.kernel import GameKernel, side
 from bot.service.replies import Notice, Reply
+from bot.service.server_settings import ServerSettingsBook
 from bot.service.speech import in_public
 from bot.storage import GameRow
 from engine import Outcome, Termination
@@ -29,6 +30,11 @@ log = logging.getLogger(__name__)
 
 WARN_BEFORE = timedelta(hours=1)
 """The turn-timeout warning comes this long before the forfeit (or at half time, if sooner)."""
+
+
+def warn_after(timeout: timedelta) -> timedelta:
+    """How long into a turn the timeout warning comes."""
+    return timeout - min(timeout / 2, WARN_BEFORE)
 
 
 def everything(guild_id: int | None) -> bool:
@@ -45,19 +51,19 @@ class TurnClock:
         composer: Composer,
         bots: BotPlayer,
         *,
-        turn_timeout: timedelta,
+        servers: ServerSettingsBook,
         owns: Callable[[int | None], bool] = everything,
     ) -> None:
         self.kernel = kernel
         self.composer = composer
         self.bots = bots
-        self.turn_timeout = turn_timeout
+        self.servers = servers
         self.owns = owns
 
     @property
-    def warn_after(self) -> timedelta:
-        """How long into a turn the timeout warning comes."""
-        return self.turn_timeout - min(self.turn_timeout / 2, WARN_BEFORE)
+    def turn_timeout(self) -> timedelta:
+        """The turn timeout of servers that did not choose their own."""
+        return self.servers.defaults.turn_timeout
 
     async def tick(self) -> list[Notice]:
         """Expire challenges, warn on and then forfeit turn timeouts, and let the bot move
@@ -73,11 +79,14 @@ class TurnClock:
                 notices.append(
                     Notice(c.channel_id, Reply(text=text, challenge_id=c.id), c.message_id)
                 )
-        for row in await storage.active_games(turn_started_by=now - self.warn_after):
+        timeouts = await self.servers.turn_timeouts()
+        shortest = min((self.turn_timeout, *timeouts.values()))
+        for row in await storage.active_games(turn_started_by=now - warn_after(shortest)):
             if not self.owns(row.guild_id):
                 continue
+            timeout = timeouts.get(row.guild_id or 0, self.turn_timeout)
             try:
-                notice = await self._tick_game(row, now)
+                notice = await self._tick_game(row, now, timeout)
             except Exception:  # one broken game must not stop the others' clocks
                 log.exception("tick failed for game %s", row.id)
                 continue
@@ -87,7 +96,7 @@ class TurnClock:
                 notices.append(notice)
         return notices
 
-    async def _tick_game(self, row: GameRow, now: datetime) -> Notice | None:
+    async def _tick_game(self, row: GameRow, now: datetime, timeout: timedelta) -> Notice | None:
         k = self.kernel
         position = k.position(row)
         on_turn = side(row, position.to_move) if position.to_move else None
@@ -102,7 +111,7 @@ class TurnClock:
             reply = await self.composer.board_reply(row, events=events, finished=finished)
             return Notice(row.channel_id, reply, row.board_message_id)
         elapsed = now - row.turn_started_at
-        if elapsed >= self.turn_timeout:
+        if elapsed >= timeout:
             async with k.lock(row.id):
                 fresh = await k.game(row.id)
                 if fresh.version != row.version:
@@ -111,10 +120,10 @@ class TurnClock:
                 finished = await k.finish(fresh, fresh.record, outcome)
             reply = await self.composer.board_reply(finished.game, finished=finished)
             return Notice(row.channel_id, reply, row.board_message_id)
-        if elapsed >= self.warn_after and not row.warned:
+        if elapsed >= warn_after(timeout) and not row.warned:
             if not await k.storage.mark_warned(row.id, row.version):
                 return None
-            left = (self.turn_timeout - elapsed).total_seconds()
+            left = (timeout - elapsed).total_seconds()
             text = texts.timeout_warning(
                 on_turn.ref, row.id, row.white_name, row.black_name, left, in_public()
             )

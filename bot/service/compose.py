@@ -58,6 +58,8 @@ class Composer:
         self._run_board = run_board
         self._run_replay = run_replay
         self._rules_pictures: dict[tuple[str, str], bytes] = {}
+        self.summary_notes: Callable[[GameRow, Translator], Awaitable[str]] | None = None
+        """Says more at the end of a game (the hints taken), if set."""
 
     async def board_reply(
         self,
@@ -104,6 +106,9 @@ class Composer:
             holder = _holder_color(series, white_key)
             if holder is not None:
                 parts.append(texts.series_holder(side(row, holder).name, series.stones, t))
+            note = await self.summary_notes(row, t) if self.summary_notes is not None else ""
+            if note:
+                parts.append(note)
             people = [s for s in (white, black) if not s.is_bot]
             parts.append(texts.good_game([s.ref for s in people], t))
             mentions += [s.user_id for s in people]

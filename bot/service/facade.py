@@ -8,6 +8,7 @@ Each call is answered by one part; this class only builds them and passes calls 
 * :mod:`bot.service.bot_turns` — the bot's own turns (its AI off the event loop);
 * :mod:`bot.service.clock` — challenge expiry and turn timeouts;
 * :mod:`bot.service.statistics` — streaks and the leaderboard;
+* :mod:`bot.service.teacher` — hints in games against the bot, reviews of finished games;
 * :mod:`bot.service.compose` and :mod:`bot.service.texts` — the replies and their words
   (the words that depend on the board, and the rules, in :mod:`bot.service.board_words`).
 """
@@ -15,16 +16,18 @@ Each call is answered by one part; this class only builds them and passes calls 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from bot.service import speech, texts
+import renderer
+from bot.service import settings_texts, speech, texts
 from bot.service.bot_turns import ActionChooser, BotPlayer
 from bot.service.challenges import Challenges
 from bot.service.clock import TurnClock, everything
 from bot.service.compose import BoardRenderer, Composer, Offload, ReplayRenderer
-from bot.service.kernel import GameKernel, parse_variant, side, utcnow
+from bot.service.kernel import GameKernel, other, parse_variant, side, utcnow
 from bot.service.replies import (
     BadOption,
     ChallengeControls,
@@ -34,14 +37,20 @@ from bot.service.replies import (
     Reply,
     Thinking,
     User,
+    UserError,
     not_thinking,
 )
+from bot.service.server_settings import ServerSettings, ServerSettingsBook, SettingsChange
 from bot.service.statistics import Statistics
+from bot.service.teacher import Analyser, Teacher, ThreadAnalyser
 from bot.service.texts import Surface
 from bot.service.turns import Turns
-from bot.storage import Storage
+from bot.storage import GameRow, Storage
+from bot.storage.backup import DailyBackups
 from bot.workers.ai import AIPool
 from bot.workers.pictures import BOARD_WORKERS, REPLAY_WORKERS, PicturePool
+from engine import Color, replay
+from engine.analysis import REVIEW_DEPTH
 from shax_i18n import LANGUAGES, language_code, pick_language, translator
 
 LANGUAGE_PREF = "language"
@@ -49,6 +58,10 @@ LANGUAGE_PREF = "language"
 
 if TYPE_CHECKING:
     from bot.config import Settings
+
+log = logging.getLogger(__name__)
+
+COMMANDS_DIGEST = "commands_digest"
 
 
 class ShaxService:
@@ -81,8 +94,20 @@ class ShaxService:
         run_replay: Offload = asyncio.to_thread,
         owns: Callable[[int | None], bool] = everything,
         surface: Surface = Surface.DISCORD,
+        analyser: Analyser | None = None,
+        review_depth: int | None = None,
+        game_threads: str = "busy",
+        backups: DailyBackups | None = None,
     ) -> None:
         self.storage = storage
+        self.backups = backups
+        self.servers = ServerSettingsBook(
+            storage,
+            ServerSettings(
+                turn_timeout=turn_timeout, challenge_expiry=challenge_expiry, threads=game_threads
+            ),
+            now=clock,
+        )
         self.bot_user = bot_user
         self.kernel = GameKernel(storage, now=clock, bot_user=bot_user, surface=surface)
         pictures: dict[str, BoardRenderer | ReplayRenderer] = {}
@@ -98,13 +123,23 @@ class ShaxService:
             self.kernel,
             self.composer,
             self.bots,
-            expiry_seconds=challenge_expiry.total_seconds(),
+            servers=self.servers,
         )
         self.turns = Turns(self.kernel, self.composer, self.bots)
         self.clock = TurnClock(
-            self.kernel, self.composer, self.bots, turn_timeout=turn_timeout, owns=owns
+            self.kernel, self.composer, self.bots, servers=self.servers, owns=owns
         )
         self.statistics = Statistics(storage)
+        if analyser is None:
+            analyser = ai if isinstance(ai, AIPool) else ThreadAnalyser()
+        self.teacher = Teacher(
+            self.kernel,
+            analyser,
+            run_picture=run_board,
+            render_board=render_board or renderer.render_board,
+            depth=REVIEW_DEPTH if review_depth is None else review_depth,
+        )
+        self.composer.summary_notes = self.teacher.hints_summary
         self._on_close = on_close
 
     @classmethod
@@ -117,11 +152,12 @@ class ShaxService:
         clock: Callable[[], datetime] = utcnow,
         surface: Surface = Surface.DISCORD,
     ) -> ShaxService:
-        """A service over ``settings.db_path`` with an AI pool of ``settings.ai_workers``
-        unless ``ai`` is given, and worker processes for the pictures (the pools are
-        closed by :meth:`close`). ``surface`` is where its words are shown."""
+        """A service over ``settings.database`` (PostgreSQL, or the SQLite file) with an AI
+        pool of ``settings.ai_workers`` unless ``ai`` is given, and worker processes for the
+        pictures (the pools are closed by :meth:`close`). ``surface`` is where its words
+        are shown."""
         speech.set_server_default(settings.language)
-        storage = await Storage.open(settings.db_path)
+        storage = await Storage.open(settings.database)
         pool = AIPool(settings.ai_workers) if ai is None else None
         boards = PicturePool(BOARD_WORKERS)
         boards.start()  # every game needs boards: no first move waits for a worker
@@ -146,6 +182,8 @@ class ShaxService:
             run_replay=replays.run,
             owns=settings.owns,
             surface=surface,
+            game_threads=settings.game_threads,
+            backups=_daily_backups(settings, clock),
         )
 
     async def close(self) -> None:
@@ -271,11 +309,93 @@ class ShaxService:
         if isinstance(reply.controls, ChallengeControls):
             await self.storage.set_challenge_message(reply.controls.challenge_id, message_id)
 
+    # -- the teacher --------------------------------------------------------------------
+
+    async def hint(self, user: User, place: Place, *, thinking: Thinking = not_thinking) -> Reply:
+        """The best action for the player on turn in a game against the bot, drawn on the
+        board with one line of why (a few per game; never between people)."""
+        return await self.teacher.hint(user, place, thinking=thinking)
+
+    async def review(
+        self,
+        user: User,
+        place: Place,
+        game_id: int | None = None,
+        *,
+        thinking: Thinking = not_thinking,
+    ) -> Reply:
+        """A finished game's review: the evaluation plot and the three turning points
+        (the clicked game, or the newest in ``place``'s channel)."""
+        return await self.teacher.review(user, place, game_id, thinking=thinking)
+
+    async def server_settings(self, guild_id: int | None) -> ServerSettings:
+        """A server's settings in effect (the defaults in DMs)."""
+        return await self.servers.of(guild_id)
+
+    async def settings(self, place: Place, change: SettingsChange, *, may_change: bool) -> Reply:
+        """``/shax settings``: the server's settings; with options, change them first
+        (only ``may_change`` members — Manage Server — can; a bad value changes nothing)."""
+        if place.guild_id is None:
+            raise UserError(settings_texts.ONLY_ON_A_SERVER)
+        if change.empty:
+            settings = await self.servers.of(place.guild_id)
+            return Reply(text=settings_texts.summary(settings, changed_now=False), ephemeral=True)
+        if not may_change:
+            raise UserError(settings_texts.ONLY_MANAGERS)
+        settings = await self.servers.change(place.guild_id, change)
+        return Reply(text=settings_texts.summary(settings, changed_now=True), ephemeral=True)
+
+    async def synced_commands(self) -> str | None:
+        """The hash of the command definitions last registered with Discord, if any."""
+        return await self.storage.get_meta(COMMANDS_DIGEST)
+
+    async def commands_synced(self, digest: str) -> None:
+        """Remember that the commands with this hash are registered."""
+        await self.storage.set_meta(COMMANDS_DIGEST, digest)
+
+    async def shown(self, reply: Reply) -> None:
+        """Record that ``reply``'s board needs no showing any more: a surface without
+        messages (the console) showed it, or its channel is gone or closed to the bot."""
+        if reply.live_board and reply.game_id is not None and reply.version is not None:
+            await self.storage.mark_shown(reply.game_id, reply.version)
+
+    async def reconcile(self) -> list[Notice]:
+        """The boards the players have not seen, to show now (the adapter calls this on
+        every start and reconnect, and after an answer could not be delivered).
+
+        A game needs one when its stored version is newer than the board last shown (the
+        bot died, or Discord refused every answer, between the commit and the post).
+        Each comes as a notice that posts the game's current board anew in its channel,
+        pinging the player on turn (the old board message is then deleted). Showing it
+        records its version (:meth:`posted`, or :meth:`shown` when its channel is gone),
+        so each board is shown once. Games being changed right now (their lock is held,
+        or the bot is thinking) are left to that call's own answer, and with several
+        processes each shows only the games of its own servers.
+        """
+        rows = await self.storage.unshown_games()
+        notices: list[Notice] = []
+        for row in rows:
+            busy = self.bots.is_thinking(row.id) or self.kernel.lock(row.id).locked()
+            if busy or not self.clock.owns(row.guild_id):
+                continue
+            try:
+                events = last_action(row) if row.active else []
+                reply = await self.composer.board_reply(row, events=events)
+            except Exception:  # one broken game must not keep the others' boards hidden
+                log.exception("Could not compose the unshown board of game %s", row.id)
+                continue
+            notices.append(Notice(row.channel_id, reply))
+        return notices
+
     # -- the clock, statistics and help --------------------------------------------------
 
     async def tick(self) -> list[Notice]:
-        """Call every ~30 s: challenge expiry, turn timeouts, and the bot's waiting moves."""
-        return await self.clock.tick()
+        """Call every ~30 s: challenge expiry, turn timeouts, the bot's waiting moves, and
+        the daily backup when one is due."""
+        notices = await self.clock.tick()
+        if self.backups is not None:
+            await self.backups.tick()
+        return notices
 
     async def streak(self, place: Place, user: User) -> Reply:
         """A player's streaks and record on this server."""
@@ -314,3 +434,22 @@ class ShaxService:
             raise BadOption(texts.unknown_language(language, speech.to_player()))
         await self.storage.set_player_pref(user.id, LANGUAGE_PREF, code)
         return Reply(text=texts.language_set(code, translator(code)), ephemeral=True)
+
+
+def _daily_backups(settings: Settings, clock: Callable[[], datetime]) -> DailyBackups | None:
+    """Daily backups of the SQLite file, if ``SHAX_BACKUP_DIR`` asks for them (PostgreSQL
+    is backed up with its own tools)."""
+    if settings.backup_dir is None or settings.database_url is not None:
+        return None
+    return DailyBackups(settings.db_path, settings.backup_dir, settings.backup_keep, clock)
+
+
+def last_action(row: GameRow) -> list[str]:
+    """The game's last action in words (what the player now on turn has not seen)."""
+    if not row.record:
+        return []
+    before = replay(row.variant, row.record[:-1])
+    action = before.parse(row.record[-1])
+    mover = side(row, Color(before.turn))
+    them = other(row, mover).name
+    return [texts.describe_action(before, action, before.apply(action), mover.name, them)]

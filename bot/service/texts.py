@@ -945,3 +945,86 @@ def unknown_language(language: str, t: Translator = EN) -> str:
         language=repr(language),
         languages=", ".join(f"{code} ({name})" for code, name in LANGUAGES.items()),
     )
+
+
+# -- the teacher: hints and reviews ----------------------------------------------------
+
+
+def line_words(points: Sequence[str]) -> str:
+    """A line or a pair of points as players write them: ``"a4 b4 c4"``."""
+    return " ".join(points)
+
+
+def reason_words(reason: str, points: Sequence[str]) -> str:
+    """Why an action is good, from an :class:`engine.explain.Reason` value and its points."""
+    at = line_words(points)
+    words = {
+        "wins": "it wins the game",
+        "laba_qaad": f"it makes two jare at once, a laba-qaad ({at})",
+        "first_jare": f"it makes the first jare ({at}), so you remove first",
+        "closes_jare": f"it closes a jare on {at}: one of their stones comes off",
+        "only_action": "it is the only legal action",
+        "takes_irmaan": f"it breaks their irmaan ({at})",
+        "takes_threat": f"it takes a stone from their line {at} before they close it",
+        "stops_jare": f"it stops their jare on {at}",
+        "haarig": "it leaves them no move (hārig)",
+        "makes_irmaan": f"it builds an irmaan: the stone between {at} closes a jare every move",
+        "frees_safely": "it frees them without giving an irmaan or a jare",
+        "threatens_jare": f"it threatens a jare on {at}",
+    }
+    return words.get(reason, "it keeps the position best balanced")
+
+
+def hint_line(action: str, why: str, used: int, limit: int) -> str:
+    return f"Hint {used} of {limit}: **{action}** — {why}."
+
+
+HINTS_ONLY_AGAINST_THE_BOT = (
+    "Hints are only for games against the bot — a game between people is theirs alone."
+)
+
+
+def no_hints_left(limit: int) -> str:
+    return f"You have used all {limit} hints of this game — the rest is yours to find."
+
+
+def hints_used(used: int, limit: int) -> str:
+    return f"Hints used: {used} of {limit}."
+
+
+REVIEWING = "Reviewing the game…"
+NOTHING_TO_REVIEW = "There is no finished game here to review yet — play one first."
+EMPTY_GAME = "That game ended before its first action: there is nothing to review."
+REVIEW_WHEN_OVER = "This game is still being played — the review comes when it is over."
+
+
+def review_heading(white: str, black: str, actions: int) -> str:
+    return (
+        f"**Review of {white} vs {black}** ({actions} actions): the curve shows who stood "
+        f"better after each action — above the line {white}, below it {black}."
+    )
+
+
+def loss_words(loss: int, gave_away_win: bool, walked_into_loss: bool) -> str:
+    """What an action lost, in stones (100 centi-stones) or in the game's result."""
+    if gave_away_win:
+        return "let a won game go"
+    if walked_into_loss:
+        return "walked into a lost game"
+    return f"lost {loss / 100:.1f} stones"
+
+
+def turning_point(
+    number: int, action_number: int, name: str, played: str, lost: str, best: str, why: str
+) -> str:
+    return (
+        f"{number}. Action {action_number}: {name} played **{played}** and {lost}; "
+        f"better **{best}** — {why}."
+    )
+
+
+def turning_point_caption(number: int, action_number: int, played: str, best: str) -> str:
+    return f"{number}. Action {action_number}: better {best} than {played}"
+
+
+NO_TURNING_POINTS = "No turning points: no action lost more than a quarter of a stone. Well played!"

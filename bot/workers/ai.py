@@ -18,6 +18,7 @@ import engine.ai
 from bot.workers.processes import WorkerProcesses
 from engine import replay
 from engine.ai import DEFAULT_MOVETIME, choose_action
+from engine.analysis import Assessment, assess_record
 
 log = logging.getLogger(__name__)
 
@@ -33,8 +34,7 @@ Discord within 3 seconds however many games are thinking."""
 
 
 def warm_up() -> None:
-    """Load the search core before a worker's first move, so that no move pays for it
-    (and the bot's own process never loads it)."""
+    """Load the search core before a worker's first move, so that no move pays for it."""
     engine.ai.warm_up()
 
 
@@ -50,6 +50,13 @@ def fixed_depth_chooser(depth: int) -> Chooser:
 
 def _depth_choose(depth: int, variant: str, record: tuple[str, ...], level: str, seed: int) -> str:
     return choose_action(variant, list(record), level=level, seed=seed, depth=depth).action
+
+
+def assess_plies(
+    variant: str, record: tuple[str, ...], plies: tuple[int, ...], depth: int, seconds: float | None
+) -> list[Assessment]:
+    """:func:`engine.analysis.assess_record` with positional arguments (for a pool)."""
+    return assess_record(variant, list(record), plies, depth=depth, seconds=seconds)
 
 
 def random_chooser(variant: str, record: tuple[str, ...], level: str, seed: int) -> str:
@@ -75,6 +82,8 @@ class AIPool:
     ) -> None:
         self.workers = workers
         self.chooser = chooser
+        # Once per process: without a C compiler, how to get the fast search.
+        engine.ai.announce_backend()
         # Created on first use, so a console that never plays the bot starts no process.
         self.processes = WorkerProcesses(
             workers, niceness=WORKER_NICENESS, warm_up=warm_up, executor=executor
@@ -100,6 +109,21 @@ class AIPool:
             except Exception as exc:  # a timeout, a crashed worker: play on rather than hang
                 log.warning("AI failed at %s (%r); playing a random legal action", level, exc)
                 return random_chooser(*args)
+
+    async def assess(
+        self,
+        variant: str,
+        record: Sequence[str],
+        plies: Sequence[int],
+        depth: int,
+        seconds: float | None,
+    ) -> list[Assessment]:
+        """Score every legal action of the positions before ``plies`` of ``record`` (a
+        hint, a part of a review) in a worker, waiting for a free one like a move does."""
+        async with self._slots:
+            return await self.processes.run(
+                assess_plies, variant, tuple(record), tuple(plies), depth, seconds
+            )
 
     def shutdown(self, wait: bool = True) -> None:
         """Stop the workers (only processes this pool started)."""

@@ -4,7 +4,13 @@
 depth) to an action, safe to call in a process pool (``spawn`` or ``fork``): it keeps no
 state between calls. The search runs in a compiled core (``_core.c``, loaded by
 :mod:`engine.ai.core`); the readable engine in :mod:`engine.position` is the reference
-it is tested against (``tests/engine/test_ai_core.py``).
+it is tested against (``tests/engine/ai/test_core.py``).
+
+Where the core cannot be built (no C compiler), the same search runs in pure Python
+(:mod:`engine.ai.python_search`): the same answers at a fixed depth, tens of times
+slower, so shallower in a level's time. :func:`backend` says which one is in use
+(``SHAX_AI_BACKEND=c|python`` forces one), :func:`announce_backend` logs once how to get
+the fast one when the Python search stands in for it.
 
 Levels (see :data:`engine.ai.levels.LEVEL_TABLE`):
 
@@ -25,7 +31,15 @@ where ``pip install`` has not built it, compiles it (a second or two, once).
 
 from __future__ import annotations
 
-from engine.ai.core import warm_up
+from engine.ai.core import (
+    BACKEND_ENV,
+    BACKENDS,
+    Backend,
+    announce_backend,
+    backend,
+    fast_core_advice,
+    warm_up,
+)
 from engine.ai.player import (
     DEFAULT_MOVETIME,
     LEVELS,
@@ -34,4 +48,17 @@ from engine.ai.player import (
     choose_action,
 )
 
-__all__ = ["DEFAULT_MOVETIME", "LEVELS", "SearchResult", "check_level", "choose_action", "warm_up"]
+__all__ = [
+    "BACKENDS",
+    "BACKEND_ENV",
+    "DEFAULT_MOVETIME",
+    "LEVELS",
+    "Backend",
+    "SearchResult",
+    "announce_backend",
+    "backend",
+    "check_level",
+    "choose_action",
+    "fast_core_advice",
+    "warm_up",
+]

@@ -292,6 +292,39 @@ static int gen(const Board *B, const Node *x, int *out) {
     return gen_moves(B, x->bb[t], empty, out);
 }
 
+/* ------------------------------------------------------------------ endgame tables */
+
+/* A probe of the endgame tables (engine/tables, set per thread by core_set_probe):
+ * 1 a win, 0 a draw, -1 a loss for the player to act, with the distance in moves;
+ * -2 when the position is not in the tables. */
+typedef int (*probe_fn)(void *ctx, uint32_t white, uint32_t black, int32_t turn,
+                        int32_t freeing, int32_t *dist);
+static _Thread_local probe_fn probe_hook;
+static _Thread_local void *probe_ctx;
+static _Thread_local int64_t probe_hits;
+
+void core_set_probe(probe_fn fn, void *ctx) {
+    probe_hook = fn;
+    probe_ctx = ctx;
+    probe_hits = 0;
+}
+
+/* Positions answered by the tables since core_set_probe. */
+int64_t core_probe_hits(void) { return probe_hits; }
+
+/* An exact score from the tables: 1 with *score set, or 0. A win or loss counts only
+ * if it ends the game before the 100-move rule could draw it. */
+static inline int probe_tables(const Node *x, int ply, int *score) {
+    if (!probe_hook || x->phase != MOVEMENT || x->step == S_REMOVE || x->outcome) return 0;
+    int32_t dist = 0;
+    int r = probe_hook(probe_ctx, x->bb[0], x->bb[1], x->turn, x->step == S_FREE, &dist);
+    if (r == -2) return 0;
+    if (r != 0 && x->clock + dist > MOVE_LIMIT) return 0;
+    probe_hits++;
+    *score = r == 0 ? 0 : r > 0 ? MATE - ply - dist : -(MATE - ply - dist);
+    return 1;
+}
+
 /* ------------------------------------------------------------------ exported rules */
 
 int core_abi(void) { return CORE_ABI; }
@@ -742,6 +775,8 @@ static int qsearch(Ctx *c, const Node *x, int alpha, int beta, int ply, int qd) 
     if (x->outcome) return terminal_score(x, ply);
     if (ply > c->seldepth) c->seldepth = ply;
     if (path_repeats(c, x)) return 0;
+    int exact;
+    if (probe_tables(x, ply, &exact)) return exact;
     const Board *B = c->B;
     int moves[MAXMOVES], sc[MAXMOVES], n;
     int best;
@@ -800,6 +835,11 @@ static int search(Ctx *c, const Node *x, int depth, int alpha, int beta, int ply
     if (ply > 0 && path_repeats(c, x)) {
         c->nodes++;
         return 0;
+    }
+    int exact;
+    if (ply > 0 && probe_tables(x, ply, &exact)) {
+        c->nodes++;
+        return exact;
     }
     if (depth <= 0 || ply >= MAXPLY - 4) return qsearch(c, x, alpha, beta, ply, 0);
     c->nodes++;

@@ -1,7 +1,9 @@
 """``python -m engine bestmove``: the AI's action for each record read from standard input.
 
 Each line is answered at once with one line of JSON (flushed), so another program can
-converse with it: ``{"action": ..., "score": ..., "depth": ..., "nodes": ...}``, or
+converse with it: ``{"action": ..., "score": ..., "depth": ..., "nodes": ..., "source": ...,
+"table_hits": ...}`` (``source`` is ``"table"`` when the endgame tables gave the
+answer, ``"search"`` otherwise), or
 ``{"error": ...}`` for a bad record or a finished game; the command goes on.
 """
 
@@ -36,6 +38,8 @@ def answer(args: argparse.Namespace, line: str) -> dict[str, Any]:
         "score": result.score,
         "depth": result.depth,
         "nodes": result.nodes,
+        "source": result.source,
+        "table_hits": result.table_hits,
     }
 
 

@@ -4,6 +4,9 @@ The C source is ``engine/ai/_core.c``. ``pip install`` builds it (``setup.py``) 
 ``engine/ai/_core.<abi>.so``, a plain shared library without Python bindings. When that
 file is missing or older than the source (a checkout that was not reinstalled), it is
 compiled on first use with the system C compiler into ``__pycache__``.
+Where neither is possible (no C compiler), :func:`backend` is ``"python"`` and
+:func:`search`, :func:`evaluate` and :func:`features` run :mod:`engine.ai.python_search`
+instead; ``SHAX_AI_BACKEND=c|python`` forces one.
 
 Everything here is per process and read-only once loaded, so it is safe in a pool. The
 C side keeps one transposition table per thread (32 MB at hard, 64 MB at master), reused
@@ -16,8 +19,8 @@ import ctypes
 import functools
 import hashlib
 import importlib.machinery
+import logging
 import os
-import platform
 import shutil
 import subprocess
 import sysconfig
@@ -25,72 +28,44 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
-from engine.position import Action, Kind, Outcome, Phase, Position, Step, Termination
+from engine.ai import common, python_search
+from engine.ai.common import (
+    FAMILY_JAR,
+    FAMILY_SHAX,
+    MAXLINES,
+    MAXMOVES,
+    MAXP,
+    MAXTHROUGH,
+    NW,
+    OUTCOME_DRAW,
+    OUTCOME_WHITE,
+    PHASE_CODE,
+    PHASES,
+    STEP_CODE,
+    STEPS,
+    TERMINATIONS,
+    WEIGHT_NAMES,
+    CoreSearch,
+    decode_action,
+    encode_action,
+)
+from engine.build_flags import SHARED_LIBRARY_FLAGS, optimisation_flags
+from engine.position import Action, Outcome, Position
 from engine.variants import Color, Variant, get_variant
 
 CORE_ABI = 11
 """Must equal ``CORE_ABI`` in ``_core.c``."""
 
-MAXP = 24
-MAXLINES = 16
-MAXTHROUGH = 4
-MAXMOVES = 96
-NW = 48
-MATE = 30000
-MATE_BOUND = 29000
-
 SOURCE = Path(__file__).with_name("_core.c")
 
-PHASES = (Phase.PLACEMENT, Phase.REMOVAL, Phase.MOVEMENT)
-STEPS = (Step.PLACE, Step.REMOVE, Step.MOVE, Step.FREE)
-TERMINATIONS = (
-    None,
-    Termination.TWO_PIECES,
-    Termination.THREE_IN_A_ROW,
-    Termination.MUTUAL_BLOCKADE,
-    Termination.THREEFOLD_REPETITION,
-    Termination.MOVE_LIMIT,
-)
-PHASE_CODE = {p: i for i, p in enumerate(PHASES)}
-STEP_CODE = {s: i for i, s in enumerate(STEPS)}
-
-MOVEMENT_FEATURES: tuple[str, ...] = (
-    "mat",
-    "mob",
-    "blocked",
-    "stuck",
-    "threat",
-    "threat_tomove",
-    "opp_unblockable",
-    "opp_double",
-    "two",
-    "irmaan",
-    "jare_open",
-    "few",
-    "freeing",
-    "own_double",
-)
-PLACEMENT_FEATURES: tuple[str, ...] = (
-    "first",
-    "first_now",
-    "first_lost",
-    "two_open",
-    "two_blocked",
-    "jare",
-    "deg3",
-    "deg4",
-    "lib",
-    "fork",
-    "tempo",
-    "pairs",
-)
-WEIGHT_NAMES: tuple[str, ...] = (
-    *MOVEMENT_FEATURES,
-    *(f"p_{n}" for n in PLACEMENT_FEATURES),
-    *(f"p_early_{n}" for n in PLACEMENT_FEATURES),
-)
-"""The evaluation weights, in the order of the ``W_*`` names in ``_core.c``."""
+# Also read from here by callers (they were first written down in this module).
+FSCALE = common.FSCALE
+MATE = common.MATE
+MATE_BOUND = common.MATE_BOUND
+MOVEMENT_FEATURES = common.MOVEMENT_FEATURES
+PLACEMENT_FEATURES = common.PLACEMENT_FEATURES
 
 
 class CoreBoard(ctypes.Structure):
@@ -159,16 +134,8 @@ class CoreUnavailableError(RuntimeError):
 
 
 def compile_flags() -> list[str]:
-    """Optimisation flags for this machine (popcnt where the CPU has it)."""
-    flags = ["-O3", "-fPIC", "-shared", "-std=c99", "-D_POSIX_C_SOURCE=199309L"]
-    if platform.machine() in ("x86_64", "AMD64"):
-        try:
-            cpu = Path("/proc/cpuinfo").read_text()
-        except OSError:
-            cpu = ""
-        if " popcnt" in cpu:
-            flags.append("-mpopcnt")
-    return flags
+    """The flags that build the core as a shared library on this machine."""
+    return [*optimisation_flags(), *SHARED_LIBRARY_FLAGS]
 
 
 def _installed_library() -> Path | None:
@@ -180,8 +147,24 @@ def _installed_library() -> Path | None:
     return None
 
 
+def find_compiler() -> str | None:
+    """The C compiler: ``$CC`` when set (and only it, as setuptools does), else Python's own
+    or ``cc`` / ``gcc`` on the PATH."""
+    chosen = os.environ.get("CC", "").split()
+    if chosen:
+        return shutil.which(chosen[0])
+    configured = str(sysconfig.get_config_var("CC") or "").split()
+    for name in (*configured[:1], "cc", "gcc"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
 def _build_library() -> Path:
     """Compile ``_core.c`` into a cache file named after its contents; returns its path."""
+    if not SOURCE.exists():
+        raise CoreUnavailableError("it was not built when the game was installed")
     source = SOURCE.read_bytes()
     digest = hashlib.sha256(source + " ".join(compile_flags()).encode()).hexdigest()[:16]
     name = f"_core_{digest}.so"
@@ -195,14 +178,11 @@ def _build_library() -> Path:
             continue
         if not os.access(cache, os.W_OK):
             continue
-        compiler = sysconfig.get_config_var("CC") or "cc"
-        compiler = compiler.split()[0]
-        if shutil.which(compiler) is None:
-            compiler = shutil.which("cc") or shutil.which("gcc") or ""
-        if not compiler:
+        compiler = find_compiler()
+        if compiler is None:
             raise CoreUnavailableError(
-                "the Shax AI core is not built and no C compiler was found; "
-                "run `pip install -e .` on a machine with gcc"
+                "it is not built and no C compiler was found"
+                + (f" (CC={os.environ['CC']})" if os.environ.get("CC") else "")
             )
         fd, tmp = tempfile.mkstemp(suffix=".so", dir=cache)
         os.close(fd)
@@ -283,7 +263,7 @@ def core_board(variant: str) -> CoreBoard:
     v = get_variant(variant)
     b = CoreBoard()
     b.n = v.size
-    b.family = 0 if v.family == "shax" else 1
+    b.family = FAMILY_SHAX if v.family == "shax" else FAMILY_JAR
     b.pieces = v.pieces
     b.nlines = len(v.lines)
     b.all = v.all_points
@@ -297,18 +277,6 @@ def core_board(variant: str) -> CoreBoard:
             b.through[i][k] = line
             b.line_index[i][k] = v.lines.index(line)
     return b
-
-
-def encode_action(action: Action) -> int:
-    src = action.src if action.kind is Kind.MOVE else 0
-    return int(action.kind) << 10 | src << 5 | action.dst
-
-
-def decode_action(code: int) -> Action:
-    kind = Kind(code >> 10)
-    if kind is Kind.MOVE:
-        return Action(kind, code & 31, (code >> 5) & 31)
-    return Action(kind, code & 31)
 
 
 def core_node(position: Position) -> tuple[CoreNode, list[int]]:
@@ -326,7 +294,8 @@ def core_node(position: Position) -> tuple[CoreNode, list[int]]:
     node.hend = len(position.history)
     outcome = position.outcome
     if outcome is not None:
-        node.outcome = 3 if outcome.winner is None else 1 + outcome.winner.value
+        winner = outcome.winner
+        node.outcome = OUTCOME_DRAW if winner is None else OUTCOME_WHITE + winner.value
         node.term = TERMINATIONS.index(outcome.termination)
     return node, list(position.history)
 
@@ -355,7 +324,7 @@ def play(position: Position, action: Action) -> Position:
     )
     outcome = None
     if out.outcome:
-        winner = None if out.outcome == 3 else Color(out.outcome - 1)
+        winner = None if out.outcome == OUTCOME_DRAW else Color(out.outcome - OUTCOME_WHITE)
         termination = TERMINATIONS[out.term]
         assert termination is not None
         outcome = Outcome(winner, termination)
@@ -375,20 +344,6 @@ def play(position: Position, action: Action) -> Position:
 
 
 # -- search ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CoreSearch:
-    """What the compiled search found: the best action, and every root action's score."""
-
-    action: Action
-    score: int
-    depth: int
-    nodes: int
-    seldepth: int
-    stopped: bool
-    root: tuple[tuple[Action, int], ...]
-    """Root actions, best first, with their scores at the last completed depth."""
 
 
 def make_params(
@@ -416,6 +371,23 @@ def make_params(
 
 
 def search(position: Position, params: CoreParams) -> CoreSearch:
+    """Iterative-deepening search from ``position`` (not over), by the backend in use."""
+    if backend() == "python":
+        return python_search.search(
+            position,
+            list(params.weights),
+            max_depth=params.max_depth,
+            time_ms=params.time_ms,
+            soft_ms=params.soft_ms,
+            tt_log2=params.tt_log2,
+            all_scores=bool(params.all_scores),
+            min_depth=params.min_depth,
+            tt_min_depth=params.tt_min_depth,
+        )
+    return c_search(position, params)
+
+
+def c_search(position: Position, params: CoreParams) -> CoreSearch:
     """Run the compiled iterative-deepening search from ``position`` (not over)."""
     node, history = core_node(position)
     keys = (ctypes.c_uint64 * max(1, len(history)))(*history)
@@ -446,6 +418,8 @@ def search(position: Position, params: CoreParams) -> CoreSearch:
 
 def evaluate(position: Position, weights: Mapping[str, int]) -> int:
     """The static evaluation of a position, from the point of view of the player to act."""
+    if backend() == "python":
+        return python_search.evaluate(position, [int(weights[name]) for name in WEIGHT_NAMES])
     node, _ = core_node(position)
     params = make_params(weights, max_depth=1)
     return int(
@@ -455,12 +429,10 @@ def evaluate(position: Position, weights: Mapping[str, int]) -> int:
     )
 
 
-FSCALE = 24
-"""``evaluate == sum(weight * feature) // FSCALE`` (features are scaled integers)."""
-
-
 def features(position: Position) -> list[int]:
     """The evaluation's features of a position, in the order of :data:`WEIGHT_NAMES`."""
+    if backend() == "python":
+        return python_search.features(position)
     node, _ = core_node(position)
     out = (ctypes.c_int32 * NW)()
     n = library().core_features(
@@ -470,7 +442,95 @@ def features(position: Position) -> list[int]:
 
 
 def warm_up(variants: Sequence[str | Variant] = ("shax", "shax-small", "jar")) -> None:
-    """Load (or build) the core and its boards now, so the first move pays nothing."""
-    library()
+    """Choose the backend, and load (or build) the core and its boards now, so the first
+    move pays nothing."""
+    if backend() == "python":
+        for v in variants:
+            python_search.board(get_variant(v))
+        return
     for v in variants:
         core_board(get_variant(v).id)
+
+
+# -- the backend: the compiled core, or the Python search without a C compiler ---------
+
+BACKEND_ENV = "SHAX_AI_BACKEND"
+"""``c`` or ``python`` forces a backend (for tests and benchmarks); unset, the compiled core
+is used when it loads or builds, else the Python search."""
+
+Backend = Literal["c", "python"]
+BACKENDS: tuple[Backend, ...] = ("c", "python")
+
+FAST_CORE_ADVICE = (
+    "The AI is thinking with its pure-Python search, which is slower and so plays weaker "
+    "in the same time, because its compiled core could not be built: {reason}. For the "
+    "fast one, install a C compiler (gcc or clang; on Windows the Microsoft C++ Build "
+    "Tools) and reinstall: python3 -m pip install -e ."
+)
+
+log = logging.getLogger("engine.ai")
+
+
+@dataclass(frozen=True)
+class BackendChoice:
+    """The search in use, whether ``SHAX_AI_BACKEND`` asked for it, and why the compiled
+    core is not used (empty when it is)."""
+
+    name: Backend
+    forced: bool
+    reason: str = ""
+
+
+def choose_backend(wanted: str | None) -> BackendChoice:
+    """The backend for a value of ``SHAX_AI_BACKEND`` (``None`` or empty: the best here)."""
+    wanted = (wanted or "").strip().lower()
+    if wanted not in ("", *BACKENDS):
+        raise ValueError(
+            f"{BACKEND_ENV}={wanted!r} is not a backend; choose one of: "
+            f"{', '.join(BACKENDS)} (or leave it unset for the fastest one available)"
+        )
+    if wanted == "python":
+        return BackendChoice("python", forced=True, reason=f"{BACKEND_ENV}=python")
+    try:
+        library()
+    except (CoreUnavailableError, OSError) as exc:
+        if wanted == "c":
+            raise CoreUnavailableError(f"{BACKEND_ENV}=c, but {exc}") from exc
+        return BackendChoice("python", forced=False, reason=str(exc).splitlines()[0])
+    return BackendChoice("c", forced=wanted == "c")
+
+
+@functools.cache
+def backend_choice() -> BackendChoice:
+    """The backend of this process, chosen once from ``SHAX_AI_BACKEND`` and the machine."""
+    return choose_backend(os.environ.get(BACKEND_ENV))
+
+
+def backend() -> Backend:
+    """``"c"`` (the compiled core) or ``"python"`` (the pure-Python search)."""
+    return backend_choice().name
+
+
+def fast_core_advice() -> str | None:
+    """How to get the compiled core, when the Python search stands in for it because the
+    core could not be built (``None`` when the core is in use or the Python one was asked
+    for)."""
+    choice = backend_choice()
+    if choice.name == "c" or choice.forced:
+        return None
+    return FAST_CORE_ADVICE.format(reason=choice.reason)
+
+
+@functools.cache
+def announce_backend() -> str | None:
+    """Log :func:`fast_core_advice`, once per process (a console without logging set up
+    shows it on stderr), and return it. A ``SHAX_AI_BACKEND`` that cannot be honoured is
+    logged as an error instead (the bot then plays on with random moves)."""
+    try:
+        advice = fast_core_advice()
+    except (ValueError, CoreUnavailableError) as exc:
+        log.error("%s", exc)
+        return str(exc)
+    if advice is not None:
+        log.warning("%s", advice)
+    return advice

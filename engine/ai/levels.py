@@ -78,6 +78,8 @@ class Level:
     jare_salience: int = 0
     """Centi-stones added, for the noisy choice only, to actions that close a jare: the
     capture a human sees at a glance."""
+    tables: bool = False
+    """Play by the endgame tables where they are built (engine.tables): perfectly."""
 
     @property
     def noisy(self) -> bool:
@@ -96,6 +98,8 @@ LEVEL_TABLE: MappingProxyType[str, Level] = MappingProxyType(
         ),
         "medium": Level("medium", max_depth=4, temperature=12.0, movetime=0.7, tt_log2=16),
         "hard": Level("hard", max_depth=9, temperature=0.0, movetime=1.8, tt_log2=20),
-        "master": Level("master", max_depth=99, temperature=0.0, movetime=4.5, tt_log2=21),
+        "master": Level(
+            "master", max_depth=99, temperature=0.0, movetime=4.5, tt_log2=21, tables=True
+        ),
     }
 )

@@ -14,6 +14,14 @@ from engine.ai.levels import LEVEL_TABLE, Level, weights_for
 from engine.errors import GameOverError
 from engine.position import Action, Position, Step
 from engine.record import replay
+from engine.tables import (
+    Tables,
+    TablesUnavailableError,
+    open_tables,
+    probe_hits,
+    probing,
+    table_action,
+)
 from engine.variants import get_variant
 
 LEVELS: tuple[str, ...] = tuple(LEVEL_TABLE)
@@ -31,6 +39,9 @@ class SearchResult:
     to act; a forced win in n plies scores ``30000 - n`` (a loss, its negative).
     ``depth`` is the last completed search depth (a capture's removal rides with its
     move), ``nodes`` the positions searched, ``elapsed`` the seconds the call took.
+    ``source`` is ``"table"`` when the answer was read from the endgame tables (the
+    score is then exact: ``30000 - n`` for a win in n moves), ``"search"`` otherwise;
+    ``table_hits`` counts the positions inside the search that the tables answered.
     """
 
     action: str
@@ -38,6 +49,8 @@ class SearchResult:
     depth: int
     nodes: int
     elapsed: float
+    source: str = "search"
+    table_hits: int = 0
 
 
 def check_level(level: str) -> Level:
@@ -95,6 +108,18 @@ def choose_for_position(
     if depth is not None and depth < 1:
         raise ValueError("depth must be at least 1")
     budget = lv.movetime if movetime is None else float(movetime)
+    tables = endgame_tables(position) if lv.tables else None
+    if tables is not None:
+        answer = table_action(position, tables)
+        if answer is not None:
+            return SearchResult(
+                answer.action.notation(position.variant),
+                answer.value.score,
+                0,
+                answer.probes,
+                time.perf_counter() - start,
+                source="table",
+            )
     core.warm_up((position.variant.id,))  # a first call's loading counts against the budget
     if depth is None:
         left = budget - (time.perf_counter() - start) - SAFETY
@@ -112,7 +137,9 @@ def choose_for_position(
         all_scores=lv.noisy,
         tt_log2=lv.tt_log2,
     )
-    found = core.search(position, params)
+    with probing(tables) as probed:
+        found = core.search(position, params)
+        hits = probe_hits() if probed else 0
     action, score = found.action, found.score
     if lv.noisy and len(found.root) > 1:
         rng = random.Random(seed if seed is not None else int.from_bytes(os.urandom(8)))
@@ -129,4 +156,13 @@ def choose_for_position(
         found.depth,
         found.nodes,
         time.perf_counter() - start,
+        table_hits=hits,
     )
+
+
+def endgame_tables(position: Position) -> Tables | None:
+    """The endgame tables for this board, if any are built (see :mod:`engine.tables`)."""
+    try:
+        return open_tables(position.variant)
+    except (OSError, TablesUnavailableError):
+        return None

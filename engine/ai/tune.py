@@ -7,8 +7,8 @@
 writes, for every position where a player places or moves, the evaluation's features
 and the game's result for the player to act. ``fit`` finds the weights of a logistic
 model of the result (Texel's method) by Newton's method, rescaled so that a stone is
-worth 100, and prints them as a ``WEIGHTS`` table for :mod:`engine.ai.levels`.
-``fit`` needs numpy (only this tool does).
+worth 100, and prints them as a ``WEIGHTS`` table for :mod:`engine.ai.levels` (plain
+Python: the engine needs no libraries).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from collections.abc import Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 
 from engine.ai import core
+from engine.ai.common import FSCALE, PHASE_CODE, PHASES, STEP_CODE, STEPS, WEIGHT_NAMES
 from engine.ai.levels import weights_for
 from engine.position import Position, Step
 from engine.variants import VARIANT_IDS, Color, get_variant
@@ -37,8 +38,8 @@ def pack(position: Position) -> list[int]:
         position.black,
         *position.hand,
         position.turn,
-        core.PHASE_CODE[position.phase],
-        core.STEP_CODE[position.step],
+        PHASE_CODE[position.phase],
+        STEP_CODE[position.step],
         position.first_jare_index,
         position.clock,
     ]
@@ -52,8 +53,8 @@ def unpack(variant: str, packed: list[int]) -> Position:
         black,
         (hw, hb),
         turn,
-        core.PHASES[phase],
-        core.STEPS[step],
+        PHASES[phase],
+        STEPS[step],
         first,
         clock,
     )
@@ -113,37 +114,74 @@ def read_samples(path: str) -> Iterator[tuple[list[int], float]]:
                 yield core.features(unpack(variant, packed)), result
 
 
-def fit(paths: list[str], l2: float, iterations: int) -> dict[str, int]:
-    import numpy as np  # only this developer tool needs numpy
+def _solve(a: list[list[float]], b: list[float]) -> list[float]:
+    """``a x = b`` by Gaussian elimination with partial pivoting (``a`` is small)."""
+    n = len(b)
+    m = [[*row, b[i]] for i, row in enumerate(a)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
+        m[col], m[pivot] = m[pivot], m[col]
+        for r in range(col + 1, n):
+            f = m[r][col] / m[col][col]
+            if f:
+                for c in range(col, n + 1):
+                    m[r][c] -= f * m[col][c]
+    x = [0.0] * n
+    for r in range(n - 1, -1, -1):
+        x[r] = (m[r][n] - sum(m[r][c] * x[c] for c in range(r + 1, n))) / m[r][r]
+    return x
 
-    rows, labels = [], []
+
+def _sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
+
+
+def fit(paths: list[str], l2: float, iterations: int) -> dict[str, int]:
+    """Logistic regression of the results on the features (Newton's method, L2-regularised),
+    scaled so that one stone of material is 100."""
+    rows: list[list[float]] = []
+    labels: list[float] = []
     for path in paths:
         for feats, result in read_samples(path):
-            rows.append(feats)
-            labels.append(result)
-    x = np.asarray(rows, dtype=np.float64) / core.FSCALE
-    y = np.asarray(labels, dtype=np.float64)
-    used = np.abs(x).sum(axis=0) > 0
-    xs = x[:, used]
-    w = np.zeros(xs.shape[1])
+            rows.append([f / FSCALE for f in feats])
+            labels.append(float(result))
+    width = len(WEIGHT_NAMES)
+    used = [j for j in range(width) if any(row[j] for row in rows)]
+    xs = [[row[j] for j in used] for row in rows]
+    k = len(used)
+    w = [0.0] * k
     for _ in range(iterations):
-        p = 1.0 / (1.0 + np.exp(-(xs @ w)))
-        grad = xs.T @ (p - y) + l2 * w
-        hess = (xs * (p * (1 - p))[:, None]).T @ xs + l2 * np.eye(len(w))
-        w -= np.linalg.solve(hess, grad)
-    p = 1.0 / (1.0 + np.exp(-(xs @ w)))
-    loss = -np.mean(y * np.log(p + 1e-12) + (1 - y) * np.log(1 - p + 1e-12))
-    full = np.zeros(x.shape[1])
-    full[used] = w
-    names = core.WEIGHT_NAMES
+        grad = [l2 * wj for wj in w]
+        hess = [[l2 if i == j else 0.0 for j in range(k)] for i in range(k)]
+        for x, y in zip(xs, labels, strict=True):
+            p = _sigmoid(sum(a * b for a, b in zip(x, w, strict=True)))
+            d, h = p - y, p * (1 - p)
+            for i in range(k):
+                if x[i]:
+                    grad[i] += x[i] * d
+                    hx = h * x[i]
+                    row = hess[i]
+                    for j in range(k):
+                        row[j] += hx * x[j]
+        step = _solve(hess, grad)
+        w = [a - b for a, b in zip(w, step, strict=True)]
+    loss = 0.0
+    for x, y in zip(xs, labels, strict=True):
+        p = _sigmoid(sum(a * b for a, b in zip(x, w, strict=True)))
+        loss -= y * math.log(p + 1e-12) + (1 - y) * math.log(1 - p + 1e-12)
+    loss /= max(1, len(labels))
+    full = [0.0] * width
+    for j, wj in zip(used, w, strict=True):
+        full[j] = wj
+    names = WEIGHT_NAMES
     mat = full[names.index("mat")]
     scale = 100.0 / mat if mat > 0 else 1.0
     print(
-        f"{len(y)} positions, log loss {loss:.4f}; one stone = {mat:.3f} logits "
+        f"{len(labels)} positions, log loss {loss:.4f}; one stone = {mat:.3f} logits "
         f"(so 100 centi-stones = {1 / (1 + math.exp(-mat)):.0%} to win)",
         file=sys.stderr,
     )
-    return {name: round(float(full[i] * scale)) for i, name in enumerate(names)}
+    return {name: round(full[i] * scale) for i, name in enumerate(names)}
 
 
 def main(argv: list[str] | None = None) -> int:

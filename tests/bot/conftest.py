@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +14,8 @@ import pytest
 from bot.discord.render import MAX_CHOICES as MENU_SIZE
 from bot.service.facade import ShaxService
 from bot.service.replies import BoardControls, Place, Reply, User
-from bot.storage import Storage
-from bot.workers.ai import AIPool, Chooser, random_chooser
+from bot.workers.ai import Chooser, random_chooser
+from tests.services import FakeClock, open_service
 
 AMINA = User(101, "Amina")
 BASHIR = User(102, "Bashir")
@@ -27,26 +27,10 @@ HERE = Place(GUILD, 500)
 THREAD = Place(GUILD, 501, parent_channel_id=500)
 ELSEWHERE = Place(GUILD, 502)
 
-CHALLENGE_EXPIRY = timedelta(minutes=10)
-TURN_TIMEOUT = timedelta(hours=24)
-
-
-class FakeClock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.moment = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.moment
-
-    def advance(self, **kwargs: float) -> None:
-        self.moment += timedelta(**kwargs)
-
 
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock()
+    return FakeClock(datetime(2024, 5, 1, 12, 0, tzinfo=UTC))
 
 
 @pytest.fixture
@@ -61,27 +45,14 @@ ServiceFactory = Callable[..., Awaitable[ShaxService]]
 async def make_service(db_path: Path, clock: FakeClock) -> AsyncIterator[ServiceFactory]:
     """Opens services over the test's database file (several may be opened, as after a
     restart); all are closed at the end."""
-    opened: list[tuple[ShaxService, ThreadPoolExecutor]] = []
+    async with contextlib.AsyncExitStack() as stack:
 
-    async def factory(chooser: Chooser = random_chooser, **options: Any) -> ShaxService:
-        executor = ThreadPoolExecutor(max_workers=1)
-        storage = await Storage.open(db_path)
-        service = ShaxService(
-            storage,
-            bot_user=BOT,
-            ai=AIPool(1, chooser=chooser, executor=executor),
-            clock=clock,
-            challenge_expiry=CHALLENGE_EXPIRY,
-            turn_timeout=TURN_TIMEOUT,
-            **options,
-        )
-        opened.append((service, executor))
-        return service
+        async def factory(chooser: Chooser = random_chooser, **options: Any) -> ShaxService:
+            return await stack.enter_async_context(
+                open_service(db_path, bot_user=BOT, clock=clock, chooser=chooser, **options)
+            )
 
-    yield factory
-    for service, executor in opened:
-        await service.close()
-        executor.shutdown(wait=True)
+        yield factory
 
 
 @pytest.fixture

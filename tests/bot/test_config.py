@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -26,7 +27,7 @@ def test_defaults() -> None:
     assert s.api_base_url == "https://discord.com/api/v10"
     assert s.gateway_url == "wss://gateway.discord.gg"
     assert (s.challenge_expiry_seconds, s.turn_timeout_seconds) == (600, 86_400)
-    assert s.ai_workers >= 1 and s.shards is None and s.sync_commands is False
+    assert s.ai_workers >= 1 and s.shards is None and s.sync_commands == "auto"
     assert s.log_level == "INFO"
 
 
@@ -50,7 +51,7 @@ def test_every_setting_is_read(tmp_path: Path) -> None:
     assert s.api_base_url == "http://127.0.0.1:8080/api/v10"
     assert s.gateway_url == "ws://127.0.0.1:8080/gateway"
     assert (s.challenge_expiry_seconds, s.turn_timeout_seconds, s.ai_workers) == (120, 3600, 3)
-    assert (s.shards, s.sync_commands, s.log_level) == (2, True, "DEBUG")
+    assert (s.shards, s.sync_commands, s.log_level) == (2, "always", "DEBUG")
 
 
 def test_dotenv_file_is_read_and_the_environment_wins(tmp_path: Path) -> None:
@@ -68,7 +69,7 @@ def test_dotenv_file_is_read_and_the_environment_wins(tmp_path: Path) -> None:
         ("SHAX_TURN_TIMEOUT_SECONDS", "0", "greater than 0"),
         ("SHAX_AI_WORKERS", "500", "between 1 and 64"),
         ("SHAX_SHARDS", "-1", "greater than 0"),
-        ("SHAX_SYNC_COMMANDS", "maybe", "true or false"),
+        ("SHAX_SYNC_COMMANDS", "maybe", "auto, always, never"),
         ("SHAX_LOG_LEVEL", "LOUD", "SHAX_LOG_LEVEL must be one of"),
         ("DISCORD_API_BASE_URL", "discord.com/api", "starting with http:// or https://"),
         ("DISCORD_GATEWAY_URL", "https://gateway.discord.gg", "starting with ws:// or wss://"),
@@ -124,11 +125,42 @@ def test_main_with_a_bad_setting_prints_one_sentence_and_exits_2(tmp_path: Path)
     assert TOKEN not in result.stderr + result.stdout
 
 
+def test_a_postgresql_url_is_the_bot_s_database_and_never_printed(tmp_path: Path) -> None:
+    url = "postgresql://shax:s3cret@db.example:5432/shax"
+    s = load(SHAX_DATABASE_URL=url, SHAX_DB_PATH=str(tmp_path / "console.db"))
+    assert s.database == url and s.database_url == url
+    assert s.db_path == tmp_path / "console.db"  # the console's file stays
+    assert "s3cret" not in repr(s)
+
+
+def test_a_sqlite_url_names_the_file(tmp_path: Path) -> None:
+    s = load(SHAX_DATABASE_URL=f"sqlite:///{tmp_path / 'x.db'}", SHAX_DB_PATH="ignored.db")
+    assert s.database == s.db_path == tmp_path / "x.db" and s.database_url is None
+    assert load().database == Path("shax.db")
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        ("mysql://root:hunter2@host/db", "postgresql://user:password@host/database"),
+        ("sqlite:///no/such/dir/x.db", "SHAX_DATABASE_URL is 'no/such/dir/x.db'"),
+        ("postgresql://", "or sqlite:///path (a file)"),
+    ],
+)
+def test_a_bad_database_url_names_the_two_kinds(url: str, words: str) -> None:
+    with pytest.raises(ConfigError, match=re.escape(words)) as caught:
+        load(SHAX_DATABASE_URL=url)
+    assert "hunter2" not in str(caught.value)
+
+
 def test_env_example_documents_every_setting() -> None:
     text = (ROOT / ".env.example").read_text()
     for name in (
         "DISCORD_TOKEN",
         "SHAX_DB_PATH",
+        "SHAX_DATABASE_URL",
+        "SHAX_BACKUP_DIR",
+        "SHAX_BACKUP_KEEP",
         "SHAX_DEV_GUILD_ID",
         "DISCORD_API_BASE_URL",
         "DISCORD_GATEWAY_URL",

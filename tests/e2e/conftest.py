@@ -5,7 +5,7 @@ enforces Discord's deadlines and limits) and ends with ``fake.assert_clean()``.
 
 * ``live`` — a ready in-process bot over a real service whose clock the test moves
   (``live.clock.advance(minutes=11)``); the AI is a seeded random chooser in a thread.
-* :func:`open_service` / ``bot_running`` (from ``tests.bot.discord_helpers``) build
+* :func:`open_service` / ``bot_running`` (from ``tests.bot.discord.helpers``) build
   other set-ups, such as the real AI pool at the master level.
 * :func:`db_rows` / :func:`game_state` read the database file read-only, to prove what an
   interaction changed (or that a refusal changed nothing).
@@ -24,9 +24,7 @@ import io
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -39,60 +37,24 @@ import renderer
 from bot.discord import ShaxBotBase
 from bot.discord.components import accept_id, decline_id, parse_custom_id
 from bot.discord.respond import SORRY
-from bot.service.bot_turns import ActionChooser
 from bot.service.facade import ShaxService
 from bot.service.replies import BOARD_FILENAME
-from bot.storage import Storage
-from bot.workers.ai import AIPool, random_chooser
-from tests.bot.discord_helpers import (
+from tests.bot.discord.helpers import (
     Scene,
     act_select,
     bot_running,
     button_ids,
     make_scene,
+    open_service,
     shown,
 )
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.fakediscord.payloads import MESSAGE_COMPONENT
 from tests.fakediscord.world import StoredMessage
+from tests.services import FakeClock
 
 TABLES = ("games", "challenges", "tallies", "series")
 _YOUR_TURN = re.compile(r"<@(\d+)> — your turn")
-
-
-class FakeClock:
-    """The service's clock, moved by the test (Discord and the fake keep real time)."""
-
-    def __init__(self) -> None:
-        self.moment = datetime.now(UTC)
-
-    def __call__(self) -> datetime:
-        return self.moment
-
-    def advance(self, **kwargs: float) -> None:
-        self.moment += timedelta(**kwargs)
-
-
-@contextlib.asynccontextmanager
-async def open_service(
-    scene: Scene, *, clock: FakeClock | None = None, ai: ActionChooser | None = None
-) -> AsyncIterator[ShaxService]:
-    """A real service on the scene's database file. Without ``ai`` the bot plays seeded
-    random legal actions in a thread (fast); pass an ``AIPool`` for the real engine."""
-    executor = ThreadPoolExecutor(max_workers=1) if ai is None else None
-    storage = await Storage.open(scene.db_path)
-    service = ShaxService(
-        storage,
-        bot_user=scene.bot_user,
-        ai=ai or AIPool(1, chooser=random_chooser, executor=executor),
-        clock=clock or FakeClock(),
-    )
-    try:
-        yield service
-    finally:
-        await service.close()
-        if executor is not None:
-            executor.shutdown(wait=True)
 
 
 @dataclass

@@ -13,7 +13,7 @@ from bot.discord import ShaxBotBase
 from bot.discord.errors import DM_ONLY_IN_SERVERS, MENTION_AGAIN, NOT_TEXT, OUT_OF_DATE
 from bot.discord.invite import PERMISSIONS, application_id_of, invite_url
 from bot.discord.respond import SORRY
-from tests.bot.discord_helpers import (  # noqa: F401 (the *_fixture names are fixtures)
+from tests.bot.discord.helpers import (  # noqa: F401 (the *_fixture names are fixtures)
     Scene,
     mentioned_ids,
     running_bot_fixture,

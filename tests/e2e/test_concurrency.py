@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.bot.discord_helpers import act_select, live_boards, option_values, shown
+from tests.bot.discord.helpers import act_select, live_boards, option_values, shown
 from tests.e2e.conftest import (
     Live,
     assert_refused,

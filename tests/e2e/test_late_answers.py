@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tests.bot.discord_helpers import act_select, live_boards, option_values
+from tests.bot.discord.helpers import act_select, live_boards, option_values
 from tests.e2e.conftest import Live, game_state, game_version, on_turn, start_game
 
 

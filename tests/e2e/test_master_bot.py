@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.discord.components import resign_id
 from bot.workers.ai import AIPool
-from tests.bot.discord_helpers import Scene, act_select, bot_running, option_values
+from tests.bot.discord.helpers import Scene, act_select, bot_running, option_values
 from tests.e2e.conftest import (
     assert_board_png,
     assert_refused,

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 from bot.discord.cogs.play import MAX_ACTION_LENGTH
 from bot.discord.components import accept_id, decline_id, draw_id, resign_id
 from engine import replay
-from tests.bot.discord_helpers import act_select, live_boards, option_values, shown
+from tests.bot.discord.helpers import act_select, live_boards, option_values, shown
 from tests.e2e.conftest import (
     Live,
     assert_refused,
@@ -27,6 +27,7 @@ from tests.e2e.conftest import (
     start_game,
 )
 from tests.fakediscord import InteractionResult
+from tests.fakediscord.models import PERMISSION
 
 if TYPE_CHECKING:
     from bot.discord.cogs.notices import Notices
@@ -199,3 +200,22 @@ async def test_absurdly_long_values_are_refused_kindly(live: Live) -> None:
         assert len(text) <= 2000
     assert game_state(scene.db_path, game_id)[1] == version
     assert fake.message(board.id).data == board.data
+
+
+async def test_a_channel_where_the_bot_cannot_post_boards_says_which_permission(
+    live: Live,
+) -> None:
+    scene, fake = live.scene, live.fake
+    locked = fake.add_channel("no-pictures")
+    locked.bot_permissions &= ~(PERMISSION["ATTACH_FILES"] | PERMISSION["EMBED_LINKS"])
+    challenge = fake.slash(scene.amina, locked, "shax", "challenge", {"opponent": scene.bashir})
+    text = await refused_and_unchanged(live, challenge, "Attach Files", "Embed Links")
+    assert "another channel" in text
+    play = fake.slash(scene.amina, locked, "shax", "play-bot", {"level": "easy"})
+    await refused_and_unchanged(live, play, "Attach Files")
+    assert fake.messages(locked) == []
+    # Given the permissions back, the same command starts the game.
+    locked.bot_permissions |= PERMISSION["ATTACH_FILES"] | PERMISSION["EMBED_LINKS"]
+    result = await fake.slash(scene.amina, locked, "shax", "play-bot", {"level": "easy"})
+    assert not result.ephemeral and result.attachments
+    fake.assert_clean()

@@ -17,22 +17,31 @@ from pathlib import Path
 
 import pytest_asyncio
 
-from tests.bot.discord_helpers import Scene, act_select, live_boards, make_scene, option_values
+from tests.bot.discord.helpers import (
+    Scene,
+    act_select,
+    live_boards,
+    make_scene,
+    mentioned_ids,
+    option_values,
+)
 from tests.e2e.conftest import (
     assert_board_png,
     assert_refused,
     db_rows,
+    game_row,
     game_state,
     game_version,
     on_turn,
     stale_click,
 )
 from tests.fakediscord import FakeDiscord, FakeMessage, InteractionResult
+from tests.fakediscord.faults import ANSWERS, CALLBACKS
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "MTIzNDU2Nzg5.fake-bot.token_for_e2e_tests"  # shaped like a bot token (three parts)
 START_SECONDS = 30.0
-ANSWER_SECONDS = 10.0
+ANSWER_SECONDS = 30.0  # a bound, not a speed target: generous for a loaded 2-core machine
 
 
 @pytest_asyncio.fixture
@@ -112,7 +121,12 @@ class BotProcess:
 
 
 async def next_board(
-    scene: Scene, game_id: int, version: int, *, may_linger: int | None = None
+    scene: Scene,
+    game_id: int,
+    version: int,
+    *,
+    may_linger: int | None = None,
+    timeout: float = ANSWER_SECONDS,
 ) -> FakeMessage:
     """The game's live board once it shows ``version`` and the bot deleted the old one.
 
@@ -127,7 +141,7 @@ async def next_board(
             return None
         return newest if len(boards) == 1 else None
 
-    return await fake.wait_for(ready, timeout=ANSWER_SECONDS, what=f"board v{version}")
+    return await fake.wait_for(ready, timeout=timeout, what=f"board v{version}")
 
 
 async def click_first_option(scene: Scene, board: FakeMessage) -> tuple[InteractionResult, str]:
@@ -204,4 +218,121 @@ async def test_sigkill_mid_game_then_restart_loses_nothing(process_scene: Scene)
     log = second.log()
     assert second.process.returncode == 0, log
     assert "Traceback" not in log, log
+    fake.assert_clean()
+
+
+async def start_two_player_game(scene: Scene) -> FakeMessage:
+    """Amina challenges Bashir and he accepts; the first board (version 0)."""
+    fake = scene.fake
+    await fake.wait_for(lambda: fake.commands(fake.guild_id), what="the commands synced")
+    challenge = await fake.slash(
+        scene.amina, scene.channel, "shax", "challenge", {"opponent": scene.bashir}
+    )
+    posted = await challenge.wait_for_response(timeout=ANSWER_SECONDS)
+    accept = next(b["custom_id"] for b in posted.buttons() if "accept" in b["custom_id"])
+    await fake.click(scene.bashir, posted, accept)
+    # (The first board of a process waits for its picture workers to start.)
+    return await next_board(scene, 1, 0, timeout=START_SECONDS)
+
+
+def unshown_checks(process: BotProcess) -> int:
+    """How many times the process looked for boards the players have not seen."""
+    return process.log().count("Boards the players have not seen:")
+
+
+async def test_a_move_nobody_saw_is_shown_once_after_sigkill_and_restart(
+    process_scene: Scene,
+) -> None:
+    scene, fake = process_scene, process_scene.fake
+    first = await BotProcess(scene, "first").start()
+    second: BotProcess | None = None
+    try:
+        board = await start_two_player_game(scene)
+        game_id, version = game_version(board)
+        await click_first_option(scene, board)
+        version += 1
+        board = await next_board(scene, game_id, version)
+
+        # Discord refuses every answer: the move is committed, and nobody sees it.
+        fake.faults.add(*ANSWERS, status=500)
+        select = act_select(board)
+        action = option_values(select)[0]
+        player = on_turn(scene, board)
+        before, _, _ = game_state(scene.db_path, game_id)
+        clicked = asyncio.create_task(
+            fake.select(player, board, select["custom_id"], [action], expect_ack=False)
+        )
+        await fake.wait_for(
+            lambda: game_state(scene.db_path, game_id)[1] == version + 1,
+            timeout=ANSWER_SECONDS,
+            what="the move committed",
+        )
+        await first.kill()
+        assert not (await clicked).acknowledged
+        assert game_state(scene.db_path, game_id) == ((*before, action), version + 1, "active")
+        assert game_row(scene.db_path, game_id)["shown_version"] == version
+        (unchanged,) = live_boards(fake, scene.channel)
+        assert game_version(unchanged) == (game_id, version), "the move was shown after all"
+        assert {v.code for v in fake.violations} == {10062}, fake.violations
+        fake.violations.clear()
+
+        # Discord answers again; the new process shows the move once it is connected.
+        fake.faults.clear()
+        second = await BotProcess(scene, "second").start()
+        # (The first board of a process waits for its picture workers to start.)
+        shown = await next_board(scene, game_id, version + 1, timeout=START_SECONDS)
+        opponent = on_turn(scene, shown)
+        assert opponent != player and opponent.id in mentioned_ids(shown), shown.content
+        assert_board_png(shown, "shax")
+        await fake.wait_for(
+            lambda: game_row(scene.db_path, game_id)["shown_version"] == version + 1,
+            what="the board recorded as shown",
+        )
+
+        # Exactly once: after a dropped connection is resumed, nothing is shown again.
+        messages = [m.id for m in fake.messages(scene.channel)]
+        checks = unshown_checks(second)
+        fake.drop_connections()
+        await fake.wait_for(lambda: unshown_checks(second) > checks, what="a check on resume")
+        assert [m.id for m in fake.messages(scene.channel)] == messages
+
+        # The opponent plays on from the board that was shown.
+        resumed, _ = await click_first_option(scene, shown)
+        assert resumed.acknowledged and not resumed.ephemeral, resumed.content
+        await next_board(scene, game_id, version + 2)
+    finally:
+        for process in (first, second):
+            if process and process.process and process.process.returncode is None:
+                await process.stop()
+    assert second is not None and second.process is not None
+    log = second.log()
+    assert second.process.returncode == 0, log
+    assert "Traceback" not in log, log
+    fake.assert_clean()
+
+
+async def test_sigterm_finishes_the_answer_in_flight_and_closes_the_database(
+    process_scene: Scene,
+) -> None:
+    scene, fake = process_scene, process_scene.fake
+    process = await BotProcess(scene, "stopped").start()
+    board = await start_two_player_game(scene)
+    game_id, version = game_version(board)
+
+    # Discord is slow to take the answer: SIGTERM comes while it is on its way.
+    (slow,) = fake.faults.add(CALLBACKS, status=None, delay=1.0)
+    clicked = asyncio.create_task(click_first_option(scene, board))
+    await fake.wait_for(lambda: slow.hits > 0, timeout=ANSWER_SECONDS, what="the answer sent")
+    assert process.process is not None
+    process.process.send_signal(signal.SIGTERM)
+    assert await asyncio.wait_for(process.process.wait(), 30) == 0, process.log()
+    # The database was closed: SQLite folds the write-ahead log back in and removes it.
+    assert not Path(f"{scene.db_path}-wal").exists(), process.log()
+
+    result, action = await clicked
+    assert result.acknowledged and not result.ephemeral, result.content
+    assert game_state(scene.db_path, game_id)[0][-1] == action
+    assert game_row(scene.db_path, game_id)["shown_version"] == version + 1
+    log = process.log()
+    assert "Traceback" not in log and "Stopped" in log, log
     fake.assert_clean()

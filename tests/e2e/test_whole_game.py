@@ -13,9 +13,9 @@ import random
 from PIL import Image
 
 import renderer
-from bot.discord.components import rematch_id
+from bot.discord.components import rematch_id, review_id
 from engine import replay
-from tests.bot.discord_helpers import act_select, button_ids, live_boards, option_values, shown
+from tests.bot.discord.helpers import act_select, button_ids, live_boards, option_values, shown
 from tests.e2e.conftest import (
     Live,
     assert_board_png,
@@ -110,7 +110,7 @@ async def test_a_whole_game_by_select_and_command_to_a_win_and_the_streak(live: 
     # The final board: the picture, the replay, a Rematch button, both players pinged.
     final = fake.messages(scene.channel)[-1]
     assert_board_png(final, VARIANT)
-    assert button_ids(final) == [rematch_id(game_id)] and not final.selects()
+    assert button_ids(final) == [rematch_id(game_id), review_id(game_id)] and not final.selects()
     replay_gif = final.attachment(renderer.REPLAY_FILENAME)
     with Image.open(io.BytesIO(replay_gif.data)) as gif:
         assert gif.format == "GIF" and getattr(gif, "n_frames", 1) > 1

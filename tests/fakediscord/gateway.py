@@ -103,6 +103,11 @@ class GatewayConnection:
         if not self.closed:
             self._queue.put_nowait(json.dumps(frame, separators=(",", ":")))
 
+    def send_text(self, text: str) -> None:
+        """Send ``text`` as it is: a frame that need not be JSON (a fault)."""
+        if not self.closed:
+            self._queue.put_nowait(text)
+
     def close(self, code: int, reason: str = "") -> None:
         """Close after the frames already queued have been written."""
         if not self.closed:
@@ -392,6 +397,14 @@ class Gateway:
         live = self.identified_connections()
         for connection in live:
             connection.send({"op": RECONNECT, "d": None, "s": None, "t": None})
+        return len(live)
+
+    def send_malformed(self, text: str) -> int:
+        """Send a frame that is not a gateway message (``text``, e.g. invalid JSON) to
+        every identified connection."""
+        live = self.identified_connections()
+        for connection in live:
+            connection.send_text(text)
         return len(live)
 
     def invalidate_sessions(self) -> int:

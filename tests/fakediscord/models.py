@@ -39,6 +39,8 @@ MEMBER_PERMISSIONS = sum(_PERMISSION_BITS.values())
 MANAGE_MESSAGES = 1 << 13
 MANAGE_THREADS = 1 << 34
 BOT_PERMISSIONS = MEMBER_PERMISSIONS | MANAGE_MESSAGES | MANAGE_THREADS
+PERMISSION = dict(_PERMISSION_BITS)
+"""Permission bits by Discord's name (``PERMISSION["ATTACH_FILES"]``)."""
 
 
 def iso_now() -> str:
@@ -197,6 +199,9 @@ class FakeChannel:
     thread_member_ids: set[int] = field(default_factory=set)
     last_message_id: int | None = None
     message_count: int = 0
+    bot_permissions: int = BOT_PERMISSIONS
+    """The bot's permissions here (a server admin may take some away in one channel):
+    sent as interactions' ``app_permissions`` and checked when the bot posts."""
 
     @property
     def is_thread(self) -> bool:

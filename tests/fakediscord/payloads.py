@@ -174,7 +174,7 @@ def interaction_payload(
         "version": 1,
         "channel_id": str(channel.id),
         "locale": locale,
-        "app_permissions": str(BOT_PERMISSIONS),
+        "app_permissions": str(channel.bot_permissions),
         "entitlements": [],
         "entitlement_sku_ids": [],
         "attachment_size_limit": world.upload_limit,

@@ -12,9 +12,10 @@ from typing import Any
 
 from aiohttp import BodyPartReader, web
 
+from .faults import Faults
 from .gateway import Gateway
 from .limits import FormErrors, check_choices, check_commands, check_message, check_modal
-from .models import GUILD_TEXT, PRIVATE_THREAD, FakeChannel
+from .models import GUILD_TEXT, PERMISSION, PRIVATE_THREAD, FakeChannel
 from .payloads import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -122,6 +123,7 @@ class RestApi:
         self.world = world
         self.gateway = gateway
         self.token = token
+        self.faults = Faults()
 
     def install(self, app: web.Application) -> None:
         """Add the API routes, the attachment CDN and a logging catch-all for unknown routes."""
@@ -191,7 +193,7 @@ class RestApi:
                 request.headers.get("Authorization") != f"Bot {self.token}"
             ):
                 raise ApiError(401, 0, "401: Unauthorized", kind="unauthorized")
-            response = await handler(request)
+            response = await self._faulty(request) or await handler(request)
         except ApiError as error:
             if error.kind is not None:
                 self.world.record_violation(
@@ -212,6 +214,22 @@ class RestApi:
             response = json_response({"message": f"fake Discord error: {error!r}", "code": 0}, 400)
         self.world.requests.append(RecordedRequest(request.method, request.path, response.status))
         self.world.changed()
+        return response
+
+    async def _faulty(self, request: web.Request) -> web.Response | None:
+        """The answer of a fault the test switched on for this request (see
+        :mod:`.faults`), after its delay; ``None``: handle the request as usual."""
+        path = request.path.removeprefix(API_PREFIX)
+        fault = self.faults.match(request.method, path)
+        if fault is None:
+            return None
+        if fault.delay:
+            await asyncio.sleep(fault.delay)
+        if fault.status is None:
+            return None
+        status, body, headers = fault.answer()
+        response = json_response(body, status)
+        response.headers.update(headers)
         return response
 
     @staticmethod
@@ -631,6 +649,7 @@ class RestApi:
     async def _create_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
         body, uploads = await self._read_body(request)
+        self._check_can_post(channel, uploads)
         self._validate_message(body, uploads, creating=True)
         body["flags"] = int(body.get("flags") or 0) & ~EPHEMERAL  # only interactions can
         extra: JSON = {}
@@ -654,6 +673,14 @@ class RestApi:
             channel, self.world.bot_user, body, uploads, message_type=message_type, extra=extra
         )
         return json_response(self.world.message_payload(stored))
+
+    @staticmethod
+    def _check_can_post(channel: FakeChannel, uploads: object) -> None:
+        """Discord's 50013 when the bot may not post here (or not attach its files)."""
+        send = "SEND_MESSAGES_IN_THREADS" if channel.is_thread else "SEND_MESSAGES"
+        needed = ["VIEW_CHANNEL", send] + (["ATTACH_FILES"] if uploads else [])
+        if any(not channel.bot_permissions & PERMISSION[name] for name in needed):
+            raise ApiError(403, 50013, "Missing Permissions", kind="forbidden")
 
     async def _get_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
+from .faults import Faults
 from .gateway import PRIVILEGED_INTENTS, Gateway, GatewaySession
 from .limits import STRING_SELECT
 from .models import FakeChannel, FakeUser
@@ -290,6 +291,11 @@ class FakeDiscord:
 
     # -- faults ---------------------------------------------------------------------------------
 
+    @property
+    def faults(self) -> Faults:
+        """REST faults: ``fake.faults.add(CALLBACKS, status=500)``; ``fake.faults.clear()``."""
+        return self.rest.faults
+
     def drop_connections(self, code: int = 4000) -> int:
         """Close every gateway connection; clients reconnect and RESUME."""
         return self.gateway.drop_connections(code)
@@ -301,6 +307,10 @@ class FakeDiscord:
     def invalidate_sessions(self) -> int:
         """Send op 9; clients must IDENTIFY again."""
         return self.gateway.invalidate_sessions()
+
+    def send_malformed_frame(self, text: str = '{"op": 0, "t": "MESSAGE_CR') -> int:
+        """Send a text frame that is not valid JSON (or ``text``) to every connection."""
+        return self.gateway.send_malformed(text)
 
     # -- simulated users ------------------------------------------------------------------------
 

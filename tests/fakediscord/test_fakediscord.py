@@ -27,8 +27,10 @@ from tests.fakediscord import (
     InteractionNotAcknowledged,
     point_discord_at,
 )
+from tests.fakediscord.faults import CHANNEL_MESSAGES
 from tests.fakediscord.fixtures import running
 from tests.fakediscord.limits import check_choices, check_commands, check_message
+from tests.fakediscord.models import PERMISSION
 
 # The 24 points of a Shax (mill) board, in the usual a1..g7 notation.
 BOARD_POINTS = (
@@ -141,6 +143,8 @@ class ShaxTestBot(commands.Bot):
         self.callback_errors: list[discord.HTTPException] = []
         self.command_errors: list[BaseException] = []
         self.seen_messages: list[discord.Message] = []
+        self.slow_seconds = 3.5
+        """How long ``/shax slow`` takes before answering (past Discord's 3 s)."""
         self.tree.add_command(self._shax_group(), guild=discord.Object(guild_id))
         self.tree.error(self._on_tree_error)
 
@@ -210,7 +214,7 @@ class ShaxTestBot(commands.Bot):
 
         @group.command(name="slow", description="Answers too late")
         async def slow(interaction: discord.Interaction) -> None:
-            await asyncio.sleep(3.5)
+            await asyncio.sleep(bot.slow_seconds)
             try:
                 await interaction.response.send_message("finally")
             except discord.HTTPException as error:
@@ -522,7 +526,9 @@ async def test_ephemeral_reply(scene: Scene, bot: ShaxTestBot) -> None:
 
 async def test_acknowledging_after_three_seconds_is_refused(scene: Scene, bot: ShaxTestBot) -> None:
     fake = scene.fake
-    assert fake.ack_deadline == 3.0
+    assert fake.ack_deadline == 3.0  # Discord's deadline; shortened so the test is quick
+    fake.ack_deadline = 0.2
+    bot.slow_seconds = 0.4
     with pytest.raises(InteractionNotAcknowledged):
         await fake.slash(scene.alice, scene.general, "shax", "slow")
     result = fake.results[-1]
@@ -768,3 +774,59 @@ async def test_point_discord_at_restores_the_urls() -> None:
             "DISCORD_GATEWAY_URL": fake.gateway_url,
         }
     assert _discord_urls() == before
+
+
+async def test_posting_without_the_permission_is_forbidden(scene: Scene, bot: ShaxTestBot) -> None:
+    fake = scene.fake
+    quiet = fake.add_channel("announcements")
+    quiet.bot_permissions &= ~PERMISSION["ATTACH_FILES"]
+    channel = bot.get_partial_messageable(quiet.id)
+    await channel.send("words are fine")
+    with pytest.raises(discord.Forbidden) as refused:
+        await channel.send(file=discord.File(io.BytesIO(b"png"), "board.png"))
+    assert refused.value.code == 50013
+    quiet.bot_permissions &= ~PERMISSION["SEND_MESSAGES"]
+    with pytest.raises(discord.Forbidden):
+        await channel.send("no words either")
+    assert [m.content for m in fake.messages(quiet)] == ["words are fine"]
+    result = await fake.slash(scene.alice, quiet, "shax", "rules")
+    assert int(result.payload["app_permissions"]) == quiet.bot_permissions
+
+
+# -- fault injection ------------------------------------------------------------------------------
+
+
+async def test_faults_fail_requests_as_discord_would_until_cleared(
+    scene: Scene, bot: ShaxTestBot
+) -> None:
+    fake = scene.fake
+    channel = bot.get_partial_messageable(scene.general.id)
+    # Cloudflare's 429 (no Via header) is not retried by discord.py: it fails at once.
+    fake.faults.add(CHANNEL_MESSAGES, status=429, via=False)
+    with pytest.raises(discord.HTTPException) as banned:
+        await channel.send("not delivered")
+    assert banned.value.status == 429 and fake.faults.injected == 1
+    fake.faults.clear()
+    # Discord's own 429 (with Via) is retried after retry_after; a fault for two hits clears.
+    fake.faults.add(CHANNEL_MESSAGES, status=429, times=2, retry_after=0.01)
+    sent = await channel.send("after the rate limit")
+    assert fake.faults.injected == 3 and fake.message(sent.id).content == "after the rate limit"
+    # A 503 fails at once; a 502 for one POST is retried (after a second) and handled.
+    fake.faults.add(CHANNEL_MESSAGES, status=503, method="POST", times=1)
+    with pytest.raises(discord.DiscordServerError):
+        await channel.send("not delivered either")
+    fake.faults.add(CHANNEL_MESSAGES, status=502, method="POST", times=1)
+    retried = await channel.send("after a 502")
+    assert fake.faults.injected == 5
+    assert [m.content for m in fake.messages(scene.general.id)][-2:] == [
+        "after the rate limit",
+        "after a 502",
+    ]
+    # A delay only: the request is handled as usual, late.
+    fake.faults.add(CHANNEL_MESSAGES, status=None, method="PATCH", delay=0.2)
+    started = time.monotonic()
+    await retried.edit(content="slowly")
+    assert time.monotonic() - started >= 0.2 and fake.message(retried.id).content == "slowly"
+    assert fake.faults.injected == 6
+    fake.faults.clear()
+    fake.assert_clean()  # faults are the test's own, never violations

@@ -1,7 +1,12 @@
 """What the service says on its own: a loop calls ``ShaxService.tick`` and posts its notices.
 
 Expired challenges, timeout warnings and forfeits, and the bot's move in a game that
-was waiting for it across a restart. A notice that edits a message follows the live
+was waiting for it across a restart. On every start and reconnect (and at the next tick
+after an answer could not be delivered at all) the boards the players have not seen
+are shown: ``ShaxService.reconcile`` returns each game whose stored version is newer
+than its shown board, posted anew with the player on turn pinged. Answers in flight
+are waited for first, and the tick and the reconciliation take turns, so a board that
+is being shown is not shown twice. A notice that edits a message follows the live
 board rules of :mod:`bot.discord.respond`: edited in place, or reposted (and the old
 message deleted) when it must ping someone; a challenge edited in place that names
 players pings them with a short text-only message.
@@ -9,8 +14,11 @@ players pings them with a short text-only message.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 
+import aiohttp
 import discord
 from discord.ext import commands, tasks
 
@@ -20,6 +28,12 @@ from bot.service.replies import Notice
 
 log = logging.getLogger(__name__)
 
+ANSWERS_WAIT_SECONDS = 60.0
+"""How long a reconciliation waits for the answers in flight to be placed (each ends
+sooner: its callbacks are bounded, and discord.py gives up a failing request)."""
+CLOSE_WAIT_SECONDS = 10.0
+"""How long closing waits for the notices being shown."""
+
 
 class Notices(commands.Cog):
     """Runs ``service.tick()`` every ``bot.tick_seconds`` and shows what it returns."""
@@ -27,26 +41,83 @@ class Notices(commands.Cog):
     def __init__(self, bot: ShaxBotBase) -> None:
         self.bot = bot
         self.tick.change_interval(seconds=bot.tick_seconds)
+        self._turn = asyncio.Lock()  # the tick and the reconciliation, one at a time
+        self._closing = False
 
     async def cog_load(self) -> None:
         self.tick.start()
 
     async def cog_unload(self) -> None:
-        self.tick.cancel()
+        """The bot is closing: let the tick or reconciliation under way finish showing
+        what it shows (a while at most), and start no other."""
+        self._closing = True
+        self.tick.stop()
+        try:
+            async with asyncio.timeout(CLOSE_WAIT_SECONDS), self._turn:
+                pass
+        except TimeoutError:
+            log.warning("Closing while the notices are still being shown")
+            self.tick.cancel()
 
     @tasks.loop(seconds=30)
     async def tick(self) -> None:
-        try:
-            notices = await self.bot.service.tick()
-        except Exception:
-            # One failed tick must not stop the loop: the next one tries again.
-            log.exception("The service's tick failed")
-            return
+        async with self._turn:
+            if self._closing:
+                return
+            try:
+                notices = await self.bot.service.tick()
+            except Exception:
+                # One failed tick must not stop the loop: the next one tries again.
+                log.exception("The service's tick failed")
+                notices = []
+            await self.show_all(notices)
+        if self.bot.responder.undelivered.is_set():
+            await self.reconcile()
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        await self.reconcile()
+
+    @commands.Cog.listener()
+    async def on_resumed(self) -> None:
+        await self.reconcile()
+
+    async def reconcile(self) -> None:
+        """Show every board the players have not seen (see ``ShaxService.reconcile``)."""
+        # An answer in flight shows its own board: let it (for a while at most).
+        if not await self.bot.responder.wait_answered(ANSWERS_WAIT_SECONDS):
+            log.warning("Looking for unshown boards while answers are still being placed")
+        async with self._turn:
+            if self._closing:
+                return
+            self.bot.responder.undelivered.clear()
+            try:
+                notices = await self.bot.service.reconcile()
+            except Exception:
+                log.exception("Could not look for boards the players have not seen")
+                return
+            log.info("Boards the players have not seen: %d", len(notices))
+            await self.show_all(notices, unshown=True)
+
+    async def show_all(self, notices: list[Notice], *, unshown: bool = False) -> None:
+        """Show each notice; one that fails is logged and the others still shown. An
+        ``unshown`` board whose channel is gone or closed to the bot is given up (the
+        next board shown there, or ``/shax board``, shows the game), so it is not tried
+        again on every reconnect."""
         for notice in notices:
             try:
                 await self.show(notice)
-            except (discord.NotFound, discord.Forbidden):
-                log.warning("Notice for channel %s could not be shown", notice.channel_id)
+            except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
+                log.warning(
+                    "Notice for channel %s could not be shown (%s)",
+                    notice.channel_id,
+                    type(error).__name__,
+                )
+                if not isinstance(error, discord.NotFound | discord.Forbidden):
+                    self.bot.responder.undelivered.set()  # the next tick tries again
+                elif unshown:
+                    with contextlib.suppress(Exception):  # tried again on reconnect
+                        await self.bot.service.shown(notice.reply)
             except Exception:
                 log.exception("Notice for channel %s failed", notice.channel_id)
 

@@ -17,9 +17,13 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot.discord.app import ShaxBotBase
+from bot.discord.components import answer_when_ready
 from bot.discord.context import actor, place_of, resolve_user, text_option
 from bot.discord.render import MAX_CHOICES, truncate
+from bot.service import texts
 from bot.service.replies import Place, Reply, Thinking, UserError
+from bot.service.server_settings import Setting, SettingsChange
+from bot.service.settings_texts import LABELS, not_a_setting
 from bot.service.speech import to_player
 from engine.ai import LEVELS as AI_LEVELS
 from shax_i18n import LANGUAGES, N_
@@ -45,6 +49,14 @@ FIRST = [
     Choice(name="The bot", value="bot"),
     Choice(name="Random", value="random"),
 ]
+
+THREAD_CHOICES = [
+    Choice(name="When the channel is busy", value="busy"),
+    Choice(name="Always", value="always"),
+    Choice(name="Never", value="never"),
+]
+THEMES = [Choice(name="Dark", value="dark"), Choice(name="Light", value="light")]
+RESETS = [Choice(name=label, value=name) for name, label in LABELS.items()]
 
 CHALLENGE_MENU = "Challenge to Shax"
 """The user context-menu command (right-click a member → Apps)."""
@@ -212,6 +224,25 @@ class ShaxCommands(
         user, place = actor(interaction), place_of(interaction)
         await self.bot.responder.command(interaction, lambda _: self.bot.service.draw(user, place))
 
+    # -- the teacher ----------------------------------------------------------------------
+
+    @app_commands.command(
+        name="hint", description="The best move, drawn on the board (a few per game vs the bot)"
+    )
+    async def hint(self, interaction: discord.Interaction[Any]) -> None:
+        user, place = actor(interaction), place_of(interaction)
+        await self.bot.responder.command(
+            interaction, lambda thinking: self.bot.service.hint(user, place, thinking=thinking)
+        )
+
+    @app_commands.command(
+        name="review", description="Review the last game here: who stood better, where it turned"
+    )
+    async def review(self, interaction: discord.Interaction[Any]) -> None:
+        user, place = actor(interaction), place_of(interaction)
+        service = self.bot.service
+        await answer_when_ready(interaction, texts.REVIEWING, lambda: service.review(user, place))
+
     # -- statistics and help -------------------------------------------------------------
 
     @app_commands.command(
@@ -242,6 +273,69 @@ class ShaxCommands(
         user = actor(interaction)
         await self.bot.responder.command(
             interaction, lambda _: self.bot.service.set_language(user, chosen)
+        )
+
+    # -- the server's settings -----------------------------------------------------------
+
+    @app_commands.command(
+        name="settings",
+        description="This server's Shax settings; members with Manage Server can change them",
+    )
+    @app_commands.describe(
+        turn_timeout="Time to move before the turn is forfeited, e.g. 12h, 2d (10m to 14d)",
+        challenge_expiry="How long a challenge stays open, e.g. 10m, 1h (1m to 7d)",
+        threads="When games get a thread of their own",
+        theme="The boards' colours",
+        language="The language of public messages",
+        allow_channel="Let games start in this channel (then only in the listed ones)",
+        disallow_channel="Stop games starting in this channel",
+        all_channels="Let games start in every channel again",
+        reset="Return one setting to the bot's default",
+    )
+    @app_commands.rename(
+        turn_timeout="turn-timeout",
+        challenge_expiry="challenge-expiry",
+        allow_channel="allow-channel",
+        disallow_channel="disallow-channel",
+        all_channels="all-channels",
+    )
+    @app_commands.choices(threads=THREAD_CHOICES, theme=THEMES, language=LANGUAGE_CHOICES, reset=RESETS)
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        turn_timeout: app_commands.Range[str, 1, 20] | None = None,
+        challenge_expiry: app_commands.Range[str, 1, 20] | None = None,
+        threads: str | None = None,
+        theme: str | None = None,
+        language: str | None = None,
+        allow_channel: discord.TextChannel | None = None,
+        disallow_channel: discord.TextChannel | None = None,
+        all_channels: bool = False,
+        reset: str | None = None,
+    ) -> None:
+        place = place_of(interaction)
+        perms = interaction.permissions
+        may_change = perms.manage_guild or perms.administrator
+        try:
+            reset_setting = Setting(text_option(reset)) if reset is not None else None
+        except ValueError:
+            raise UserError(not_a_setting(text_option(reset or ""))) from None
+        change = SettingsChange(
+            turn_timeout=text_option(turn_timeout) if turn_timeout is not None else None,
+            challenge_expiry=text_option(challenge_expiry)
+            if challenge_expiry is not None
+            else None,
+            threads=text_option(threads) if threads is not None else None,
+            theme=text_option(theme) if theme is not None else None,
+            language=text_option(language) if language is not None else None,
+            allow_channel=allow_channel.id if allow_channel is not None else None,
+            disallow_channel=disallow_channel.id if disallow_channel is not None else None,
+            every_channel=all_channels,
+            reset=reset_setting,
+        )
+        await self.bot.responder.command(
+            interaction,
+            lambda _: self.bot.service.settings(place, change, may_change=may_change),
         )
 
     @app_commands.command(name="rules", description="The rules in short, with the board's points")

@@ -1,0 +1,99 @@
+"""Benchmark of the endgame tables: per material, positions, size, build time, probe time
+and the win/draw/loss counts.
+
+    python benchmarks/bench_tables.py --max 5              # build shax up to 5 v 5 afresh
+    python benchmarks/bench_tables.py --max 5 --dir DIR    # report (and complete) DIR
+    python benchmarks/bench_tables.py --variant shax-small --max 8
+
+Positions are counted up to the board's symmetries (board and player due to move);
+wins, draws and losses are for the player who acts. The build time is the system's (a
+table and its mirror are solved together), as recorded in the files. Probes are timed
+in C on random boards of the material (what the search pays) and through Python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.position import Step
+from engine.tables import build, open_tables, read_info
+from engine.tables.__main__ import Meter
+from engine.variants import VARIANT_IDS, get_variant
+
+PROBES = 200_000
+
+
+def python_probe_us(variant: str, directory: Path, due: int, other: int) -> float:
+    """Microseconds per Tables.probe_board from Python (random boards of the material)."""
+    tables = open_tables(variant, directory)
+    assert tables is not None
+    v = get_variant(variant)
+    rng = random.Random(1)
+    boards = []
+    for _ in range(20_000):
+        points = rng.sample(range(v.size), due + other)
+        due_mask = sum(1 << p for p in points[:due])
+        other_mask = sum(1 << p for p in points[due:])
+        boards.append((due_mask, other_mask))
+    start = time.perf_counter()
+    for due_mask, other_mask in boards:
+        tables.probe_board(due_mask, other_mask, 0, Step.MOVE)
+    return (time.perf_counter() - start) * 1e6 / len(boards)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--variant", choices=VARIANT_IDS, default="shax")
+    parser.add_argument("--max", type=int, default=4, help="stones a side")
+    parser.add_argument("--dir", default=None, help="default: a fresh temporary directory")
+    parser.add_argument("--threads", type=int, default=None)
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="shax-bench-tables-") as scratch:
+        directory = Path(args.dir) if args.dir else Path(scratch)
+        start = time.perf_counter()
+        meter = Meter(sys.stderr)
+        built = build(args.variant, args.max, directory, args.threads, meter, meter.built)
+        wall = time.perf_counter() - start
+        tables = open_tables(args.variant, directory)
+        assert tables is not None
+        lib = tables._lib
+        infos = [
+            i
+            for i in read_info(directory)
+            if i.variant == args.variant and max(i.due, i.other) <= args.max
+        ]
+        print(f"{args.variant} endgame tables up to {args.max} stones a side ({directory})")
+        head = (
+            f"{'material':>8} {'positions':>12} {'MB':>7} {'build s':>8} {'probe ns':>9} "
+            f"{'py µs':>6} {'wins':>11} {'draws':>10} {'losses':>11} {'longest':>7}"
+        )
+        print(head)
+        for i in infos:
+            ns = lib.tables_bench_probe(tables.handle, i.due, i.other, PROBES, 12345)
+            py = python_probe_us(args.variant, directory, i.due, i.other)
+            longest = max(i.longest_win, i.longest_loss)
+            print(
+                f"{i.material:>8} {i.positions:>12,} {i.size / 1e6:>7.1f} {i.seconds:>8.1f} "
+                f"{ns:>9.0f} {py:>6.1f} {i.wins:>11,} {i.draws:>10,} {i.losses:>11,} "
+                f"{longest:>7}"
+            )
+        total_mb = sum(i.size for i in infos) / 1e6
+        systems = {(min(i.due, i.other), max(i.due, i.other)): i.seconds for i in infos}
+        print(
+            f"total: {sum(i.positions for i in infos):,} positions, {total_mb:.1f} MB, "
+            f"build {sum(systems.values()):.1f} s as recorded"
+            + (f" ({len(built)} systems built now in {wall:.1f} s)" if built else "")
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

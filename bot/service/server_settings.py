@@ -1,0 +1,216 @@
+"""Each server's settings (``/shax settings``): the turn timeout, how long a challenge stays
+open, where games are played (which channels; threads when busy, always or never), the
+board theme and the language. The bot's environment gives the defaults; a server stores
+only what it changed, and a member with Manage Server changes it.
+
+Values are read often (every challenge, every clock tick), so they are kept for a short
+while; a change made through this process is seen at once, one made by another process
+(shards) within :data:`FRESH_FOR`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from bot.service import settings_texts as texts
+from bot.service.replies import Place, UserError
+from bot.storage import Storage
+
+FRESH_FOR = timedelta(seconds=30)
+THREAD_MODES = ("busy", "always", "never")
+THEMES = ("dark", "light")
+LANGUAGES = ("en", "so")
+TURN_TIMEOUT_RANGE = (timedelta(minutes=10), timedelta(days=14))
+CHALLENGE_EXPIRY_RANGE = (timedelta(minutes=1), timedelta(days=7))
+MAX_CHANNELS = 25
+_UNITS = {"d": 86_400, "h": 3_600, "m": 60, "s": 1}
+_DURATION = re.compile(r"(\d+)\s*(d|h|m|s)", re.IGNORECASE)
+
+
+class Setting(StrEnum):
+    """A server setting, by its stored name (and the ``/shax settings`` option)."""
+
+    TURN_TIMEOUT = "turn_timeout"
+    CHALLENGE_EXPIRY = "challenge_expiry"
+    THREADS = "threads"
+    CHANNELS = "channels"
+    THEME = "theme"
+    LANGUAGE = "language"
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """A server's settings in effect (its own where it chose, else the defaults)."""
+
+    turn_timeout: timedelta = timedelta(hours=24)
+    challenge_expiry: timedelta = timedelta(minutes=10)
+    threads: str = "busy"
+    channels: frozenset[int] = frozenset()
+    """The channels games may start in (and their threads); empty: every channel."""
+    theme: str = "dark"
+    language: str = "en"
+    changed: frozenset[Setting] = frozenset()
+    """The settings this server chose (the others are the defaults)."""
+
+    def allows(self, place: Place) -> bool:
+        """Whether a game may start at ``place`` (a thread counts as its channel)."""
+        if not self.channels or place.guild_id is None:
+            return True
+        return (place.parent_channel_id or place.channel_id) in self.channels
+
+
+@dataclass(frozen=True)
+class SettingsChange:
+    """What ``/shax settings`` asked to change; ``None`` leaves a setting as it is."""
+
+    turn_timeout: str | None = None
+    challenge_expiry: str | None = None
+    threads: str | None = None
+    theme: str | None = None
+    language: str | None = None
+    allow_channel: int | None = None
+    disallow_channel: int | None = None
+    every_channel: bool = False
+    reset: Setting | None = None
+
+    @property
+    def empty(self) -> bool:
+        return self == SettingsChange()
+
+
+def parse_duration(text: str) -> timedelta:
+    """``"30m"``, ``"24h"``, ``"2d"``, ``"1h30m"``, ``"90 minutes"`` → a duration."""
+    cleaned = text.strip().lower()
+    for word, unit in (("minute", "m"), ("hour", "h"), ("day", "d"), ("second", "s")):
+        cleaned = re.sub(rf"{word}s?\b", unit, cleaned)
+    parts = _DURATION.findall(cleaned)
+    if not parts or _DURATION.sub("", cleaned).strip(" ,"):
+        raise UserError(texts.not_a_duration(text))
+    return timedelta(seconds=sum(int(n) * _UNITS[u.lower()] for n, u in parts))
+
+
+def _in_range(setting: Setting, text: str, bounds: tuple[timedelta, timedelta]) -> timedelta:
+    value = parse_duration(text)
+    low, high = bounds
+    if not low <= value <= high:
+        raise UserError(
+            texts.duration_out_of_range(setting.value, low.total_seconds(), high.total_seconds())
+        )
+    return value
+
+
+def _choice(setting: Setting, value: str, allowed: tuple[str, ...]) -> str:
+    chosen = value.strip().lower()
+    if chosen not in allowed:
+        raise UserError(texts.not_a_choice(setting.value, value, allowed))
+    return chosen
+
+
+@dataclass
+class _Kept:
+    settings: ServerSettings
+    until: datetime
+
+
+@dataclass
+class ServerSettingsBook:
+    """Reads and changes servers' settings over the storage, with the defaults given."""
+
+    storage: Storage
+    defaults: ServerSettings
+    now: Callable[[], datetime]
+    _kept: dict[int, _Kept] = field(default_factory=dict)
+    _timeouts: _Kept | None = None
+    _timeout_overrides: dict[int, timedelta] = field(default_factory=dict)
+
+    async def of(self, guild_id: int | None) -> ServerSettings:
+        """The settings in effect on a server (the defaults in DMs)."""
+        if guild_id is None:
+            return self.defaults
+        now = self.now()
+        kept = self._kept.get(guild_id)
+        if kept is not None and kept.until > now:
+            return kept.settings
+        stored = await self.storage.guild_settings(guild_id)
+        settings = self._apply(stored)
+        self._kept[guild_id] = _Kept(settings, now + FRESH_FOR)
+        return settings
+
+    def _apply(self, stored: dict[str, str]) -> ServerSettings:
+        s = self.defaults
+        changed: set[Setting] = set()
+        for name, value in stored.items():
+            try:
+                setting = Setting(name)
+                if setting is Setting.TURN_TIMEOUT:
+                    s = replace(s, turn_timeout=timedelta(seconds=int(value)))
+                elif setting is Setting.CHALLENGE_EXPIRY:
+                    s = replace(s, challenge_expiry=timedelta(seconds=int(value)))
+                elif setting is Setting.THREADS:
+                    s = replace(s, threads=value)
+                elif setting is Setting.CHANNELS:
+                    s = replace(s, channels=frozenset(int(c) for c in value.split(",") if c))
+                elif setting is Setting.THEME:
+                    s = replace(s, theme=value)
+                else:
+                    s = replace(s, language=value)
+            except ValueError:
+                continue  # a value this version cannot read: the default stands
+            changed.add(setting)
+        return replace(s, changed=frozenset(changed))
+
+    async def change(self, guild_id: int, change: SettingsChange) -> ServerSettings:
+        """Validate every requested change first (a bad one changes nothing), then store."""
+        current = await self.of(guild_id)
+        writes: dict[Setting, str | None] = {}
+        if change.reset is not None:
+            writes[change.reset] = None
+        if change.turn_timeout is not None:
+            value = _in_range(Setting.TURN_TIMEOUT, change.turn_timeout, TURN_TIMEOUT_RANGE)
+            writes[Setting.TURN_TIMEOUT] = str(round(value.total_seconds()))
+        if change.challenge_expiry is not None:
+            value = _in_range(
+                Setting.CHALLENGE_EXPIRY, change.challenge_expiry, CHALLENGE_EXPIRY_RANGE
+            )
+            writes[Setting.CHALLENGE_EXPIRY] = str(round(value.total_seconds()))
+        if change.threads is not None:
+            writes[Setting.THREADS] = _choice(Setting.THREADS, change.threads, THREAD_MODES)
+        if change.theme is not None:
+            writes[Setting.THEME] = _choice(Setting.THEME, change.theme, THEMES)
+        if change.language is not None:
+            writes[Setting.LANGUAGE] = _choice(Setting.LANGUAGE, change.language, LANGUAGES)
+        channels = set(current.channels)
+        if change.every_channel:
+            channels.clear()
+        if change.allow_channel is not None:
+            channels.add(change.allow_channel)
+        if change.disallow_channel is not None:
+            if change.disallow_channel not in channels:
+                raise UserError(texts.channel_not_listed(change.disallow_channel))
+            channels.discard(change.disallow_channel)
+        if channels != set(current.channels):
+            if len(channels) > MAX_CHANNELS:
+                raise UserError(texts.too_many_channels(MAX_CHANNELS))
+            writes[Setting.CHANNELS] = ",".join(str(c) for c in sorted(channels)) or None
+        for setting, stored in writes.items():
+            await self.storage.set_guild_setting(guild_id, setting.value, stored)
+        self._kept.pop(guild_id, None)
+        self._timeouts = None
+        return await self.of(guild_id)
+
+    async def turn_timeouts(self) -> dict[int, timedelta]:
+        """The servers whose turn timeout is not the default, and theirs (for the clock)."""
+        now = self.now()
+        if self._timeouts is None or self._timeouts.until <= now:
+            stored = await self.storage.settings_named(Setting.TURN_TIMEOUT.value)
+            self._timeout_overrides = {
+                guild: timedelta(seconds=int(value))
+                for guild, value in stored.items()
+                if value.isdigit()
+            }
+            self._timeouts = _Kept(self.defaults, now + FRESH_FOR)
+        return self._timeout_overrides

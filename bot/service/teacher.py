@@ -1,0 +1,257 @@
+"""The teacher: hints in games against the bot, and the review of a finished game.
+
+* :meth:`Teacher.hint` — the best action for the player on turn, drawn on the board with
+  one line of why (from :func:`engine.explain.explain`). Only in games against the bot,
+  at most :data:`HINTS_PER_GAME` a game, counted in the storage (shown in the game's
+  summary at the end).
+* :meth:`Teacher.review` — every action of a finished game scored beside the best one
+  (:mod:`engine.analysis`), the evaluation over the game as a plot, and the three
+  turning points (the actions that lost the most), each a picture of the better action
+  with one line of why.
+
+The searches run off the event loop through an :class:`Analyser` (the AI worker
+processes, :meth:`bot.workers.ai.AIPool.assess`); a review is split into chunks that
+each take one worker in turn, so bot games keep being answered meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Protocol
+
+import renderer
+from bot.service import texts
+from bot.service.compose import BoardRenderer, Offload
+from bot.service.kernel import GameKernel, side
+from bot.service.replies import (
+    Attachment,
+    GameOver,
+    NoGameHere,
+    Place,
+    Reply,
+    Thinking,
+    User,
+    UserError,
+    not_thinking,
+)
+from bot.storage import GameRow
+from engine.analysis import (
+    MATE_BOUND,
+    POSITION_SECONDS,
+    REVIEW_DEPTH,
+    Assessment,
+    MoveReview,
+    assess_record,
+    evaluation_curve,
+    review_moves,
+    turning_points,
+)
+from engine.explain import explain
+from engine.record import iter_positions
+
+HINTS_PER_GAME = 3
+HINT_SECONDS = 1.5
+"""A hint's search time at most (it is as deep as a review's, or as time allows)."""
+REVIEW_CHUNKS = 10
+"""Jobs a review is split into: each holds one AI worker, so other games' moves get a
+worker between them, and two workers share a review evenly."""
+HINT_FILENAME = "hint.png"
+
+
+class HintRefused(UserError):
+    """No hint now: a game between people, or none left."""
+
+
+class Analyser(Protocol):
+    """Scores positions off the event loop (``bot.workers.ai.AIPool`` is one)."""
+
+    async def assess(
+        self,
+        variant: str,
+        record: Sequence[str],
+        plies: Sequence[int],
+        depth: int,
+        seconds: float | None,
+    ) -> list[Assessment]:
+        """:func:`engine.analysis.assess_record` of those plies."""
+        ...
+
+
+class ThreadAnalyser:
+    """An :class:`Analyser` in a thread of this process (tests, and services without a pool)."""
+
+    async def assess(
+        self,
+        variant: str,
+        record: Sequence[str],
+        plies: Sequence[int],
+        depth: int,
+        seconds: float | None,
+    ) -> list[Assessment]:
+        return await asyncio.to_thread(
+            assess_record, variant, list(record), list(plies), depth=depth, seconds=seconds
+        )
+
+
+class Teacher:
+    """Hints and reviews."""
+
+    def __init__(
+        self,
+        kernel: GameKernel,
+        analyser: Analyser,
+        *,
+        run_picture: Offload = asyncio.to_thread,
+        render_board: BoardRenderer = renderer.render_board,
+        hints_per_game: int = HINTS_PER_GAME,
+        depth: int = REVIEW_DEPTH,
+        seconds: float | None = POSITION_SECONDS,
+    ) -> None:
+        self.kernel = kernel
+        self.analyser = analyser
+        self._run_picture = run_picture
+        self._render_board = render_board
+        self.hints_per_game = hints_per_game
+        self.depth = depth
+        self.seconds = seconds
+
+    # -- hints -----------------------------------------------------------------------------
+
+    async def hint(self, user: User, place: Place, *, thinking: Thinking = not_thinking) -> Reply:
+        """The best action for ``user``, on turn in the bot game in ``place``'s channel."""
+        k = self.kernel
+        row = await k.find_game(place)
+        if row.ai_level is None:
+            raise HintRefused(texts.HINTS_ONLY_AGAINST_THE_BOT)
+        k.check_turn(row, user, None)
+        limit = self.hints_per_game
+        if await k.storage.hints_used(row.id) >= limit:
+            raise HintRefused(texts.no_hints_left(limit))
+        position = k.position(row)
+        thinking()
+        seconds = None if self.seconds is None else max(self.seconds, HINT_SECONDS)
+        [found] = await self.analyser.assess(
+            row.variant, row.record, [len(row.record)], self.depth, seconds
+        )
+        used = await k.storage.use_hint(row.id, limit)
+        if used is None:  # another hint was taken meanwhile
+            raise HintRefused(texts.no_hints_left(limit))
+        why = explain(position, position.parse(found.best))
+        view = renderer.BoardView(
+            white_name=row.white_name,
+            black_name=row.black_name,
+            suggestion=found.best,
+        )
+        png = await self._run_picture(self._render_board, row.variant, list(row.record), view)
+        text = texts.hint_line(
+            found.best, texts.reason_words(why.reason.value, why.points), used, limit
+        )
+        return Reply(text=text, ephemeral=True, attachments=(Attachment(HINT_FILENAME, png),))
+
+    async def hints_summary(self, row: GameRow) -> str:
+        """The hints line of a finished bot game's summary ("" when none were taken)."""
+        if row.ai_level is None:
+            return ""
+        used = await self.kernel.storage.hints_used(row.id)
+        return texts.hints_used(used, self.hints_per_game) if used else ""
+
+    # -- reviews ---------------------------------------------------------------------------
+
+    async def review(
+        self,
+        user: User,
+        place: Place,
+        game_id: int | None = None,
+        *,
+        thinking: Thinking = not_thinking,
+    ) -> Reply:
+        """The review of a finished game: the clicked one, or the newest in the channel."""
+        k = self.kernel
+        if game_id is not None:
+            row = await k.game(game_id)
+        else:
+            found = await k.storage.last_game_in_channel(place.channel_id)
+            if found is None:
+                raise NoGameHere(texts.NOTHING_TO_REVIEW)
+            row = found
+        if row.active:
+            raise GameOver(texts.REVIEW_WHEN_OVER)
+        if not row.record:
+            raise NoGameHere(texts.EMPTY_GAME)
+        thinking()
+        reviews = await self.analyse(row.variant, row.record)
+        return await self._review_reply(row, reviews)
+
+    async def analyse(self, variant: str, record: Sequence[str]) -> list[MoveReview]:
+        """Every action of ``record`` beside the best one (:func:`analyse_game`)."""
+        return await analyse_game(self.analyser, variant, record, self.depth, self.seconds)
+
+    async def _review_reply(self, row: GameRow, reviews: list[MoveReview]) -> Reply:
+        turning = turning_points(reviews)
+        by_ply = {r.ply: r for r in reviews}
+        values = evaluation_curve(reviews)
+        index = {r.ply: i for i, r in enumerate(reviews)}
+        marks = [index[ply] + 1 for ply in turning]  # where the curve shows the loss
+        plot = await self._run_picture(_plot, values, marks, row.white_name, row.black_name)
+        lines = [texts.review_heading(row.white_name, row.black_name, len(row.record))]
+        attachments = [Attachment(renderer.PLOT_FILENAME, plot)]
+        before = [p for p, _ in iter_positions(row.variant, row.record)]
+        for number, ply in enumerate(turning, start=1):
+            r = by_ply[ply]
+            position = before[ply]
+            why = explain(position, position.parse(r.best))
+            name = side(row, r.mover).name
+            lines.append(
+                texts.turning_point(
+                    number,
+                    ply + 1,
+                    name,
+                    r.played,
+                    _lost(r),
+                    r.best,
+                    texts.reason_words(why.reason.value, why.points),
+                )
+            )
+            view = renderer.BoardView(
+                white_name=row.white_name,
+                black_name=row.black_name,
+                suggestion=r.best,
+                caption=texts.turning_point_caption(number, ply + 1, r.played, r.best),
+            )
+            png = await self._run_picture(
+                self._render_board, row.variant, list(row.record[:ply]), view
+            )
+            attachments.append(Attachment(f"turning-point-{number}.png", png))
+        if not turning:
+            lines.append(texts.NO_TURNING_POINTS)
+        return Reply(text="\n".join(lines), ephemeral=True, attachments=tuple(attachments))
+
+
+async def analyse_game(
+    analyser: Analyser,
+    variant: str,
+    record: Sequence[str],
+    depth: int = REVIEW_DEPTH,
+    seconds: float | None = POSITION_SECONDS,
+) -> list[MoveReview]:
+    """Every action of ``record`` beside the best one, the searches shared out in
+    :data:`REVIEW_CHUNKS` jobs (every few plies to each, so each gets a fair mix)."""
+    positions = [p for p, _ in iter_positions(variant, record)]
+    plies = [i for i in range(len(record)) if positions[i].outcome is None]
+    chunks = [plies[i::REVIEW_CHUNKS] for i in range(REVIEW_CHUNKS)]
+    found = await asyncio.gather(
+        *(analyser.assess(variant, record, chunk, depth, seconds) for chunk in chunks if chunk)
+    )
+    return review_moves(variant, record, [a for part in found for a in part])
+
+
+def _plot(values: list[int], marks: list[int], white: str, black: str) -> bytes:
+    """The review's plot (top-level, so it pickles into a picture worker)."""
+    return renderer.render_evaluation(values, marks, white_name=white, black_name=black)
+
+
+def _lost(r: MoveReview) -> str:
+    gave_away = r.best_score > MATE_BOUND and r.score <= MATE_BOUND
+    walked_in = r.score < -MATE_BOUND and r.best_score >= -MATE_BOUND
+    return texts.loss_words(r.loss, gave_away, walked_in)

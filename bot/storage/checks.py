@@ -1,0 +1,48 @@
+"""Start-up checks of the database: one sentence naming the file and what to do.
+
+A file that is not SQLite, a damaged one (``PRAGMA quick_check``), a read-only one, or a
+schema newer than this bot stop ``python -m bot`` and the console before anything runs,
+rather than later, as "Something went wrong" on every command.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from bot.storage.base import StorageError
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def check_file(path: Path) -> None:
+    """Refuse, before SQLite touches it, a file that is not a SQLite database or that
+    this process could not write (the file, or its folder, where the journal lives)."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.exists():
+        with path.open("rb") as raw:
+            header = raw.read(len(SQLITE_HEADER))
+        if header and header != SQLITE_HEADER:
+            raise StorageError(
+                f"{path} is not a SQLite database: restore the bot's database from a backup, "
+                "or set SHAX_DB_PATH to another file."
+            )
+        if not os.access(path, os.W_OK):
+            raise read_only(path)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise read_only(path)
+
+
+def read_only(path: Path) -> StorageError:
+    return StorageError(
+        f"The database {path} is read-only: let the bot's user write the file and its "
+        "folder (chmod/chown), or copy it somewhere writable and set SHAX_DB_PATH."
+    )
+
+
+def damaged(path: Path, detail: str) -> StorageError:
+    detail = " ".join(detail.replace("*** in database main ***", "").split())[:120]
+    return StorageError(
+        f"The database {path} is damaged ({detail}): restore it from a backup "
+        "(made with python -m bot backup), or move it away to start afresh."
+    )

@@ -1,0 +1,577 @@
+"""The store on SQLite (aiosqlite): the zero-setup default, one file, WAL mode.
+
+One connection serves the whole bot; an asyncio lock keeps each transaction whole
+(statements of two coroutines never interleave inside one transaction). Each trip to
+aiosqlite's thread costs a thread switch, so the frequent calls (reading a game,
+storing a move) are one statement each: ``UPDATE … RETURNING`` writes and reads back
+in a single trip and commits on its own. Opening checks the file first (SQLite at all,
+writable, undamaged, a schema this bot knows) and says in one sentence what is wrong.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.service.streaks import Series, Tally
+from bot.storage.base import ChannelTaken, Storage, StorageError, check_table, resolution
+from bot.storage.checks import check_file, damaged, read_only
+from bot.storage.rows import (
+    NEW_CHALLENGE_COLUMNS,
+    NEW_GAME_COLUMNS,
+    TALLY_FIELDS,
+    ChallengeRow,
+    ChallengeStatus,
+    Finished,
+    GameResult,
+    GameRow,
+    LeaderboardOrder,
+    NewChallenge,
+    NewGame,
+    PlayerResult,
+    SeriesResult,
+    Termination,
+    challenge_row,
+    game_row,
+    guild_key,
+    moment,
+    series_keys,
+    tally_of,
+)
+from bot.storage.schema import (
+    FLAG_COLUMNS,
+    MOMENT_COLUMNS,
+    SCHEMA_VERSION,
+    SQLITE_MIGRATIONS,
+    TABLES,
+)
+
+_GAME_COLUMNS = (
+    "id, guild_id, channel_id, parent_channel_id, variant, record, white_id, white_name, "
+    "black_id, black_name, ai_level, ai_color, status, result, termination, version, "
+    "draw_offered_by, warned, board_message_id, rematch_of, created_at, updated_at, "
+    "turn_started_at, ended_at, shown_version"
+)
+_CHALLENGE_COLUMNS = (
+    "id, guild_id, channel_id, parent_channel_id, challenger_id, challenger_name, opponent_id, "
+    "opponent_name, variant, status, rematch_of, game_id, message_id, created_at, expires_at, "
+    "resolved_at"
+)
+_TALLY_COLUMNS = ", ".join(TALLY_FIELDS)
+_SERIES_SELECT = (
+    "SELECT holder, stones, last_white, last_winner, games FROM series "
+    "WHERE guild_id = ? AND a = ? AND b = ?"
+)
+_LEADERBOARD_ORDER = {
+    LeaderboardOrder.STREAK: ("streak", "streak DESC, wins DESC"),
+    LeaderboardOrder.BEST: ("best", "best DESC, wins DESC"),
+}
+
+
+def _ts(when: datetime) -> float:
+    return when.timestamp()
+
+
+def _game(row: sqlite3.Row) -> GameRow:
+    return game_row(dict(row))
+
+
+def _challenge(row: sqlite3.Row) -> ChallengeRow:
+    return challenge_row(dict(row))
+
+
+def _tally(row: sqlite3.Row | None) -> Tally:
+    return tally_of(None if row is None else dict(row))
+
+
+class SqliteStorage(Storage):
+    """The bot's database in one SQLite file."""
+
+    def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
+        self._db = db
+        self.path = path
+        self.where = str(path)
+        self._lock = asyncio.Lock()
+        self._closed = False
+
+    @classmethod
+    async def connect(cls, path: Path) -> SqliteStorage:
+        """Open (or create) the file, check it, switch to WAL and run pending migrations."""
+        check_file(path)
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        db.row_factory = sqlite3.Row
+        storage = cls(db, path)
+        try:
+            await storage._check_and_migrate()
+        except BaseException:
+            await db.close()
+            raise
+        return storage
+
+    async def _check_and_migrate(self) -> None:
+        try:
+            await self._db.execute("PRAGMA journal_mode = WAL")
+            await self._db.execute("PRAGMA foreign_keys = ON")
+            await self._db.execute("PRAGMA busy_timeout = 5000")
+            problems = [str(r[0]) for r in await self._db.execute_fetchall("PRAGMA quick_check")]
+        except sqlite3.DatabaseError as exc:
+            if getattr(exc, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
+                raise read_only(self.path) from None
+            raise damaged(self.path, str(exc)) from None
+        if problems != ["ok"]:
+            raise damaged(self.path, problems[0])
+        await self._migrate()
+
+    async def close(self) -> None:
+        async with self._lock:
+            if not self._closed:
+                self._closed = True
+                await self._db.close()
+
+    async def _migrate(self) -> None:
+        current = await self.schema_version()
+        if current > SCHEMA_VERSION:
+            raise StorageError(
+                f"The database {self.path} has schema version {current}, newer than this "
+                f"bot's {SCHEMA_VERSION}: upgrade the bot, or restore a backup made by this one."
+            )
+        for number in range(current + 1, SCHEMA_VERSION + 1):
+            async with self._tx() as tx:
+                await tx.script(SQLITE_MIGRATIONS[number - 1])
+                # PRAGMA takes no parameters; the value is our own int.
+                await tx.execute(f"PRAGMA user_version = {int(number)}")
+
+    @asynccontextmanager
+    async def _tx(self) -> AsyncIterator[_Tx]:
+        """One write transaction (BEGIN IMMEDIATE … COMMIT, ROLLBACK on error)."""
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield _Tx(self._db)
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        """One statement, all its rows, in a single trip to the database thread. Outside
+        a transaction a statement commits on its own, so an ``UPDATE … RETURNING`` here
+        is a whole write."""
+        async with self._lock:
+            return list(await self._db.execute_fetchall(sql, params))
+
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        rows = await self._all(sql, params)
+        return rows[0] if rows else None
+
+    # -- introspection ---------------------------------------------------------
+
+    async def schema_version(self) -> int:
+        row = await self._one("PRAGMA user_version")
+        return int(row[0]) if row else 0
+
+    async def journal_mode(self) -> str:
+        row = await self._one("PRAGMA journal_mode")
+        return str(row[0]) if row else ""
+
+    # -- games -----------------------------------------------------------------
+
+    async def create_game(self, new: NewGame, now: datetime) -> GameRow:
+        async with self._tx() as tx:
+            game_id = await tx.insert_game(new, now)
+            return await tx.game(game_id)
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return _game(row) if row else None
+
+    async def active_game_in_channel(self, channel_id: int) -> GameRow | None:
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'",
+            (channel_id,),
+        )
+        return _game(row) if row else None
+
+    async def active_games(self, *, turn_started_by: datetime | None = None) -> list[GameRow]:
+        if turn_started_by is None:
+            rows = await self._all(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
+            )
+        else:
+            rows = await self._all(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' "
+                "AND (ai_level IS NOT NULL OR turn_started_at <= ?) ORDER BY id",
+                (_ts(turn_started_by),),
+            )
+        return [_game(r) for r in rows]
+
+    async def update_game(
+        self,
+        game_id: int,
+        version: int,
+        *,
+        record: Sequence[str],
+        draw_offered_by: int | None,
+        now: datetime,
+        new_turn: bool,
+    ) -> GameRow | None:
+        row = await self._one(
+            "UPDATE games SET record = ?, draw_offered_by = ?, version = version + 1, "
+            "updated_at = ?, "
+            "turn_started_at = CASE WHEN ? THEN ? ELSE turn_started_at END, "
+            "warned = CASE WHEN ? THEN 0 ELSE warned END "
+            f"WHERE id = ? AND version = ? AND status = 'active' RETURNING {_GAME_COLUMNS}",
+            (
+                " ".join(record),
+                draw_offered_by,
+                _ts(now),
+                new_turn,
+                _ts(now),
+                new_turn,
+                game_id,
+                version,
+            ),
+        )
+        return _game(row) if row else None
+
+    async def mark_warned(self, game_id: int, version: int) -> bool:
+        rows = await self._all(
+            "UPDATE games SET warned = 1 WHERE id = ? AND version = ? AND status = 'active' "
+            "RETURNING id",
+            (game_id, version),
+        )
+        return len(rows) == 1
+
+    async def set_board_message(
+        self, game_id: int, message_id: int | None, version: int | None = None
+    ) -> None:
+        if message_id is not None:
+            await self._all(
+                "UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id)
+            )
+        if version is not None:
+            await self.mark_shown(game_id, version)
+
+    async def mark_shown(self, game_id: int, version: int) -> None:
+        await self._all(
+            "UPDATE games SET shown_version = MAX(shown_version, ?) WHERE id = ?",
+            (version, game_id),
+        )
+
+    async def unshown_games(self) -> list[GameRow]:
+        rows = await self._all(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE shown_version < version ORDER BY id"
+        )
+        return [_game(r) for r in rows]
+
+    async def finish_game(
+        self,
+        game_id: int,
+        version: int,
+        *,
+        record: Sequence[str],
+        result: GameResult | str,
+        termination: Termination | str,
+        now: datetime,
+        players: Sequence[PlayerResult],
+        series: SeriesResult,
+    ) -> Finished | None:
+        result, termination = GameResult(result), Termination(termination)
+        async with self._tx() as tx:
+            cursor = await tx.execute(
+                "UPDATE games SET record = ?, status = 'over', result = ?, termination = ?, "
+                "draw_offered_by = NULL, version = version + 1, updated_at = ?, ended_at = ? "
+                "WHERE id = ? AND version = ? AND status = 'active'",
+                (" ".join(record), result, termination, _ts(now), _ts(now), game_id, version),
+            )
+            if cursor.rowcount != 1:
+                return None
+            game = await tx.game(game_id)
+            guild = guild_key(game.guild_id)
+            tallies = {}
+            for player in players:
+                before = await tx.tally(guild, player.user_id, player.kind)
+                after = before.after(player.result)
+                await tx.put_tally(guild, player.user_id, player.kind, player.name, after)
+                tallies[player.user_id] = (before, after)
+            a, b = series_keys(series.white, series.black)
+            after_series = (await tx.series(guild, a, b)).after(
+                series.white, series.black, series.winner
+            )
+            await tx.put_series(guild, a, b, after_series)
+            return Finished(game, tallies, after_series)
+
+    async def last_game_in_channel(self, channel_id: int) -> GameRow | None:
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+            (channel_id,),
+        )
+        return _game(row) if row else None
+
+    # -- hints -------------------------------------------------------------------------
+
+    async def hints_used(self, game_id: int) -> int:
+        row = await self._one("SELECT used FROM hints WHERE game_id = ?", (game_id,))
+        return 0 if row is None else int(row["used"])
+
+    async def use_hint(self, game_id: int, limit: int) -> int | None:
+        rows = await self._all(
+            "INSERT INTO hints (game_id, used) SELECT ?, 1 WHERE ? > 0 "
+            "ON CONFLICT (game_id) DO UPDATE SET used = used + 1 WHERE used < ? "
+            "RETURNING used",
+            (game_id, limit, limit),
+        )
+        return int(rows[0]["used"]) if rows else None
+
+    # -- the bot's facts, server settings and player preferences ------------------------
+
+    async def get_meta(self, key: str) -> str | None:
+        row = await self._one("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else str(row["value"])
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self._all(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    async def guild_settings(self, guild_id: int) -> dict[str, str]:
+        rows = await self._all(
+            "SELECT key, value FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
+        return {str(r["key"]): str(r["value"]) for r in rows}
+
+    async def set_guild_setting(self, guild_id: int, key: str, value: str | None) -> None:
+        if value is None:
+            await self._all(
+                "DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key)
+            )
+            return
+        await self._all(
+            "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?) "
+            "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
+            (guild_id, key, value),
+        )
+
+    async def settings_named(self, key: str) -> dict[int, str]:
+        """One setting across every server that changed it: server id → value."""
+        rows = await self._all("SELECT guild_id, value FROM guild_settings WHERE key = ?", (key,))
+        return {int(r["guild_id"]): str(r["value"]) for r in rows}
+
+    async def player_prefs(self, user_id: int) -> dict[str, str]:
+        rows = await self._all("SELECT key, value FROM player_prefs WHERE user_id = ?", (user_id,))
+        return {str(r["key"]): str(r["value"]) for r in rows}
+
+    async def set_player_pref(self, user_id: int, key: str, value: str | None) -> None:
+        if value is None:
+            await self._all(
+                "DELETE FROM player_prefs WHERE user_id = ? AND key = ?", (user_id, key)
+            )
+            return
+        await self._all(
+            "INSERT INTO player_prefs (user_id, key, value) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
+            (user_id, key, value),
+        )
+
+    # -- challenges ------------------------------------------------------------
+
+    async def create_challenge(self, new: NewChallenge, now: datetime) -> ChallengeRow:
+        row = await self._one(
+            f"INSERT INTO challenges ({NEW_CHALLENGE_COLUMNS}, created_at, expires_at) "
+            f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_CHALLENGE_COLUMNS}",
+            (*new.values(), _ts(now), _ts(new.expires_at)),
+        )
+        assert row is not None
+        return _challenge(row)
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeRow | None:
+        row = await self._one(
+            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = ?", (challenge_id,)
+        )
+        return _challenge(row) if row else None
+
+    async def open_challenges(self, channel_id: int) -> list[ChallengeRow]:
+        rows = await self._all(
+            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges "
+            "WHERE channel_id = ? AND status = 'open' ORDER BY id",
+            (channel_id,),
+        )
+        return [_challenge(r) for r in rows]
+
+    async def open_challenges_all(self) -> list[ChallengeRow]:
+        rows = await self._all(
+            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE status = 'open' ORDER BY id"
+        )
+        return [_challenge(r) for r in rows]
+
+    async def due_challenges(self, now: datetime) -> list[ChallengeRow]:
+        rows = await self._all(
+            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges "
+            "WHERE status = 'open' AND expires_at <= ? ORDER BY id",
+            (_ts(now),),
+        )
+        return [_challenge(r) for r in rows]
+
+    async def resolve_challenge(
+        self, challenge_id: int, status: ChallengeStatus | str, now: datetime
+    ) -> bool:
+        rows = await self._all(
+            "UPDATE challenges SET status = ?, resolved_at = ? "
+            "WHERE id = ? AND status = 'open' RETURNING id",
+            (resolution(status), _ts(now), challenge_id),
+        )
+        return len(rows) == 1
+
+    async def accept_challenge(
+        self, challenge_id: int, new: NewGame, now: datetime
+    ) -> GameRow | None:
+        async with self._tx() as tx:
+            cursor = await tx.execute(
+                "UPDATE challenges SET status = 'accepted', resolved_at = ? "
+                "WHERE id = ? AND status = 'open'",
+                (_ts(now), challenge_id),
+            )
+            if cursor.rowcount != 1:
+                return None
+            game_id = await tx.insert_game(new, now)
+            await tx.execute(
+                "UPDATE challenges SET game_id = ? WHERE id = ?", (game_id, challenge_id)
+            )
+            return await tx.game(game_id)
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        await self._all(
+            "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
+        )
+
+    # -- tallies and series ----------------------------------------------------
+
+    async def tallies(self, guild_id: int | None, user_id: int) -> dict[str, Tally]:
+        rows = await self._all(
+            f"SELECT kind, {_TALLY_COLUMNS} FROM tallies WHERE guild_id = ? AND user_id = ?",
+            (guild_key(guild_id), user_id),
+        )
+        return {r["kind"]: _tally(r) for r in rows}
+
+    async def leaderboard(
+        self, guild_id: int | None, kind: str, by: LeaderboardOrder | str, limit: int = 10
+    ) -> list[tuple[int, str, Tally]]:
+        column, order = _LEADERBOARD_ORDER[LeaderboardOrder(by)]
+        rows = await self._all(
+            f"SELECT user_id, name, {_TALLY_COLUMNS} FROM tallies "
+            f"WHERE guild_id = ? AND kind = ? AND {column} > 0 "
+            f"ORDER BY {order}, user_id LIMIT ?",
+            (guild_key(guild_id), kind, limit),
+        )
+        return [(r["user_id"], r["name"], _tally(r)) for r in rows]
+
+    async def series(self, guild_id: int | None, x: str, y: str) -> Series:
+        a, b = series_keys(x, y)
+        row = await self._one(_SERIES_SELECT, (guild_key(guild_id), a, b))
+        return Series(*row) if row else Series()
+
+    # -- copying a whole database ----------------------------------------------
+
+    async def export_rows(self, table: str) -> list[dict[str, Any]]:
+        order = ", ".join(TABLES[check_table(table)])
+        rows = await self._all(f"SELECT * FROM {table} ORDER BY {order}")
+        out = []
+        for row in rows:
+            d = dict(row)
+            for key in d.keys() & MOMENT_COLUMNS:
+                d[key] = moment(d[key])
+            for key in d.keys() & FLAG_COLUMNS:
+                d[key] = bool(d[key])
+            out.append(d)
+        return out
+
+    async def import_rows(self, tables: Mapping[str, Sequence[Mapping[str, Any]]]) -> None:
+        async with self._tx() as tx:
+            for table, rows in tables.items():
+                check_table(table)
+                for row in rows:
+                    values = [_ts(v) if isinstance(v, datetime) else v for v in row.values()]
+                    marks = ", ".join("?" * len(values))
+                    await tx.execute(
+                        f"INSERT INTO {table} ({', '.join(row)}) VALUES ({marks})", values
+                    )
+
+
+class _Tx:
+    """Statements used inside a transaction (the storage lock is held)."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
+        return await self.db.execute(sql, params)
+
+    async def script(self, script: str) -> None:
+        # executescript() would COMMIT first; run the statements one by one instead.
+        for statement in script.split(";"):
+            if statement.strip():
+                await self.db.execute(statement)
+
+    async def insert_game(self, new: NewGame, now: datetime) -> int:
+        try:
+            cursor = await self.db.execute(
+                f"INSERT INTO games ({NEW_GAME_COLUMNS}, created_at, updated_at, "
+                "turn_started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*new.values(), _ts(now), _ts(now), _ts(now)),
+            )
+        except sqlite3.IntegrityError as exc:
+            if "games.channel_id" in str(exc):
+                raise ChannelTaken(new.channel_id) from exc
+            raise
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    async def game(self, game_id: int) -> GameRow:
+        async with self.db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        assert row is not None
+        return _game(row)
+
+    async def tally(self, guild: int, user_id: int, kind: str) -> Tally:
+        async with self.db.execute(
+            f"SELECT {_TALLY_COLUMNS} FROM tallies WHERE guild_id = ? AND user_id = ? AND kind = ?",
+            (guild, user_id, kind),
+        ) as cursor:
+            return _tally(await cursor.fetchone())
+
+    async def put_tally(self, guild: int, user_id: int, kind: str, name: str, t: Tally) -> None:
+        await self.db.execute(
+            f"INSERT INTO tallies (guild_id, user_id, kind, name, {_TALLY_COLUMNS}) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id, user_id, kind) DO UPDATE SET name = excluded.name, "
+            "wins = excluded.wins, losses = excluded.losses, draws = excluded.draws, "
+            "streak = excluded.streak, best = excluded.best, gal = excluded.gal, "
+            "gabad = excluded.gabad",
+            (guild, user_id, kind, name, *(getattr(t, f) for f in TALLY_FIELDS)),
+        )
+
+    async def series(self, guild: int, a: str, b: str) -> Series:
+        async with self.db.execute(_SERIES_SELECT, (guild, a, b)) as cursor:
+            row = await cursor.fetchone()
+        return Series(*row) if row else Series()
+
+    async def put_series(self, guild: int, a: str, b: str, s: Series) -> None:
+        await self.db.execute(
+            "INSERT INTO series (guild_id, a, b, holder, stones, last_white, last_winner, games) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id, a, b) DO UPDATE SET holder = excluded.holder, "
+            "stones = excluded.stones, last_white = excluded.last_white, "
+            "last_winner = excluded.last_winner, games = excluded.games",
+            (guild, a, b, s.holder, s.stones, s.last_white, s.last_winner, s.games),
+        )

@@ -1,0 +1,449 @@
+"""Endgame tables: every movement-phase position with few stones, solved exactly.
+
+``python -m engine.tables build --max K`` solves every material with 3 to K stones a
+side by retrograde analysis (``_tables.c``) under RULES.md — the blockade and the
+freeing move, oodan, two stones lose, endless play drawn — and writes one file per
+material into :func:`tables_dir`. Each position's value is a win, a draw or a loss for
+the player who acts, with the distance in moves (a removal rides with its move) to the
+end of the game under best play: the winner the shortest way, the loser the longest.
+The 100-move rule is not part of the value; a win is certain when it arrives before
+the clock runs out (:meth:`Probe.in_time`).
+
+:func:`open_tables` gives the tables a directory holds for a board, or ``None``;
+:meth:`Tables.probe` answers for a position, :func:`table_action` picks the best action
+by them, and :func:`probing` lets the compiled search use them as exact leaves.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import struct
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from engine.position import MOVE_LIMIT, Action, Phase, Position, Step
+from engine.tables import native
+from engine.tables.native import MAXK, TablesUnavailableError
+from engine.variants import Variant, get_variant
+
+Result = Literal["win", "draw", "loss"]
+
+HEADER = struct.Struct("<8s4I6Q2Id40x")
+"""A table file's header (``Header`` in ``_tables.c``); two bytes per position follow."""
+
+MIN_STONES = 3
+"""A player with two stones has lost: tables start at three."""
+
+__all__ = [
+    "MIN_STONES",
+    "Probe",
+    "TableAnswer",
+    "TableInfo",
+    "Tables",
+    "TablesUnavailableError",
+    "build",
+    "materials_up_to",
+    "open_tables",
+    "probe_hits",
+    "probing",
+    "read_info",
+    "table_action",
+    "tables_dir",
+]
+
+
+def tables_dir() -> Path:
+    """Where the tables live: ``$SHAX_TABLES_DIR``, else the user's cache directory."""
+    override = os.environ.get("SHAX_TABLES_DIR")
+    if override:
+        return Path(override).expanduser()
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "shax" / "tables"
+
+
+def table_path(directory: Path, variant: Variant, due: int, other: int) -> Path:
+    return directory / variant.id / f"{due}v{other}.tbl"
+
+
+def materials_up_to(variant: Variant, max_stones: int) -> list[tuple[int, int]]:
+    """The systems to solve for up to ``max_stones`` a side, smallest first: pairs
+    ``(a, b)`` with ``a >= b`` (the tables ``a`` v ``b`` and ``b`` v ``a`` together)."""
+    if variant.family == "jar":
+        return [(3, 3)] if max_stones >= 3 else []
+    top = min(max_stones, variant.pieces, MAXK)
+    pairs = [
+        (a, b)
+        for a in range(MIN_STONES, top + 1)
+        for b in range(MIN_STONES, a + 1)
+        if a + b <= variant.size
+    ]
+    return sorted(pairs, key=lambda ab: (ab[0] + ab[1], ab))
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A table's answer for a position, for the player who acts."""
+
+    result: Result
+    moves: int
+    """Moves to the end of the game under best play (0 for a draw)."""
+
+    def in_time(self, clock: int) -> bool:
+        """Whether the result holds under the 100-move rule from a clock of ``clock``
+        moves without capture (a draw always does; a win if it comes in time)."""
+        return self.result == "draw" or clock + self.moves <= MOVE_LIMIT
+
+    @property
+    def score(self) -> int:
+        """The search's score: ``30000 - moves`` for a win, its negative for a loss."""
+        if self.result == "draw":
+            return 0
+        return 30000 - self.moves if self.result == "win" else -(30000 - self.moves)
+
+    def flipped(self) -> Probe:
+        """The same position seen by the other player."""
+        flip: dict[Result, Result] = {"win": "loss", "loss": "win", "draw": "draw"}
+        return Probe(flip[self.result], self.moves)
+
+    def rank(self) -> tuple[int, int]:
+        """An order: sooner wins, then draws, then later losses."""
+        if self.result == "win":
+            return (2, -self.moves)
+        return (1, 0) if self.result == "draw" else (0, self.moves)
+
+
+class Tables:
+    """The tables found for one board, open (memory-mapped) for probing."""
+
+    def __init__(self, variant: Variant, directory: Path) -> None:
+        self.variant = variant
+        self.directory = directory
+        self._lib = native.library()
+        self._geometry = native.geometry(variant)
+        handle = self._lib.tables_new(ctypes.byref(self._geometry))
+        if not handle:
+            raise TablesUnavailableError("the table library could not start (out of memory?)")
+        self.handle: int = handle
+        self.materials: set[tuple[int, int]] = set()
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Open every table file present in the directory (a rebuilt one replaces the old)."""
+        folder = self.directory / self.variant.id
+        if not folder.is_dir():
+            return
+        for path in sorted(folder.glob("*v*.tbl")):
+            try:
+                due, other = (int(part) for part in path.stem.split("v"))
+            except ValueError:
+                continue
+            if self.attach(due, other, path):
+                self.materials.add((due, other))
+
+    def attach(self, due: int, other: int, path: Path) -> bool:
+        rc = self._lib.tables_attach(self.handle, due, other, str(path).encode())
+        return bool(rc == 0)
+
+    def __del__(self) -> None:
+        handle = getattr(self, "handle", None)
+        if handle:
+            self._lib.tables_free(handle)
+            self.handle = 0
+
+    def covers(self, white: int, black: int) -> bool:
+        """Whether positions with these stone counts are in the tables (either side due)."""
+        return (white, black) in self.materials and (black, white) in self.materials
+
+    def probe(self, position: Position) -> Probe | None:
+        """The value of a movement-phase position for the player who acts, or ``None``
+        when it is not in the tables (placement, a removal due, the game over, or
+        material not built)."""
+        if (
+            position.outcome is not None
+            or position.phase is not Phase.MOVEMENT
+            or position.step is Step.REMOVE
+        ):
+            return None
+        return self.probe_board(position.white, position.black, position.turn, position.step)
+
+    def probe_board(self, white: int, black: int, turn: int, step: Step) -> Probe | None:
+        dist = ctypes.c_int32(0)
+        freeing = 1 if step is Step.FREE else 0
+        rc = self._lib.tables_probe(self.handle, white, black, turn, freeing, ctypes.byref(dist))
+        if rc == -2:
+            return None
+        result: Result = "win" if rc == 1 else "loss" if rc == -1 else "draw"
+        return Probe(result, int(dist.value))
+
+
+_OPEN: dict[tuple[str, str], Tables | None] = {}
+
+
+def open_tables(variant: str | Variant, directory: Path | None = None) -> Tables | None:
+    """The tables of a board in ``directory`` (default :func:`tables_dir`), opened once
+    per process; ``None`` when there are none or the table library is not available."""
+    v = get_variant(variant)
+    where = directory if directory is not None else tables_dir()
+    key = (v.id, str(where))
+    if key not in _OPEN:
+        found: Tables | None = None
+        if (where / v.id).is_dir() and native.available():
+            found = Tables(v, where)
+            if not found.materials:
+                found = None
+        _OPEN[key] = found
+    return _OPEN[key]
+
+
+def forget_open_tables() -> None:
+    """Close the tables opened so far (after a build, or between tests)."""
+    _OPEN.clear()
+
+
+# -- choosing an action by the tables ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableAnswer:
+    """The best action by the tables, and the position's value for the player who acts."""
+
+    action: Action
+    value: Probe
+    probes: int
+
+
+def _after(tables: Tables, position: Position, child: Position) -> Probe | None:
+    """The value of ``child`` for the player who acts in ``position``."""
+    me = position.turn
+    outcome = child.outcome
+    if outcome is not None:
+        if outcome.winner is None:
+            return Probe("draw", 0)
+        return Probe("win" if outcome.winner.value == me else "loss", 0)
+    if child.step is Step.REMOVE:
+        best: Probe | None = None
+        for removal in child.legal_actions():
+            value = _after(tables, child, child.play(removal))
+            if value is None:
+                return None
+            if best is None or value.rank() > best.rank():
+                best = value
+        return best
+    found = tables.probe(child)
+    if found is None:
+        return None
+    return found if child.turn == me else found.flipped()
+
+
+def table_action(position: Position, tables: Tables | None = None) -> TableAnswer | None:
+    """The best action by the tables: the quickest win, else a draw (the one the static
+    evaluation likes best), else the longest loss. ``None`` when the position or one of
+    its successors is not in the tables."""
+    if tables is None:
+        tables = open_tables(position.variant)
+    if tables is None or position.outcome is not None or position.phase is not Phase.MOVEMENT:
+        return None
+    if position.step is not Step.REMOVE and tables.probe(position) is None:
+        return None
+    scored: list[tuple[Action, Probe]] = []
+    for action in position.legal_actions():
+        value = _after(tables, position, position.play(action))
+        if value is None:
+            return None
+        scored.append((action, value))
+    top = max(value.rank() for _, value in scored)
+    best = [(a, v) for a, v in scored if v.rank() == top]
+    action, value = best[0]
+    if value.result == "draw" and len(best) > 1:
+        action = _liveliest(position, [a for a, _ in best])
+    removal = position.step is Step.REMOVE
+    moves = value.moves if removal or value.result == "draw" else value.moves + 1
+    return TableAnswer(action, Probe(value.result, moves), len(scored))
+
+
+def _liveliest(position: Position, actions: list[Action]) -> Action:
+    """Among drawing actions, the one after which the static evaluation is best for us."""
+    try:
+        from engine.ai import core
+        from engine.ai.levels import weights_for
+
+        weights = weights_for(position.variant.id)
+
+        def mine(action: Action) -> int:
+            child = position.play(action)
+            if child.outcome is not None:
+                return 0
+            score = core.evaluate(child, weights)
+            return score if child.turn == position.turn else -score
+
+        return max(actions, key=mine)
+    except (ImportError, OSError, RuntimeError):
+        return actions[0]
+
+
+# -- the search's probe hook -------------------------------------------------------
+
+
+@contextmanager
+def probing(tables: Tables | None) -> Iterator[bool]:
+    """While inside, the compiled search (this thread) treats positions in ``tables`` as
+    exact leaves; yields whether it does (``False`` without tables or the search core)."""
+    core = _core_hook() if tables is not None else None
+    if tables is None or core is None:
+        yield False
+        return
+    probe = ctypes.cast(native.library().tables_probe, ctypes.c_void_p)
+    core.core_set_probe(probe, ctypes.c_void_p(tables.handle))
+    try:
+        yield True
+    finally:
+        core.core_set_probe(None, None)
+
+
+def probe_hits() -> int:
+    """Positions the search answered from the tables in the last :func:`probing` block
+    (read it inside the block)."""
+    core = _core_hook()
+    return 0 if core is None else int(core.core_probe_hits())
+
+
+def _core_hook() -> ctypes.CDLL | None:
+    """The compiled search core, if it is there and has the probe hook."""
+    try:
+        from engine.ai import core
+
+        lib = core.library()
+    except (ImportError, OSError, RuntimeError):
+        return None
+    if getattr(lib, "core_set_probe", None) is None:
+        return None
+    lib.core_set_probe.restype = None
+    lib.core_set_probe.argtypes = (ctypes.c_void_p, ctypes.c_void_p)
+    lib.core_probe_hits.restype = ctypes.c_int64
+    lib.core_probe_hits.argtypes = ()
+    return lib
+
+
+# -- building and describing -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """What a table file holds (from its header)."""
+
+    variant: str
+    due: int
+    other: int
+    path: Path
+    positions: int
+    """Positions up to symmetry (board and player due to move)."""
+    entries: int
+    size: int
+    """Bytes on disk."""
+    wins: int
+    draws: int
+    losses: int
+    longest_win: int
+    longest_loss: int
+    seconds: float
+    """Build time of the system (this table and its mirror) it came from."""
+
+    @property
+    def material(self) -> str:
+        return f"{self.due}v{self.other}"
+
+
+def read_header(path: Path, variant: str) -> TableInfo | None:
+    try:
+        with path.open("rb") as f:
+            raw = f.read(HEADER.size)
+        size = path.stat().st_size
+    except OSError:
+        return None
+    if len(raw) != HEADER.size:
+        return None
+    magic, _version, _n, a, b, _key, count, states, wins, draws, losses, mw, ml, secs = (
+        HEADER.unpack(raw)
+    )
+    if magic != b"SHAXTB01":
+        return None
+    return TableInfo(variant, a, b, path, states, count, size, wins, draws, losses, mw, ml, secs)
+
+
+def read_info(directory: Path | None = None) -> list[TableInfo]:
+    """Every table file in ``directory`` (default :func:`tables_dir`), by board and material."""
+    where = directory if directory is not None else tables_dir()
+    out: list[TableInfo] = []
+    if not where.is_dir():
+        return out
+    for folder in sorted(p for p in where.iterdir() if p.is_dir()):
+        for path in folder.glob("*v*.tbl"):
+            info = read_header(path, folder.name)
+            if info is not None:
+                out.append(info)
+    out.sort(key=lambda i: (i.variant, i.due + i.other, i.due, i.other))
+    return out
+
+
+Progress = Callable[[str, int, int, int], None]
+"""``progress(material, level, done, total)`` during a build."""
+
+BUILD_ERRORS = {
+    -1: "bad arguments",
+    -2: "out of memory",
+    -3: "a smaller table it needs is missing",
+    -4: "writing the file failed",
+}
+
+
+def build(
+    variant: str | Variant,
+    max_stones: int,
+    directory: Path | None = None,
+    threads: int | None = None,
+    progress: Progress | None = None,
+    built_one: Callable[[str, float], None] | None = None,
+) -> list[tuple[str, float]]:
+    """Solve every material up to ``max_stones`` a side that is not already in
+    ``directory``; returns the systems built with their seconds (and tells
+    ``built_one`` as each is done). Raises
+    :class:`TablesUnavailableError` when the library is missing, ``RuntimeError`` when
+    a build fails."""
+    v = get_variant(variant)
+    where = directory if directory is not None else tables_dir()
+    (where / v.id).mkdir(parents=True, exist_ok=True)
+    lib = native.library()
+    tables = Tables(v, where)
+    nthreads = threads or os.cpu_count() or 1
+    built: list[tuple[str, float]] = []
+    for a, b in materials_up_to(v, max_stones):
+        if (a, b) in tables.materials and (b, a) in tables.materials:
+            continue
+        name = f"{a}v{b}" if a == b else f"{a}v{b}+{b}v{a}"
+
+        def report(level: int, done: int, total: int, name: str = name) -> None:
+            if progress is not None:
+                progress(name, level, done, total)
+
+        callback = native.PROGRESS(report)
+        path_ab, path_ba = table_path(where, v, a, b), table_path(where, v, b, a)
+        start = time.perf_counter()
+        rc = lib.tables_build(
+            tables.handle, a, b, str(path_ab).encode(), str(path_ba).encode(), nthreads, callback
+        )
+        if rc != 0:
+            raise RuntimeError(f"building {v.id} {name} failed: {BUILD_ERRORS.get(rc, rc)}")
+        for due, other, path in ((a, b, path_ab), (b, a, path_ba)):
+            if not tables.attach(due, other, path):
+                raise RuntimeError(f"the new table {path} does not open")
+            tables.materials.add((due, other))
+        built.append((name, time.perf_counter() - start))
+        if built_one is not None:
+            built_one(*built[-1])
+    forget_open_tables()
+    return built

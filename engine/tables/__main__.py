@@ -1,0 +1,116 @@
+"""``python -m engine.tables build --max K`` and ``python -m engine.tables info``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import IO
+
+from engine.tables import TablesUnavailableError, build, read_info, tables_dir
+from engine.variants import VARIANT_IDS
+
+
+class Meter:
+    """Progress on one line (rewritten in place on a terminal, every few seconds otherwise)."""
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+        self.tty = out.isatty()
+        self.last = 0.0
+        self.name = ""
+
+    def __call__(self, name: str, level: int, done: int, total: int) -> None:
+        now = time.monotonic()
+        if name == self.name and now - self.last < (0.2 if self.tty else 10.0):
+            return
+        self.name, self.last = name, now
+        if level == 0:
+            text = f"{name}: reading moves {done:,}/{total:,} ({100 * done // max(total, 1)}%)"
+        else:
+            text = f"{name}: {done:,} positions decided, distance {level}"
+        if self.tty:
+            self.out.write("\r\033[K" + text)
+        else:
+            self.out.write(text + "\n")
+        self.out.flush()
+
+    def built(self, name: str, seconds: float) -> None:
+        self.line(f"{name}: built in {seconds:.1f} s")
+
+    def line(self, text: str) -> None:
+        self.out.write(("\r\033[K" if self.tty else "") + text + "\n")
+        self.out.flush()
+
+
+def _build(args: argparse.Namespace) -> int:
+    directory = Path(args.dir) if args.dir else tables_dir()
+    meter = Meter(sys.stderr)
+    meter.line(f"building {args.variant} tables up to {args.max} stones a side in {directory}")
+    try:
+        built = build(args.variant, args.max, directory, args.threads, meter, meter.built)
+    except TablesUnavailableError as exc:
+        print(f"python -m engine.tables: {exc}", file=sys.stderr)
+        return 1
+    except (RuntimeError, OSError) as exc:
+        meter.line(f"python -m engine.tables: {exc}")
+        return 1
+    if not built:
+        meter.line("nothing to build: every table is already there")
+    return 0
+
+
+def _info(args: argparse.Namespace) -> int:
+    directory = Path(args.dir) if args.dir else tables_dir()
+    infos = read_info(directory)
+    print(f"tables in {directory}")
+    if not infos:
+        print("none yet; build them with: python -m engine.tables build --max 5")
+        return 0
+    print(
+        f"{'board':<11} {'material':>8} {'positions':>13} {'MB':>8} {'wins':>12} "
+        f"{'draws':>12} {'losses':>12} {'longest':>8} {'build s':>8}"
+    )
+    for i in infos:
+        longest = max(i.longest_win, i.longest_loss)
+        print(
+            f"{i.variant:<11} {i.material:>8} {i.positions:>13,} {i.size / 1e6:>8.1f} "
+            f"{i.wins:>12,} {i.draws:>12,} {i.losses:>12,} {longest:>8} {i.seconds:>8.1f}"
+        )
+    total = sum(i.size for i in infos)
+    print(f"{len(infos)} tables, {total / 1e6:.1f} MB")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.tables",
+        description="Endgame tables of the movement phase: build them, or see what is built.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="solve every material up to --max stones a side")
+    b.add_argument("--max", type=int, required=True, help="stones a side, 3 or more")
+    b.add_argument("--variant", choices=VARIANT_IDS, default="shax")
+    b.add_argument("--dir", default=None, help="where to write (default: $SHAX_TABLES_DIR)")
+    b.add_argument("--threads", type=int, default=None, help="default: every core")
+    b.set_defaults(run=_build)
+    i = sub.add_parser("info", help="the tables built so far")
+    i.add_argument("--dir", default=None, help="where to look (default: $SHAX_TABLES_DIR)")
+    i.set_defaults(run=_info)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "build" and args.max < 3:
+        print("python -m engine.tables build: --max must be 3 or more", file=sys.stderr)
+        return 2
+    try:
+        return int(args.run(args))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

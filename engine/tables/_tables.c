@@ -1,0 +1,838 @@
+/*
+ * Endgame tables for the movement phase: retrograde analysis, files and probes.
+ *
+ * Plain C with no Python API: engine/tables/native.py loads it with ctypes.
+ *
+ * A state is a board and the player due to move (RULES.md 5: when that player is
+ * blocked, the opponent acts, with a freeing move). Its value is stored from the
+ * point of view of the player who acts: 0 draw, d (1..0x7fff) a win in d moves,
+ * 0x8000 | d a loss in d moves. A capture's removal rides with its move; the mover
+ * removes the stone that is best for them. Positions that can repeat without end are
+ * draws (the repetition rule); the 100-move rule is not part of the value, so a
+ * probe's distance tells whether a win arrives in time.
+ *
+ * Table (x, y): the player due to move has x stones, the other y. Its index is
+ * class(due stones) * C(n - x, y) + colex rank of the other stones among the free
+ * points, with the due stones brought to the smallest image under the board's
+ * symmetries (and the other stones to the smallest rank under what fixes that image).
+ * The tables (x, y) and (y, x) form one system (the side due alternates); captures
+ * leave the system for (y - 1, x), solved earlier.
+ */
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TABLES_ABI 1
+#define MAXP 24
+#define MAXTHROUGH 4
+#define MAXSYM 16
+#define MAXK 12
+#define MAXTHREADS 16
+
+#define V_DRAW 0u
+#define V_LOSS 0x8000u
+#define V_NONCANON 0xfffeu
+#define V_UNKNOWN 0xffffu
+
+enum { F_SHAX = 0, F_JAR = 1 };
+
+/* The board, filled in by native.py from engine.variants.Variant. sym[0] is the identity. */
+typedef struct {
+    int32_t n, family, nsym, pad;
+    uint32_t all;
+    uint32_t adj[MAXP];
+    int32_t nthrough[MAXP];
+    uint32_t through[MAXP][MAXTHROUGH];
+    int8_t sym[MAXSYM][MAXP];
+    uint64_t key; /* a fingerprint of the board, written into each file */
+} Geometry;
+
+typedef struct {
+    char magic[8];
+    uint32_t version, n, a, b;
+    uint64_t key, count, states, wins, draws, losses;
+    uint32_t maxwin, maxloss;
+    double seconds;
+    uint8_t rest[40];
+} Header;
+_Static_assert(sizeof(Header) == 128, "the file header is 128 bytes");
+
+typedef struct {
+    uint32_t nclass;
+    uint32_t *rep;  /* class -> its smallest mask */
+    uint16_t *stab; /* class -> the symmetries that fix rep (bit 0: identity) */
+    uint32_t *cls;  /* colex rank of a mask -> class */
+    uint8_t *g;     /* colex rank of a mask -> a symmetry taking it to rep */
+} Classes;
+
+typedef struct {
+    const uint16_t *val;
+    void *map;
+    size_t map_len;
+    uint64_t count;
+} Table;
+
+typedef struct {
+    Geometry G;
+    uint32_t perm[MAXSYM][3][256];
+    uint64_t binom[MAXP + 2][MAXP + 2];
+    Classes cl[MAXP + 1];
+    Table t[MAXK + 1][MAXK + 1];
+} Ctx;
+
+/* ------------------------------------------------------------------ helpers */
+
+static inline int popc(uint32_t x) { return __builtin_popcount(x); }
+static inline int ctz(uint32_t x) { return __builtin_ctz(x); }
+
+static inline uint32_t perm(const Ctx *c, int s, uint32_t m) {
+    return c->perm[s][0][m & 255] | c->perm[s][1][(m >> 8) & 255] | c->perm[s][2][(m >> 16) & 255];
+}
+
+static inline uint64_t rank(const Ctx *c, uint32_t m) {
+    uint64_t r = 0;
+    int i = 1;
+    for (; m; m &= m - 1, i++) r += c->binom[ctz(m)][i];
+    return r;
+}
+
+static uint32_t unrank(const Ctx *c, uint64_t r, int k) {
+    uint32_t m = 0;
+    int p = MAXP;
+    for (int i = k; i >= 1; i--) {
+        while (c->binom[p][i] > r) p--;
+        m |= 1u << p;
+        r -= c->binom[p][i];
+    }
+    return m;
+}
+
+/* The bits of m among the points of free, renumbered 0.. (free contains m). */
+static inline uint32_t squeeze(uint32_t m, uint32_t taken) {
+    uint32_t out = 0;
+    for (; m; m &= m - 1) {
+        int p = ctz(m);
+        out |= 1u << (p - popc(taken & ((1u << p) - 1)));
+    }
+    return out;
+}
+
+static inline uint32_t expand(uint32_t sq, uint32_t free) {
+    uint32_t out = 0;
+    for (int j = 0; free; free &= free - 1, j++)
+        if (sq >> j & 1) out |= free & -free;
+    return out;
+}
+
+static inline uint32_t next_comb(uint32_t m) {
+    uint32_t t = m | (m - 1);
+    return (t + 1) | (((~t & -~t) - 1) >> (ctz(m) + 1));
+}
+
+static inline uint32_t reach(const Ctx *c, uint32_t set) {
+    uint32_t r = 0;
+    for (; set; set &= set - 1) r |= c->G.adj[ctz(set)];
+    return r;
+}
+
+static inline int mobile(const Ctx *c, uint32_t own, uint32_t empty) {
+    if (popc(empty) <= popc(own)) return (reach(c, empty) & own) != 0;
+    return (reach(c, own) & empty) != 0;
+}
+
+static inline int forms(const Ctx *c, uint32_t own, int p) {
+    for (int k = 0; k < c->G.nthrough[p]; k++) {
+        uint32_t l = c->G.through[p][k];
+        if ((own & l) == l) return 1;
+    }
+    return 0;
+}
+
+/* Who acts when the player with stones `due` is due to move: 1 that player, 0 the
+ * other (a freeing move), -1 nobody (neither can move: a draw). */
+static inline int actor_is_due(const Ctx *c, uint32_t due, uint32_t other) {
+    uint32_t empty = c->G.all & ~(due | other);
+    if (mobile(c, due, empty)) return 1;
+    if (mobile(c, other, empty)) return 0;
+    return -1;
+}
+
+static inline uint32_t neg(uint32_t v) {
+    if (v == V_DRAW) return v;
+    return v & V_LOSS ? v & 0x7fffu : v | V_LOSS;
+}
+
+/* An order on values: wins first (sooner better), then draws, then losses (later better). */
+#define S_NONE (-1000000)
+static inline int vscore(uint32_t v) {
+    if (v == V_DRAW) return 0;
+    if (v & V_LOSS) return -100000 + (int)(v & 0x7fff);
+    return 100000 - (int)v;
+}
+
+/* ------------------------------------------------------------------ context */
+
+static int ensure_classes(Ctx *c, int a) {
+    Classes *cl = &c->cl[a];
+    if (cl->cls) return 0;
+    int n = c->G.n;
+    uint64_t N = c->binom[n][a];
+    cl->cls = (uint32_t *)malloc(N * sizeof(uint32_t));
+    cl->g = (uint8_t *)malloc(N);
+    cl->rep = (uint32_t *)malloc(N * sizeof(uint32_t));
+    cl->stab = (uint16_t *)malloc(N * sizeof(uint16_t));
+    if (!cl->cls || !cl->g || !cl->rep || !cl->stab) return -1;
+    uint32_t m = a ? (1u << a) - 1 : 0;
+    for (uint64_t r = 0; r < N; r++) {
+        uint32_t best = m;
+        int bg = 0;
+        for (int s = 1; s < c->G.nsym; s++) {
+            uint32_t pm = perm(c, s, m);
+            if (pm < best) {
+                best = pm;
+                bg = s;
+            }
+        }
+        if (best == m) {
+            uint32_t k = cl->nclass++;
+            cl->rep[k] = m;
+            uint16_t st = 0;
+            for (int s = 0; s < c->G.nsym; s++)
+                if (perm(c, s, m) == m) st |= (uint16_t)(1u << s);
+            cl->stab[k] = st;
+            cl->cls[r] = k;
+            cl->g[r] = 0;
+        } else {
+            cl->cls[r] = cl->cls[rank(c, best)];
+            cl->g[r] = (uint8_t)bg;
+        }
+        if (m) m = next_comb(m);
+    }
+    return 0;
+}
+
+int tables_abi(void) { return TABLES_ABI; }
+
+void *tables_new(const Geometry *G) {
+    if (G->n > MAXP || G->nsym < 1 || G->nsym > MAXSYM) return NULL;
+    Ctx *c = (Ctx *)calloc(1, sizeof(Ctx));
+    if (!c) return NULL;
+    c->G = *G;
+    for (int i = 0; i <= MAXP + 1; i++) {
+        c->binom[i][0] = 1;
+        for (int j = 1; j <= i; j++) c->binom[i][j] = c->binom[i - 1][j - 1] + (j < i ? c->binom[i - 1][j] : 0);
+    }
+    for (int s = 0; s < G->nsym; s++)
+        for (int k = 0; k < 3; k++)
+            for (int byte = 0; byte < 256; byte++) {
+                uint32_t out = 0;
+                for (int j = 0; j < 8; j++) {
+                    int p = 8 * k + j;
+                    if (byte >> j & 1 && p < G->n) out |= 1u << G->sym[s][p];
+                }
+                c->perm[s][k][byte] = out;
+            }
+    return c;
+}
+
+void tables_free(void *ctx) {
+    Ctx *c = (Ctx *)ctx;
+    if (!c) return;
+    for (int a = 0; a <= MAXP; a++) {
+        free(c->cl[a].cls);
+        free(c->cl[a].g);
+        free(c->cl[a].rep);
+        free(c->cl[a].stab);
+    }
+    for (int a = 0; a <= MAXK; a++)
+        for (int b = 0; b <= MAXK; b++)
+            if (c->t[a][b].map) munmap(c->t[a][b].map, c->t[a][b].map_len);
+    free(c);
+}
+
+/* Index of the state (due stones x, other stones y) in table (x, y). */
+static inline uint64_t state_index(const Ctx *c, int x, int y, uint32_t due, uint32_t other) {
+    const Classes *cl = &c->cl[x];
+    uint64_t rd = rank(c, due);
+    uint32_t k = cl->cls[rd];
+    uint32_t rep = cl->rep[k];
+    uint32_t o = perm(c, cl->g[rd], other);
+    uint64_t best = rank(c, squeeze(o, rep));
+    for (uint32_t st = cl->stab[k] & ~1u; st; st &= st - 1) {
+        uint64_t r = rank(c, squeeze(perm(c, ctz(st), o), rep));
+        if (r < best) best = r;
+    }
+    return (uint64_t)k * c->binom[c->G.n - x][y] + best;
+}
+
+static inline uint64_t table_size(const Ctx *c, int x, int y) {
+    return (uint64_t)c->cl[x].nclass * c->binom[c->G.n - x][y];
+}
+
+static inline void decode(const Ctx *c, int x, int y, uint64_t idx, uint32_t *due, uint32_t *other) {
+    uint64_t nsub = c->binom[c->G.n - x][y], k, r;
+    if (idx >> 32 == 0) { /* 32-bit division: several times faster */
+        k = (uint32_t)idx / (uint32_t)nsub;
+        r = (uint32_t)idx - (uint32_t)k * (uint32_t)nsub;
+    } else {
+        k = idx / nsub;
+        r = idx % nsub;
+    }
+    uint32_t rep = c->cl[x].rep[k];
+    *due = rep;
+    *other = expand(unrank(c, r, y), c->G.all & ~rep);
+}
+
+/* ------------------------------------------------------------------ files */
+
+int tables_attach(void *ctx, int a, int b, const char *path) {
+    Ctx *c = (Ctx *)ctx;
+    if (a < 1 || b < 1 || a > MAXK || b > MAXK || a + b > c->G.n) return -1;
+    if (ensure_classes(c, a)) return -2;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return -3;
+    struct stat st;
+    if (fstat(fd, &st) || (size_t)st.st_size < sizeof(Header)) {
+        close(fd);
+        return -4;
+    }
+    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED) return -5;
+    const Header *h = (const Header *)map;
+    uint64_t count = table_size(c, a, b);
+    if (memcmp(h->magic, "SHAXTB01", 8) || h->n != (uint32_t)c->G.n || h->a != (uint32_t)a ||
+        h->b != (uint32_t)b || h->key != c->G.key || h->count != count ||
+        (size_t)st.st_size != sizeof(Header) + count * sizeof(uint16_t)) {
+        munmap(map, (size_t)st.st_size);
+        return -6;
+    }
+    Table *t = &c->t[a][b];
+    if (t->map) munmap(t->map, t->map_len);
+    t->map = map;
+    t->map_len = (size_t)st.st_size;
+    t->val = (const uint16_t *)((const char *)map + sizeof(Header));
+    t->count = count;
+    return 0;
+}
+
+int tables_has(void *ctx, int a, int b) {
+    Ctx *c = (Ctx *)ctx;
+    if (a < 0 || b < 0 || a > MAXK || b > MAXK) return 0;
+    return c->t[a][b].val != NULL;
+}
+
+/* The stored value of a state in an attached table (x, y); V_UNKNOWN when absent. */
+static inline uint32_t lookup(const Ctx *c, uint32_t due, uint32_t other) {
+    int x = popc(due), y = popc(other);
+    if (x > MAXK || y > MAXK) return V_UNKNOWN;
+    const Table *t = &c->t[x][y];
+    if (!t->val) return V_UNKNOWN;
+    return t->val[state_index(c, x, y, due, other)];
+}
+
+/*
+ * The value of a movement-phase position for the player who acts (`turn`; `freeing`
+ * when that player is freeing the blocked opponent, who is then the one due): 1 a
+ * win, -1 a loss, 0 a draw, with the distance in moves; -2 when not in the tables.
+ */
+int tables_probe(void *ctx, uint32_t white, uint32_t black, int32_t turn, int32_t freeing,
+                 int32_t *dist) {
+    const Ctx *c = (const Ctx *)ctx;
+    int due = freeing ? 1 - turn : turn;
+    uint32_t d = due ? black : white, o = due ? white : black;
+    uint32_t v = lookup(c, d, o);
+    if (v == V_UNKNOWN) return -2;
+    *dist = (int32_t)(v & 0x7fff);
+    if (v == V_DRAW) return 0;
+    return v & V_LOSS ? -1 : 1;
+}
+
+/* ------------------------------------------------------------------ solving */
+
+typedef struct {
+    uint32_t *v;
+    size_t n, cap;
+} Vec;
+
+static int vec_push(Vec *v, uint32_t x) {
+    if (v->n == v->cap) {
+        size_t cap = v->cap ? v->cap * 2 : 1024;
+        uint32_t *nv = (uint32_t *)realloc(v->v, cap * sizeof(uint32_t));
+        if (!nv) return -1;
+        v->v = nv;
+        v->cap = cap;
+    }
+    v->v[v->n++] = x;
+    return 0;
+}
+
+/* Lists of states by level, one set per thread (no locks while pushing). */
+typedef struct {
+    Vec *lv;
+    int nlv;
+} Levels;
+
+static int level_push(Levels *L, int level, uint32_t x) {
+    if (level >= L->nlv) {
+        int nl = L->nlv ? L->nlv : 64;
+        while (nl <= level) nl *= 2;
+        Vec *nv = (Vec *)realloc(L->lv, (size_t)nl * sizeof(Vec));
+        if (!nv) return -1;
+        memset(nv + L->nlv, 0, (size_t)(nl - L->nlv) * sizeof(Vec));
+        L->lv = nv;
+        L->nlv = nl;
+    }
+    return vec_push(&L->lv[level], x);
+}
+
+typedef struct {
+    Ctx *c;
+    int ntab;
+    int X[2], Y[2];
+    uint64_t size[2], off[2], total;
+    uint16_t *val;
+    uint8_t *cnt;
+    int nthreads;
+    Levels done[MAXTHREADS], cand[MAXTHREADS];
+    int error[MAXTHREADS];
+} Sys;
+
+static inline int tix_of(const Sys *S, int x, int y) { return (S->X[0] == x && S->Y[0] == y) ? 0 : 1; }
+
+static inline uint32_t gid_of(const Sys *S, int x, int y, uint32_t due, uint32_t other) {
+    int t = tix_of(S, x, y);
+    return (uint32_t)(S->off[t] + state_index(S->c, x, y, due, other));
+}
+
+static inline void gid_decode(const Sys *S, uint32_t gid, int *x, int *y, uint32_t *due,
+                              uint32_t *other) {
+    int t = (S->ntab == 2 && gid >= S->off[1]) ? 1 : 0;
+    *x = S->X[t];
+    *y = S->Y[t];
+    decode(S->c, *x, *y, gid - S->off[t], due, other);
+}
+
+/* The best capture for the player who acts (the due player, `due` stones): a score as
+ * vscore (a win on the spot is a win in 0 further moves), S_NONE if no move captures. */
+static int best_exit(const Ctx *c, uint32_t due, uint32_t other) {
+    uint32_t empty = c->G.all & ~(due | other);
+    int best = S_NONE;
+    for (uint32_t s = due; s; s &= s - 1) {
+        int src = ctz(s);
+        for (uint32_t ts = c->G.adj[src] & empty; ts; ts &= ts - 1) {
+            int dst = ctz(ts);
+            uint32_t moved = due ^ (1u << src) ^ (1u << dst);
+            if (!forms(c, moved, dst)) continue;
+            if (c->G.family == F_JAR || popc(other) <= 3) return 100000;
+            for (uint32_t r = other; r; r &= r - 1) {
+                uint32_t left = other & ~(r & -r);
+                int who = actor_is_due(c, left, moved);
+                int sc;
+                if (who < 0) sc = 0;
+                else {
+                    uint32_t v = lookup(c, left, moved);
+                    if (v == V_UNKNOWN) return S_NONE - 1; /* a table is missing */
+                    sc = vscore(who ? neg(v) : v);
+                }
+                if (sc > best) best = sc;
+            }
+        }
+    }
+    return best;
+}
+
+static inline void add_unique(uint32_t *list, int *n, uint32_t g) {
+    for (int i = 0; i < *n; i++)
+        if (list[i] == g) return;
+    list[(*n)++] = g;
+}
+
+/* Distinct states reached by a move that does not capture. */
+static int successors(const Sys *S, int x, int y, uint32_t due, uint32_t other, int who,
+                      uint32_t *out) {
+    const Ctx *c = S->c;
+    uint32_t empty = c->G.all & ~(due | other);
+    int n = 0;
+    if (who == 1) {
+        for (uint32_t s = due; s; s &= s - 1) {
+            int src = ctz(s);
+            for (uint32_t ts = c->G.adj[src] & empty; ts; ts &= ts - 1) {
+                int dst = ctz(ts);
+                uint32_t moved = due ^ (1u << src) ^ (1u << dst);
+                if (forms(c, moved, dst)) continue;
+                add_unique(out, &n, gid_of(S, y, x, other, moved));
+            }
+        }
+    } else {
+        /* A freeing move: a stone next to a blocked one, if any can move; never captures. */
+        uint32_t movers = other & reach(c, due);
+        if (!(reach(c, empty) & movers)) movers = other;
+        for (uint32_t s = movers; s; s &= s - 1) {
+            int src = ctz(s);
+            for (uint32_t ts = c->G.adj[src] & empty; ts; ts &= ts - 1) {
+                int dst = ctz(ts);
+                add_unique(out, &n, gid_of(S, x, y, due, other ^ (1u << src) ^ (1u << dst)));
+            }
+        }
+    }
+    return n;
+}
+
+/* Distinct states with a move that does not capture into (due, other): the mover is
+ * the other player, and either was due (an ordinary move) or freed the due one. */
+static int predecessors(const Sys *S, int x, int y, uint32_t due, uint32_t other, uint32_t *out) {
+    const Ctx *c = S->c;
+    uint32_t empty = c->G.all & ~(due | other);
+    int n = 0;
+    for (uint32_t ts = other; ts; ts &= ts - 1) {
+        int dst = ctz(ts);
+        for (uint32_t ss = c->G.adj[dst] & empty; ss; ss &= ss - 1) {
+            int src = ctz(ss);
+            uint32_t before = other ^ (1u << src) ^ (1u << dst);
+            uint32_t empty_before = c->G.all & ~(due | before);
+            if (!forms(c, other, dst)) add_unique(out, &n, gid_of(S, y, x, before, due));
+            if (!mobile(c, due, empty_before)) {
+                uint32_t freeing = before & reach(c, due);
+                int legal = (reach(c, empty_before) & freeing) ? (c->G.adj[src] & due) != 0 : 1;
+                if (legal) add_unique(out, &n, gid_of(S, x, y, due, before));
+            }
+        }
+    }
+    return n;
+}
+
+typedef struct {
+    Sys *S;
+    int tid;
+    uint64_t lo, hi;
+    const uint32_t *items;
+    int level;
+} Job;
+
+static void *init_job(void *arg) {
+    Job *J = (Job *)arg;
+    Sys *S = J->S;
+    Ctx *c = S->c;
+    uint32_t succ[128];
+    for (uint64_t gid = J->lo; gid < J->hi; gid++) {
+        int t = (S->ntab == 2 && gid >= S->off[1]) ? 1 : 0;
+        int x = S->X[t], y = S->Y[t];
+        uint64_t local = gid - S->off[t];
+        uint64_t nsub = c->binom[c->G.n - x][y];
+        uint32_t k = (uint32_t)(local / nsub);
+        uint32_t due, other;
+        decode(c, x, y, local, &due, &other);
+        if ((c->cl[x].stab[k] & ~1u) && state_index(c, x, y, due, other) != local) {
+            S->val[gid] = V_NONCANON;
+            continue;
+        }
+        int who = actor_is_due(c, due, other);
+        if (who < 0) {
+            S->val[gid] = V_DRAW;
+            continue;
+        }
+        int n = successors(S, x, y, due, other, who, succ);
+        if (who == 1) {
+            int ex = best_exit(c, due, other);
+            if (ex == S_NONE - 1) {
+                S->error[J->tid] = 1;
+                return NULL;
+            }
+            if (ex > 50000) {
+                n++;
+                if (level_push(&S->cand[J->tid], 100000 - ex + 1, (uint32_t)gid)) S->error[J->tid] = 2;
+            } else if (ex == 0) {
+                n++;
+            } else if (n == 0 && ex != S_NONE) {
+                int d = ex + 100000 + 1;
+                S->val[gid] = (uint16_t)(V_LOSS | (uint32_t)d);
+                if (level_push(&S->done[J->tid], d, (uint32_t)gid)) S->error[J->tid] = 2;
+            }
+        }
+        S->cnt[gid] = (uint8_t)n;
+    }
+    return NULL;
+}
+
+static void *level_job(void *arg) {
+    Job *J = (Job *)arg;
+    Sys *S = J->S;
+    Ctx *c = S->c;
+    int d = J->level;
+    uint32_t pred[256];
+    for (uint64_t i = J->lo; i < J->hi; i++) {
+        uint32_t gid = J->items[i];
+        uint32_t v = S->val[gid];
+        int x, y;
+        uint32_t due, other;
+        gid_decode(S, gid, &x, &y, &due, &other);
+        int np = predecessors(S, x, y, due, other, pred);
+        int s_is_due = actor_is_due(c, due, other); /* who acts in S */
+        for (int k = 0; k < np; k++) {
+            uint32_t p = pred[k];
+            /* The predecessor's mover is S's other player: S's actor is the same player
+             * exactly when S is a freeing position. */
+            uint32_t vp = s_is_due ? neg(v) : v;
+            if (!(vp & V_LOSS)) {
+                uint16_t expect = V_UNKNOWN;
+                if (__atomic_compare_exchange_n(&S->val[p], &expect, (uint16_t)(d + 1), 0,
+                                                __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+                    if (level_push(&S->done[J->tid], d + 1, p)) S->error[J->tid] = 2;
+                }
+            } else {
+                if (__atomic_sub_fetch(&S->cnt[p], 1, __ATOMIC_RELAXED) == 0 &&
+                    __atomic_load_n(&S->val[p], __ATOMIC_RELAXED) == V_UNKNOWN) {
+                    int px, py;
+                    uint32_t pdue, pother;
+                    gid_decode(S, p, &px, &py, &pdue, &pother);
+                    int L = d + 1;
+                    if (actor_is_due(c, pdue, pother) == 1) {
+                        int ex = best_exit(c, pdue, pother);
+                        if (ex != S_NONE && ex + 100000 + 1 > L) L = ex + 100000 + 1;
+                    }
+                    __atomic_store_n(&S->val[p], (uint16_t)(V_LOSS | (uint32_t)L), __ATOMIC_RELAXED);
+                    if (level_push(&S->done[J->tid], L, p)) S->error[J->tid] = 2;
+                }
+            }
+        }
+    }
+    return NULL;
+}
+
+static void run_jobs(Sys *S, void *(*fn)(void *), uint64_t lo, uint64_t hi, const uint32_t *items,
+                     int level) {
+    int nt = S->nthreads;
+    if (hi - lo < 4096) nt = 1;
+    Job jobs[MAXTHREADS];
+    pthread_t th[MAXTHREADS];
+    uint64_t span = (hi - lo + (uint64_t)nt - 1) / (uint64_t)nt;
+    for (int t = 0; t < nt; t++) {
+        uint64_t a = lo + span * (uint64_t)t, b = a + span;
+        if (a > hi) a = hi;
+        if (b > hi) b = hi;
+        jobs[t] = (Job){S, t, a, b, items, level};
+    }
+    int started = 0;
+    for (int t = 1; t < nt; t++) {
+        if (pthread_create(&th[t], NULL, fn, &jobs[t])) break;
+        started = t;
+    }
+    fn(&jobs[0]);
+    for (int t = started + 1; t < nt; t++) fn(&jobs[t]); /* threads that failed to start */
+    for (int t = 1; t <= started; t++) pthread_join(th[t], NULL);
+}
+
+typedef void (*progress_fn)(int32_t stage, int64_t done, int64_t total);
+
+static int write_table(const Ctx *c, const char *path, int x, int y, const uint16_t *val,
+                       uint64_t count, double seconds) {
+    Header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, "SHAXTB01", 8);
+    h.version = 1;
+    h.n = (uint32_t)c->G.n;
+    h.a = (uint32_t)x;
+    h.b = (uint32_t)y;
+    h.key = c->G.key;
+    h.count = count;
+    h.seconds = seconds;
+    for (uint64_t i = 0; i < count; i++) {
+        uint32_t v = val[i];
+        if (v == V_NONCANON) continue;
+        h.states++;
+        if (v == V_DRAW) h.draws++;
+        else if (v & V_LOSS) {
+            h.losses++;
+            if ((v & 0x7fff) > h.maxloss) h.maxloss = v & 0x7fff;
+        } else {
+            h.wins++;
+            if (v > h.maxwin) h.maxwin = v;
+        }
+    }
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.part", path) >= (int)sizeof tmp) return -1;
+    FILE *f = fopen(tmp, "wb");
+    if (!f) return -1;
+    int ok = fwrite(&h, sizeof h, 1, f) == 1;
+    /* Duplicates of a symmetric state are never read: store them as draws. */
+    uint16_t buf[4096];
+    for (uint64_t i = 0; ok && i < count; i += 4096) {
+        size_t m = count - i < 4096 ? (size_t)(count - i) : 4096;
+        for (size_t j = 0; j < m; j++) buf[j] = val[i + j] == V_NONCANON ? V_DRAW : val[i + j];
+        ok = fwrite(buf, sizeof(uint16_t), m, f) == m;
+    }
+    if (fclose(f) || !ok) {
+        remove(tmp);
+        return -1;
+    }
+    return rename(tmp, path) ? -1 : 0;
+}
+
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/*
+ * Solve the system of tables (a, b) and (b, a) and write them to path_ab and path_ba
+ * (the same table when a == b). The tables the captures lead to, (b - 1, a) and
+ * (a - 1, b), must be attached when they have three stones or more. Returns 0, or
+ * -1 bad arguments, -2 out of memory, -3 a table is missing, -4 a file failed.
+ */
+int tables_build(void *ctx, int a, int b, const char *path_ab, const char *path_ba,
+                 int32_t nthreads, progress_fn progress) {
+    Ctx *c = (Ctx *)ctx;
+    double t0 = now_s();
+    if (a < 3 || b < 3 || a > MAXK || b > MAXK || a + b > c->G.n) return -1;
+    if (c->G.family == F_SHAX) {
+        if (b > 3 && !c->t[b - 1][a].val) return -3;
+        if (a > 3 && a != b && !c->t[a - 1][b].val) return -3;
+    }
+    if (ensure_classes(c, a) || ensure_classes(c, b)) return -2;
+    Sys *S = (Sys *)calloc(1, sizeof(Sys));
+    if (!S) return -2;
+    S->c = c;
+    S->nthreads = nthreads < 1 ? 1 : nthreads > MAXTHREADS ? MAXTHREADS : nthreads;
+    S->ntab = a == b ? 1 : 2;
+    S->X[0] = a;
+    S->Y[0] = b;
+    S->X[1] = b;
+    S->Y[1] = a;
+    S->size[0] = table_size(c, a, b);
+    S->size[1] = S->ntab == 2 ? table_size(c, b, a) : 0;
+    S->off[0] = 0;
+    S->off[1] = S->size[0];
+    S->total = S->size[0] + S->size[1];
+    int rc = 0;
+    if (S->total >= 0xfffffff0ull) {
+        free(S);
+        return -2;
+    }
+    S->val = (uint16_t *)malloc(S->total * sizeof(uint16_t));
+    S->cnt = (uint8_t *)calloc(S->total, 1);
+    if (!S->val || !S->cnt) {
+        rc = -2;
+        goto out;
+    }
+    for (uint64_t i = 0; i < S->total; i++) S->val[i] = V_UNKNOWN;
+
+    /* Every state: its distinct successors, its captures, and the wins they give. */
+    uint64_t chunk = S->total / 64 + 1;
+    for (uint64_t lo = 0; lo < S->total; lo += chunk) {
+        uint64_t hi = lo + chunk < S->total ? lo + chunk : S->total;
+        run_jobs(S, init_job, lo, hi, NULL, 0);
+        for (int t = 0; t < S->nthreads; t++) {
+            if (S->error[t] == 1) rc = -3;
+            else if (S->error[t]) rc = -2;
+        }
+        if (rc) goto out;
+        if (progress) progress(0, (int64_t)hi, (int64_t)S->total);
+    }
+
+    /* Level by level: the states decided in d moves decide their predecessors. */
+    int64_t decided = 0;
+    for (int d = 1;; d++) {
+        int more = 0;
+        for (int t = 0; t < S->nthreads; t++)
+            if (S->done[t].nlv > d || S->cand[t].nlv > d) more = 1;
+        if (!more) break;
+        for (int t = 0; t < S->nthreads; t++) {
+            if (d < S->cand[t].nlv) {
+                Vec *cv = &S->cand[t].lv[d];
+                for (size_t i = 0; i < cv->n; i++) {
+                    uint32_t g = cv->v[i];
+                    if (S->val[g] == V_UNKNOWN) {
+                        S->val[g] = (uint16_t)d;
+                        if (level_push(&S->done[0], d, g)) rc = -2;
+                    }
+                }
+                free(cv->v);
+                memset(cv, 0, sizeof *cv);
+            }
+        }
+        size_t n = 0;
+        for (int t = 0; t < S->nthreads; t++)
+            if (d < S->done[t].nlv) n += S->done[t].lv[d].n;
+        if (rc) goto out;
+        if (n == 0) continue;
+        uint32_t *items = (uint32_t *)malloc(n * sizeof(uint32_t));
+        if (!items) {
+            rc = -2;
+            goto out;
+        }
+        size_t k = 0;
+        for (int t = 0; t < S->nthreads; t++) {
+            if (d < S->done[t].nlv) {
+                Vec *dv = &S->done[t].lv[d];
+                memcpy(items + k, dv->v, dv->n * sizeof(uint32_t));
+                k += dv->n;
+                free(dv->v);
+                memset(dv, 0, sizeof *dv);
+            }
+        }
+        run_jobs(S, level_job, 0, n, items, d);
+        free(items);
+        for (int t = 0; t < S->nthreads; t++)
+            if (S->error[t]) rc = -2;
+        if (rc) goto out;
+        decided += (int64_t)n;
+        if (progress) progress(d, decided, (int64_t)S->total);
+    }
+    for (uint64_t i = 0; i < S->total; i++)
+        if (S->val[i] == V_UNKNOWN) S->val[i] = V_DRAW; /* neither side can force a win */
+
+    double secs = now_s() - t0;
+    if (write_table(c, path_ab, a, b, S->val, S->size[0], secs)) rc = -4;
+    else if (S->ntab == 2 && write_table(c, path_ba, b, a, S->val + S->off[1], S->size[1], secs))
+        rc = -4;
+out:
+    for (int t = 0; t < MAXTHREADS; t++) {
+        for (int l = 0; l < S->done[t].nlv; l++) free(S->done[t].lv[l].v);
+        for (int l = 0; l < S->cand[t].nlv; l++) free(S->cand[t].lv[l].v);
+        free(S->done[t].lv);
+        free(S->cand[t].lv);
+    }
+    free(S->val);
+    free(S->cnt);
+    free(S);
+    return rc;
+}
+
+/* Nanoseconds per probe of table (a, b) on `count` random states (for benchmarks). */
+double tables_bench_probe(void *ctx, int a, int b, int64_t count, uint64_t seed) {
+    Ctx *c = (Ctx *)ctx;
+    if (a > MAXK || b > MAXK || !c->t[a][b].val) return -1.0;
+    uint64_t s = seed | 1;
+    uint32_t *boards = (uint32_t *)malloc((size_t)count * 2 * sizeof(uint32_t));
+    if (!boards) return -1.0;
+    for (int64_t i = 0; i < count; i++) {
+        uint32_t due = 0, other = 0;
+        while (popc(due) < a) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            due |= 1u << (s % (uint64_t)c->G.n);
+        }
+        while (popc(other) < b) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            uint32_t p = 1u << (s % (uint64_t)c->G.n);
+            if (!(p & due)) other |= p;
+        }
+        boards[2 * i] = due;
+        boards[2 * i + 1] = other;
+    }
+    double t0 = now_s();
+    uint64_t sink = 0;
+    for (int64_t i = 0; i < count; i++) sink += lookup(c, boards[2 * i], boards[2 * i + 1]);
+    double ns = (now_s() - t0) * 1e9 / (double)count;
+    free(boards);
+    return sink == 1 ? ns + 0.0 : ns;
+}

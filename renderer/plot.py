@@ -1,0 +1,99 @@
+"""The evaluation over a game as a small picture: who stood better after each action.
+
+Plain numbers in, PNG bytes out. The curve is white's value (centi-stones, already
+within ±``limit``): above the middle line white stands better, below it black, each
+side filled in its stone's colour. Turning points are numbered rings on the curve,
+numbered as the review lists them.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+from PIL import Image, ImageDraw
+
+from renderer.text import draw_text, printable
+from renderer.theme import get_theme
+
+PLOT_FILENAME = "review.png"
+WIDTH = 720
+HEIGHT = 240
+MARGIN_LEFT = 112
+MARGIN_RIGHT = 18
+MARGIN_Y = 22
+SS = 2
+"""Supersampling of the curve and its fill."""
+
+
+def render_evaluation(
+    values: Sequence[int],
+    marks: Sequence[int] = (),
+    *,
+    limit: int = 1000,
+    white_name: str = "White",
+    black_name: str = "Black",
+    theme: str = "sand",
+) -> bytes:
+    """PNG bytes of the curve of ``values`` (white's value before each action and after
+    the last), with ``marks`` (indices into ``values``: the turning points) numbered
+    1, 2, 3… in order. Raises ``ValueError`` for an unknown theme or a bad limit."""
+    if limit <= 0:
+        raise ValueError("limit must be positive")
+    t = get_theme(theme)
+    big = Image.new("RGB", (WIDTH * SS, HEIGHT * SS), t.panel)
+    d = ImageDraw.Draw(big)
+    left, right = MARGIN_LEFT * SS, (WIDTH - MARGIN_RIGHT) * SS
+    top, bottom = MARGIN_Y * SS, (HEIGHT - MARGIN_Y) * SS
+    middle = (top + bottom) / 2
+    d.rectangle((left, top, right, bottom), fill=t.ground, outline=t.muted, width=SS)
+    n = len(values)
+
+    def x_of(i: int) -> float:
+        return left + (right - left) * (i / (n - 1) if n > 1 else 0.5)
+
+    def y_of(value: int) -> float:
+        clipped = max(-limit, min(limit, value))
+        return middle - (bottom - top) / 2 * clipped / limit
+
+    points = [(x_of(i), y_of(v)) for i, v in enumerate(values)]
+    if len(points) >= 2:
+        above = [(x, min(y, middle)) for x, y in points]
+        below = [(x, max(y, middle)) for x, y in points]
+        ends = [(points[-1][0], middle), (points[0][0], middle)]
+        d.polygon(above + ends, fill=t.white_stone)
+        d.polygon(below + ends, fill=t.black_stone)
+        d.line(points, fill=t.line, width=2 * SS, joint="curve")
+    d.line((left, middle, right, middle), fill=t.muted, width=SS)
+    img = big.reduce(SS)
+    draw = ImageDraw.Draw(img)
+    for number, index in enumerate(marks, start=1):
+        if not 0 <= index < n:
+            continue
+        x, y = (round(c / SS) for c in points[index])
+        r = 9
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=t.mark, outline=t.mark_edge, width=2)
+        draw_text(img, (x, y), str(number), 13, t.mark_edge, "mm")
+    draw_text(img, (MARGIN_LEFT - 10, MARGIN_Y + 4), _name(white_name), 15, t.text, "ra")
+    draw_text(img, (MARGIN_LEFT - 10, HEIGHT - MARGIN_Y - 4), _name(black_name), 15, t.text, "rd")
+    if n > 1:
+        step = _tick_step(n - 1)
+        for k in range(0, n, step):
+            x = round(x_of(k) / SS)
+            draw_text(img, (x, HEIGHT - MARGIN_Y + 4), str(k), 12, t.muted, "ma")
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=False, compress_level=6)
+    return buf.getvalue()
+
+
+def _name(name: str) -> str:
+    shown = printable(name)
+    return shown if len(shown) <= 14 else shown[:13] + "."
+
+
+def _tick_step(actions: int) -> int:
+    """Action numbers under the curve every 5, 10, 25… so that about six are shown."""
+    for step in (5, 10, 25, 50, 100, 250):
+        if actions / step <= 7:
+            return step
+    return 500

@@ -1,0 +1,149 @@
+"""Hints and reviews (bot/service/teacher.py) through the service, with a scripted bot."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.service import texts
+from bot.service.facade import ShaxService
+from bot.service.replies import GameOver, NoGameHere, NotYourGame, Reply
+from bot.service.teacher import HINTS_PER_GAME, HintRefused
+from renderer import PLOT_FILENAME
+from tests.bot.conftest import AMINA, BASHIR, HERE, ServiceFactory, board_controls, start_game
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+DEPTH = 4
+
+# Jar against the bot: Amina (white) places a1 and a2; the scripted bot answers b1 and c3,
+# missing the block on a3, which wins.
+SCRIPT = {1: "b1", 3: "c3", 5: "b2", 7: "b3"}
+
+
+def scripted(variant: str, record: tuple[str, ...], level: str, seed: int) -> str:
+    return SCRIPT[len(record)]
+
+
+@pytest.fixture
+async def teaching(make_service: ServiceFactory) -> ShaxService:
+    return await make_service(scripted, review_depth=DEPTH)
+
+
+async def bot_game(service: ShaxService, *moves: str) -> Reply:
+    reply = await service.play_bot(AMINA, HERE, "easy", "jar", "me")
+    for move in moves:
+        reply = await service.play(AMINA, HERE, move)
+    return reply
+
+
+async def test_a_hint_draws_the_best_action_and_says_why(teaching: ShaxService) -> None:
+    await bot_game(teaching, "a1", "a2")
+    hint = await teaching.hint(AMINA, HERE)
+    assert hint.ephemeral and hint.game_id is None
+    assert hint.text == "Hint 1 of 3: **a3** — it wins the game."
+    [picture] = hint.attachments
+    assert picture.filename == "hint.png" and picture.data.startswith(PNG_MAGIC)
+
+
+async def test_hints_are_counted_and_refused_when_none_are_left(teaching: ShaxService) -> None:
+    reply = await bot_game(teaching, "a1")
+    game_id = board_controls(reply).game_id
+    for n in range(1, HINTS_PER_GAME + 1):
+        hint = await teaching.hint(AMINA, HERE)
+        assert hint.text.startswith(f"Hint {n} of {HINTS_PER_GAME}:")
+    with pytest.raises(HintRefused) as refused:
+        await teaching.hint(AMINA, HERE)
+    assert refused.value.message == texts.no_hints_left(HINTS_PER_GAME)
+    assert await teaching.storage.hints_used(game_id) == HINTS_PER_GAME
+
+
+async def test_no_hints_in_a_game_between_people(teaching: ShaxService) -> None:
+    reply = await start_game(teaching, "jar")
+    with pytest.raises(HintRefused) as refused:
+        await teaching.hint(AMINA, HERE)
+    assert refused.value.message == texts.HINTS_ONLY_AGAINST_THE_BOT
+    assert await teaching.storage.hints_used(board_controls(reply).game_id) == 0
+
+
+async def test_a_hint_is_for_the_player_on_turn_in_their_own_game(teaching: ShaxService) -> None:
+    with pytest.raises(NoGameHere):
+        await teaching.hint(AMINA, HERE)
+    await bot_game(teaching, "a1")
+    with pytest.raises(NotYourGame):
+        await teaching.hint(BASHIR, HERE)
+
+
+async def test_the_hints_taken_are_in_the_games_summary(teaching: ShaxService) -> None:
+    await bot_game(teaching, "a1")
+    await teaching.hint(AMINA, HERE)
+    await teaching.hint(AMINA, HERE)
+    final = await teaching.resign(AMINA, HERE)
+    assert board_controls(final).rematch
+    assert texts.hints_used(2, HINTS_PER_GAME) in final.text
+
+
+async def test_a_game_without_hints_says_nothing_of_them(teaching: ShaxService) -> None:
+    final = await bot_game(teaching, "a1", "a2", "a3")
+    assert board_controls(final).rematch and "Hints" not in final.text
+
+
+async def test_the_review_plots_the_game_and_shows_its_turning_points(
+    teaching: ShaxService,
+) -> None:
+    final = await bot_game(teaching, "a1", "a2", "a3")  # the bot's c3 lets a3 win
+    thought: list[bool] = []
+    review = await teaching.review(
+        BASHIR, HERE, board_controls(final).game_id, thinking=lambda: thought.append(True)
+    )
+    assert thought == [True] and review.ephemeral
+    lines = review.text.splitlines()
+    assert lines[0].startswith("**Review of Amina vs ")
+    assert any(
+        line.startswith("1. Action 4: ") and "**c3**" in line and "better **a3**" in line
+        for line in lines
+    ), lines
+    assert "walked into a lost game" in review.text
+    names = [a.filename for a in review.attachments]
+    assert names[0] == PLOT_FILENAME and "turning-point-1.png" in names
+    assert all(a.data.startswith(PNG_MAGIC) for a in review.attachments)
+
+
+async def test_the_review_without_a_game_id_is_of_the_channels_newest_game(
+    teaching: ShaxService,
+) -> None:
+    with pytest.raises(NoGameHere) as none:
+        await teaching.review(AMINA, HERE)
+    assert none.value.message == texts.NOTHING_TO_REVIEW
+    await bot_game(teaching, "a1")
+    with pytest.raises(GameOver) as playing:
+        await teaching.review(AMINA, HERE)
+    assert playing.value.message == texts.REVIEW_WHEN_OVER
+    await teaching.resign(AMINA, HERE)
+    review = await teaching.review(AMINA, HERE)
+    assert review.text.startswith("**Review of")
+
+
+async def test_a_game_that_ended_before_its_first_action_has_nothing_to_review(
+    teaching: ShaxService,
+) -> None:
+    reply = await teaching.play_bot(AMINA, HERE, "easy", "jar", "me")
+    await teaching.resign(AMINA, HERE)
+    with pytest.raises(NoGameHere) as empty:
+        await teaching.review(AMINA, HERE, board_controls(reply).game_id)
+    assert empty.value.message == texts.EMPTY_GAME
+
+
+async def test_a_review_of_well_played_actions_has_no_turning_points(
+    make_service: ServiceFactory,
+) -> None:
+    service = await make_service(scripted, review_depth=DEPTH)
+    await bot_game(service, "a1")
+    final = await service.resign(AMINA, HERE)
+    review = await service.review(AMINA, HERE, board_controls(final).game_id)
+    assert texts.NO_TURNING_POINTS in review.text
+    assert [a.filename for a in review.attachments] == [PLOT_FILENAME]
+
+
+async def test_no_hint_once_the_game_is_over(teaching: ShaxService) -> None:
+    await bot_game(teaching, "a1", "a2", "a3")
+    with pytest.raises(NoGameHere):
+        await teaching.hint(AMINA, HERE)

@@ -1,0 +1,80 @@
+"""One storage suite, two engines: every test taking ``database`` or ``storage`` runs on
+a SQLite file and on a fresh database of a throwaway PostgreSQL server.
+
+Without PostgreSQL's binaries the PostgreSQL half is skipped with the reason, except
+under ``CI=true``, where it fails: CI must prove both engines.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from bot.storage import NewGame, Storage
+from tests.bot.storage.pgserver import PostgresServer, find_binaries, start_server
+
+ENGINES = ("sqlite", "postgresql")
+_names = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    binaries = find_binaries()
+    if binaries is None:
+        reason = (
+            "PostgreSQL's server binaries (initdb, pg_ctl) were not found on PATH or in "
+            "/usr/lib/postgresql/*/bin; install Debian's postgresql package to run this half"
+        )
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    server = start_server(binaries)
+    yield server
+    server.stop()
+
+
+async def fresh_postgres(server: PostgresServer) -> str:
+    """The URL of a new, empty database on the server: a schema of its own, named in the
+    URL's ``search_path`` (a schema takes milliseconds where a database takes a second)."""
+    name = f"t{os.getpid()}_{next(_names)}"
+    admin = await asyncpg.connect(server.url())
+    try:
+        await admin.execute(f"CREATE SCHEMA {name}")
+    finally:
+        await admin.close()
+    return f"{server.url()}&search_path={name}"
+
+
+@pytest.fixture(params=ENGINES)
+async def database(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """A target for :meth:`Storage.open`, empty: a SQLite file or a PostgreSQL database."""
+    if request.param == "sqlite":
+        return tmp_path / "s.db"
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    return await fresh_postgres(server)
+
+
+@pytest.fixture
+async def storage(database: str | Path) -> AsyncIterator[Storage]:
+    """The database opened (migrated), closed afterwards."""
+    opened = await Storage.open(database)
+    yield opened
+    await opened.close()
+
+
+def new_game(channel: int = 7) -> NewGame:
+    return NewGame(
+        guild_id=1,
+        channel_id=channel,
+        parent_channel_id=None,
+        variant="jar",
+        white_id=11,
+        white_name="Amina",
+        black_id=12,
+        black_name="Bashir",
+    )

@@ -1,0 +1,159 @@
+"""``python -m bot migrate --to postgresql://…``: everything in the SQLite file reaches the
+PostgreSQL server (games, challenges, tallies, series, meta, settings, preferences) and
+is read back to verify it; a server already holding data is refused, changing nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.storage import NewChallenge, PlayerResult, SeriesResult, Storage, StorageError
+from bot.storage.copy import copy_database, migrate
+from bot.storage.schema import TABLES
+from tests.bot.storage.conftest import fresh_postgres, new_game
+from tests.bot.storage.pgserver import PostgresServer
+
+ROOT = Path(__file__).resolve().parents[3]
+NOW = datetime(2024, 5, 1, 12, 0, 0, 123456, tzinfo=UTC)
+
+
+async def fill(storage: Storage) -> None:
+    """Some of everything: a finished game and its rematch in play, a bot game, challenges
+    open, accepted and expired, tallies, a series, the bot's facts and preferences, a hint."""
+    first = await storage.create_game(new_game(1), NOW)
+    await storage.finish_game(
+        first.id, 0, record=["a1", "b1"], result="white", termination="RESIGNATION",
+        now=NOW + timedelta(minutes=5),
+        players=[PlayerResult(11, "Amina", "human", "win"),
+                 PlayerResult(12, "Bashir", "human", "loss")],
+        series=SeriesResult("u:11", "u:12", "u:11"),
+    )  # fmt: skip
+    rematch = await storage.create_game(replace(new_game(1), rematch_of=first.id), NOW)
+    moved = await storage.update_game(
+        rematch.id, 0, record=["b2"], draw_offered_by=12, now=NOW, new_turn=True
+    )
+    assert moved is not None
+    await storage.set_board_message(rematch.id, 4444, moved.version)
+    await storage.mark_warned(rematch.id, moved.version)
+    bot_game = await storage.create_game(
+        replace(new_game(2), ai_level="hard", ai_color="black"), NOW
+    )
+    await storage.use_hint(bot_game.id, 3)
+    for channel in (3, 4, 5):
+        c = await storage.create_challenge(
+            NewChallenge(1, channel, 99, 11, "Amina", 13, "Cawo", "shax", NOW + timedelta(hours=1)),
+            NOW,
+        )
+        if channel == 4:
+            await storage.accept_challenge(c.id, new_game(4), NOW)
+        if channel == 5:
+            await storage.resolve_challenge(c.id, "expired", NOW)
+            await storage.set_challenge_message(c.id, 5555)
+    await storage.set_meta("commands", "hash")
+    await storage.set_guild_setting(1, "threads", "always")
+    await storage.set_player_pref(11, "language", "so")
+
+
+@pytest.fixture
+def server(postgres_server: PostgresServer) -> PostgresServer:
+    return postgres_server
+
+
+async def test_everything_is_copied_and_reads_back_the_same(
+    tmp_path: Path, server: PostgresServer
+) -> None:
+    source = tmp_path / "shax.db"
+    old = await Storage.open(source)
+    await fill(old)
+    await old.close()
+    url = await fresh_postgres(server)
+
+    counts = await migrate(source, url)
+
+    assert counts == {
+        "games": 4,
+        "challenges": 3,
+        "tallies": 2,
+        "series": 1,
+        "meta": 1,
+        "guild_settings": 1,
+        "player_prefs": 1,
+        "hints": 1,
+    }
+    old, new = await Storage.open(source), await Storage.open(url)
+    try:
+        for table in TABLES:
+            assert await new.export_rows(table) == await old.export_rows(table), table
+        for game_id in range(1, 5):
+            assert await new.get_game(game_id) == await old.get_game(game_id)
+        assert await new.open_challenges_all() == await old.open_challenges_all()
+        assert await new.tallies(1, 11) == await old.tallies(1, 11)
+        assert await new.series(1, "u:11", "u:12") == await old.series(1, "u:11", "u:12")
+        assert await new.player_prefs(11) == {"language": "so"}
+        # New rows continue after the copied ids, and the copy is a working database.
+        fresh = await new.create_game(new_game(9), NOW)
+        assert fresh.id == 5
+    finally:
+        await old.close()
+        await new.close()
+
+
+async def test_a_database_holding_data_is_refused_and_kept(
+    tmp_path: Path, server: PostgresServer
+) -> None:
+    source = tmp_path / "shax.db"
+    old = await Storage.open(source)
+    await fill(old)
+    url = await fresh_postgres(server)
+    target = await Storage.open(url)
+    try:
+        await target.set_meta("mine", "keep")
+        with pytest.raises(StorageError, match="already holds meta"):
+            await copy_database(old, target)
+        assert await target.export_rows("games") == []
+        assert await target.get_meta("mine") == "keep"
+    finally:
+        await old.close()
+        await target.close()
+
+
+async def test_no_source_file_or_a_bad_target_is_one_sentence(tmp_path: Path) -> None:
+    with pytest.raises(StorageError, match="There is no SQLite database at"):
+        await migrate(tmp_path / "none.db", "postgresql://shax@/x")
+    with pytest.raises(StorageError, match="--to must be a PostgreSQL URL"):
+        await migrate(tmp_path / "none.db", "mysql://root@host/db")
+    assert not (tmp_path / "none.db").exists()
+
+
+def test_the_migrate_command_copies_and_reports(tmp_path: Path, server: PostgresServer) -> None:
+    source = tmp_path / "shax.db"
+
+    async def prepare() -> str:
+        old = await Storage.open(source)
+        await fill(old)
+        await old.close()
+        return await fresh_postgres(server)
+
+    url = asyncio.run(prepare())
+    env = {"PYTHONPATH": str(ROOT), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    command = [sys.executable, "-m", "bot", "--env-file", str(tmp_path / "no.env"), "migrate"]
+    result = subprocess.run(
+        [*command, "--from", str(source), "--to", url],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "4 games, 3 challenges, 2 tallies, 1 series" in result.stdout
+    assert "every row verified" in result.stdout
+    again = subprocess.run(
+        [*command, "--from", str(source), "--to", url],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120,
+    )  # fmt: skip
+    assert again.returncode == 1 and "Traceback" not in again.stderr
+    assert again.stderr.startswith("shax-bot: The database") and "already holds" in again.stderr

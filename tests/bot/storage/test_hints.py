@@ -1,0 +1,77 @@
+"""Storage of the hints taken per game (migration 3) and the newest game of a channel,
+on both engines (the ``storage`` fixture)."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+from bot.storage import MIGRATIONS, NewGame, Storage
+
+NOW = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
+
+
+def bot_game(channel: int = 7) -> NewGame:
+    return NewGame(
+        guild_id=1,
+        channel_id=channel,
+        parent_channel_id=None,
+        variant="jar",
+        white_id=11,
+        white_name="Amina",
+        black_id=99,
+        black_name="Shax bot (easy)",
+        ai_level="easy",
+        ai_color="black",
+    )
+
+
+async def test_hints_count_up_to_the_limit_and_no_further(storage: Storage) -> None:
+    game = await storage.create_game(bot_game(), NOW)
+    assert await storage.hints_used(game.id) == 0
+    assert [await storage.use_hint(game.id, 2) for _ in range(3)] == [1, 2, None]
+    assert await storage.hints_used(game.id) == 2
+
+
+async def test_a_limit_of_zero_allows_no_hint_and_stores_nothing(storage: Storage) -> None:
+    game = await storage.create_game(bot_game(), NOW)
+    assert await storage.use_hint(game.id, 0) is None
+    assert await storage.hints_used(game.id) == 0
+
+
+async def test_hints_taken_at_once_never_pass_the_limit(storage: Storage) -> None:
+    game = await storage.create_game(bot_game(), NOW)
+    counts = await asyncio.gather(*(storage.use_hint(game.id, 3) for _ in range(8)))
+    assert sorted(c for c in counts if c is not None) == [1, 2, 3]
+    assert await storage.hints_used(game.id) == 3
+
+
+async def test_each_game_counts_its_own_hints(storage: Storage) -> None:
+    one = await storage.create_game(bot_game(7), NOW)
+    two = await storage.create_game(bot_game(8), NOW)
+    await storage.use_hint(one.id, 3)
+    assert (await storage.hints_used(one.id), await storage.hints_used(two.id)) == (1, 0)
+
+
+async def test_the_newest_game_of_a_channel_is_found_over_or_not(storage: Storage) -> None:
+    assert await storage.last_game_in_channel(7) is None
+    first = await storage.create_game(bot_game(7), NOW)
+    await storage.create_game(bot_game(8), NOW)
+    found = await storage.last_game_in_channel(7)
+    assert found is not None and found.id == first.id
+
+
+async def test_a_sqlite_database_of_schema_2_gains_the_hints_table(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as raw:
+        for number, script in enumerate(MIGRATIONS[:2], start=1):
+            raw.executescript(script)
+            raw.execute(f"PRAGMA user_version = {number}")
+    storage = await Storage.open(path)
+    try:
+        game = await storage.create_game(bot_game(), NOW)
+        assert await storage.use_hint(game.id, 3) == 1
+    finally:
+        await storage.close()

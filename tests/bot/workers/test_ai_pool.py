@@ -1,0 +1,65 @@
+"""The AI pool: a move's time budget is spent thinking, never waiting for a worker."""
+
+from __future__ import annotations
+
+import asyncio
+import ctypes
+import logging
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from bot.workers.ai import GRACE_SECONDS, AIPool
+from engine.ai import core
+
+THINK = 0.2
+
+
+def slow_chooser(variant: str, record: tuple[str, ...], level: str, seed: int) -> str:
+    time.sleep(THINK)
+    return f"thought-{seed}"
+
+
+async def test_games_queued_behind_one_worker_all_get_their_full_budget() -> None:
+    # Six games share one worker: the last waits 5 × THINK, longer than its budget
+    # of 1 s (budget + grace), yet it still gets its own searched move.
+    with ThreadPoolExecutor(max_workers=1) as executor:
+        pool = AIPool(
+            1, chooser=slow_chooser, executor=executor, budget=lambda level: 1.0 - GRACE_SECONDS
+        )
+        moves = await asyncio.gather(*(pool.choose("jar", (), "hard", seed) for seed in range(6)))
+    assert moves == [f"thought-{seed}" for seed in range(6)]
+
+
+async def test_a_search_that_overruns_falls_back_to_a_legal_action() -> None:
+    with ThreadPoolExecutor(max_workers=1) as executor:
+        pool = AIPool(
+            1, chooser=slow_chooser, executor=executor, budget=lambda level: 0.05 - GRACE_SECONDS
+        )
+        move = await pool.choose("jar", ("a1",), "hard", 3)
+    assert move in {"a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"}
+
+
+async def test_the_bot_says_once_how_to_get_the_fast_search(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Without a C compiler the AI thinks in Python; the pool says so once, however many."""
+
+    def no_compiler() -> ctypes.CDLL:
+        raise core.CoreUnavailableError("it is not built and no C compiler was found")
+
+    monkeypatch.setattr(core, "library", no_compiler)
+    monkeypatch.delenv(core.BACKEND_ENV, raising=False)
+    core.backend_choice.cache_clear()
+    core.announce_backend.cache_clear()
+    try:
+        with caplog.at_level(logging.WARNING, logger="engine.ai"):
+            AIPool(1, chooser=slow_chooser)
+            AIPool(2, chooser=slow_chooser)
+    finally:
+        core.backend_choice.cache_clear()
+        core.announce_backend.cache_clear()
+    [record] = caplog.records
+    assert "pure-Python search" in record.getMessage()
+    assert "install a C compiler" in record.getMessage()

@@ -1,0 +1,138 @@
+"""The pure-Python search against the readable engine and against the compiled core.
+
+Its rules must be the engine's (every legal action of random walks, as for the C core);
+its evaluation and its fixed-depth searches must be the C core's to the node: the same
+action, score, root scores and node count, so that the AI plays the same game without a
+C compiler, only slower.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from engine.ai import core, python_search
+from engine.ai.common import MATE_BOUND, WEIGHT_NAMES
+from engine.ai.levels import LEVEL_TABLE, weights_for
+from engine.ai.player import choose_for_position
+from engine.position import Position
+from engine.record import replay
+from engine.variants import VARIANT_IDS
+from tests.engine.ai.test_core import random_walk_positions
+
+
+@pytest.fixture
+def python_backend(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The AI of this test thinks with the Python search."""
+    monkeypatch.setenv(core.BACKEND_ENV, "python")
+    core.backend_choice.cache_clear()
+    yield
+    monkeypatch.delenv(core.BACKEND_ENV)
+    core.backend_choice.cache_clear()
+
+
+def unfinished_positions(variant: str, count: int, seed: int) -> list[Position]:
+    """Positions of seeded random games, from the empty board to deep in the movement."""
+    rng = random.Random(seed)
+    out: list[Position] = []
+    while len(out) < count:
+        position = Position.initial(variant)
+        for _ in range(rng.randrange(0, 90)):
+            if position.outcome is not None:
+                break
+            position = position.play(rng.choice(position.legal_actions()))
+        if position.outcome is None:
+            out.append(position)
+    return out
+
+
+def weight_vector(variant: str) -> list[int]:
+    weights = weights_for(variant)
+    return [weights[name] for name in WEIGHT_NAMES]
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_python_rules_agree_with_engine_on_random_walks(variant: str) -> None:
+    checked = 0
+    for position in random_walk_positions(variant, 60, seed=99):
+        legal = position.legal_actions()
+        assert python_search.legal_actions(position) == legal, position
+        for action in legal:
+            assert python_search.play_action(position, action) == position.play(action)
+            checked += 1
+    assert checked > 1000
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_python_evaluation_is_the_compiled_one(variant: str) -> None:
+    weights = weights_for(variant)
+    for position in unfinished_positions(variant, 150, seed=5):
+        assert python_search.features(position) == core.features(position), position
+        assert core.evaluate(position, weights) == python_search.evaluate(
+            position, weight_vector(variant)
+        )
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+@pytest.mark.parametrize("all_scores", [False, True])
+def test_python_search_finds_what_the_compiled_one_finds(variant: str, all_scores: bool) -> None:
+    """Depths 1 to 3 on many positions, 4 on a few: the same search, node for node."""
+    weights = weights_for(variant)
+    cases = [(p, d) for p in unfinished_positions(variant, 12, seed=11) for d in (1, 2, 3)]
+    cases += [(p, 4) for p in unfinished_positions(variant, 4, seed=12)]
+    for position, depth in cases:
+        params = core.make_params(weights, max_depth=depth, all_scores=all_scores)
+        compiled = core.c_search(position, params)
+        python = python_search.search(
+            position, weight_vector(variant), max_depth=depth, all_scores=all_scores
+        )
+        assert python == compiled, (position, depth)
+
+
+def test_search_dispatches_to_the_python_backend(python_backend: None) -> None:
+    assert core.backend() == "python"
+    position = replay("shax", ["d7", "a7", "g7", "a4", "d6"])
+    params = core.make_params(weights_for("shax"), max_depth=3)
+    assert core.search(position, params) == core.c_search(position, params)
+
+
+def test_python_search_keeps_to_its_time_budget() -> None:
+    """A time limit stops the search and still leaves a legal answer (no speed asserted)."""
+    position = Position.initial("shax")
+    found = python_search.search(position, weight_vector("shax"), max_depth=99, time_ms=50)
+    assert found.stopped
+    assert found.action in position.legal_actions()
+    assert 1 <= found.depth < 99
+
+
+def first_mate_found_only_deeper(shallow: int, deep: int) -> Position | None:
+    """A shax-small position whose forced win the deeper search sees and the shallower not."""
+    for position in unfinished_positions("shax-small", 400, seed=21):
+        if position.phase.value == "placement":
+            continue
+        vector = weight_vector("shax-small")
+        found = python_search.search(position, vector, max_depth=deep)
+        if found.score <= MATE_BOUND:
+            continue
+        if python_search.search(position, vector, max_depth=shallow).score <= MATE_BOUND:
+            return position
+    return None
+
+
+def test_levels_stay_distinct_with_the_python_backend(python_backend: None) -> None:
+    """Each level searches deeper than the one below, so a win that needs medium's four
+    plies is played by medium and missed by easy's two (at their own fixed depths)."""
+    levels = [LEVEL_TABLE[name] for name in ("easy", "medium", "hard", "master")]
+    for lower, higher in itertools.pairwise(levels):
+        assert lower.max_depth < higher.max_depth and lower.movetime < higher.movetime
+    easy, medium = levels[0], levels[1]
+    found = first_mate_found_only_deeper(easy.max_depth, medium.max_depth)
+    assert found is not None
+    position = found
+    at_medium = choose_for_position(position, medium, seed=1, depth=medium.max_depth)
+    assert at_medium.score > MATE_BOUND  # the action it chose wins by force
+    at_easy = choose_for_position(position, easy, seed=1, depth=easy.max_depth)
+    assert at_easy.score <= MATE_BOUND

@@ -1,0 +1,118 @@
+"""Why an action is good (engine/explain.py), as values, on hand-built positions."""
+
+from __future__ import annotations
+
+from engine import Color, Position, replay
+from engine.explain import Explanation, Reason, explain, explanations, threats
+
+FAR_BLACK = "c3 e3 d1"
+
+
+def reasons(position: Position, text: str) -> list[Reason]:
+    return [e.reason for e in explanations(position, position.parse(text))]
+
+
+def why(position: Position, text: str) -> Explanation:
+    return explain(position, position.parse(text))
+
+
+def test_a_move_that_completes_a_line_closes_a_jare() -> None:
+    p = Position.setup("shax", "a7 d7 g4 b2", "c3 e3 d1 f2")
+    assert why(p, "g4-g7") == Explanation(Reason.CLOSES_JARE, ("a7", "d7", "g7"))
+    assert why(p, "b2-b4").reason is Reason.KEEPS_BALANCE
+
+
+def test_the_capture_that_leaves_two_stones_wins() -> None:
+    p = Position.setup("shax", "a7 d7 g4 b2", "c3 e3 d1").apply("g4-g7")
+    assert why(p, "xd1") == Explanation(Reason.WINS, ("d1",))
+
+
+def test_three_in_a_row_wins_jar() -> None:
+    p = replay("jar", "a1 b1 a2 b2")
+    assert why(p, "a3") == Explanation(Reason.WINS, ("a3",))
+    # Elsewhere white must stop black's b file.
+    assert why(replay("jar", "a1 b1 c3 b2"), "b3") == Explanation(
+        Reason.STOPS_JARE, ("b1", "b2", "b3")
+    )
+
+
+def test_a_move_into_the_point_they_would_close_stops_their_jare() -> None:
+    # Black's b6 f6 wait for d7-d6; white's d5 gets there first.
+    p = Position.setup("shax", "d5 a1 g1 c3", "b6 f6 d7 e3")
+    assert why(p, "d5-d6") == Explanation(Reason.STOPS_JARE, ("b6", "d6", "f6"))
+    [(line, point)] = threats(p, Color.BLACK, as_if_to_move=True)
+    assert p.variant.names(line) == ["b6", "d6", "f6"] and p.variant.points[point] == "d6"
+
+
+def test_a_line_they_cannot_reach_is_no_threat() -> None:
+    # Black's a1 d1 need a stone next to g1; none is there.
+    p = Position.setup("shax", "g4 b2 c3", "a1 d1 e3")
+    assert threats(p, Color.BLACK, as_if_to_move=True) == []
+    assert Reason.STOPS_JARE not in reasons(p, "g4-g1")
+
+
+def test_placing_on_their_open_line_stops_their_first_jare() -> None:
+    p = replay("shax", "a7 a1 d7 d1")
+    assert why(p, "g7") == Explanation(Reason.FIRST_JARE, ("a7", "d7", "g7"))
+    assert why(p, "g1") == Explanation(Reason.STOPS_JARE, ("a1", "d1", "g1"))
+
+
+def test_after_the_first_jare_a_placement_line_is_no_threat() -> None:
+    p = replay("shax", "a7 a1 d7 d1 g7 b2")  # white made the first jare
+    assert threats(p, Color.BLACK, as_if_to_move=True) == []
+    assert why(p, "g1").reason is Reason.KEEPS_BALANCE
+
+
+def test_a_placement_completing_two_lines_is_laba_qaad() -> None:
+    p = replay("shax", "d7 b2 g7 f2 a4 c3 a1 e3")
+    assert reasons(p, "a7")[:2] == [Reason.LABA_QAAD, Reason.FIRST_JARE]
+    assert why(p, "a7").points == ("a1", "a4", "a7", "d7", "g7")
+
+
+def test_leaving_them_no_move_is_haarig() -> None:
+    p = Position.setup("jar", "a3 b2 c2", "a1 a2 b1")
+    assert why(p, "c2-c1") == Explanation(Reason.HAARIG, ("c1", "c2"))
+    assert p.apply("c2-c1").blocked is Color.BLACK
+
+
+def test_a_freeing_move_that_gives_them_no_jare_frees_safely() -> None:
+    # Black cannot move; d3-c3 would let e3-d3 close d1 d2 d3.
+    p = Position.setup("shax", "a4 b4 c5 d3 e5 f4 g1", "a1 b2 d1 d2 e3 e4 f2", to_move=Color.BLACK)
+    assert p.blocked is Color.BLACK
+    assert why(p, "a4-a7") == Explanation(Reason.FREES_SAFELY, ("a4", "a7"))
+    assert Reason.FREES_SAFELY not in reasons(p, "d3-c3")
+
+
+def test_a_move_that_builds_a_running_jare_makes_an_irmaan() -> None:
+    p = Position.setup("shax", "a7 d7 g7 b6 f4", FAR_BLACK)
+    assert Explanation(Reason.MAKES_IRMAAN, ("d6", "d7")) in explanations(p, p.parse("f4-f6"))
+
+
+def test_removing_a_stone_of_their_irmaan_takes_it() -> None:
+    p = Position.setup("shax", "a7 d7 g7 b6 f6", FAR_BLACK, to_move=Color.BLACK, removal_due=True)
+    assert why(p, "xd7") == Explanation(Reason.TAKES_IRMAAN, ("d6", "d7"))
+    assert why(p, "xb6").reason is Reason.TAKES_IRMAAN
+    assert why(p, "xa7").reason is Reason.TAKES_IRMAAN  # the standing jare is the irmaan's
+
+
+def test_removing_a_stone_of_a_line_they_could_close_takes_the_threat() -> None:
+    p = Position.setup("shax", "a1 d1 g4 b6", "c3 e3 d5", to_move=Color.BLACK, removal_due=True)
+    assert why(p, "xa1") == Explanation(Reason.TAKES_THREAT, ("a1", "d1", "g1"))
+    assert why(p, "xb6").reason is Reason.KEEPS_BALANCE
+
+
+def test_two_on_a_line_with_the_third_in_reach_threatens_a_jare() -> None:
+    p = Position.setup("shax", "d6 g7 a4 b2 f2", FAR_BLACK)
+    assert why(p, "d6-d7") == Explanation(Reason.THREATENS_JARE, ("a7", "d7", "g7"))
+
+
+def test_the_only_legal_action_says_so() -> None:
+    p = Position.setup("jar", "a1 a3 c1", "a2 b1 b3")
+    assert p.legal_notations() == ["c1-c2"]
+    assert why(p, "c1-c2") == Explanation(Reason.ONLY_ACTION, ("c1", "c2"))
+
+
+def test_every_list_ends_with_keeping_the_balance() -> None:
+    p = replay("shax", "d7 b2 g7 f2 a4 c3 a1 e3")
+    for action in p.legal_actions():
+        assert explanations(p, action)[-1] == Explanation(Reason.KEEPS_BALANCE)

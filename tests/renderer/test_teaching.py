@@ -1,0 +1,85 @@
+"""The teacher's pictures: a suggested action drawn on the board, the evaluation plot."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from renderer import PLOT_FILENAME, BoardView, board_geometry, get_theme, render_board
+from renderer.plot import HEIGHT, MARGIN_LEFT, MARGIN_RIGHT, MARGIN_Y, WIDTH, render_evaluation
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def png(data: bytes) -> Image.Image:
+    assert data.startswith(PNG_MAGIC)
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def count(img: Image.Image, color: tuple[int, int, int]) -> int:
+    colors = img.getcolors(maxcolors=img.width * img.height) or []
+    return sum(n for n, c in colors if c == color)
+
+
+SELECT = get_theme("sand").select
+
+
+def test_no_suggestion_draws_nothing_in_the_suggestion_colour() -> None:
+    assert count(png(render_board("shax", "d7 a7")), SELECT) == 0
+
+
+def test_a_suggested_move_is_an_arrow_between_its_points() -> None:
+    # Jar's movement phase: the arrow runs from a1 to a2 along the file.
+    record = "a1 b1 c2 b2 c3 a3"
+    img = png(render_board("jar", record, BoardView(suggestion="a1-a2")))
+    g = board_geometry("jar")
+    (x, y0), (_, y1) = g["a1"], g["a2"]
+    between = [img.getpixel((x, y)) for y in range(min(y0, y1) + 40, max(y0, y1) - 40)]
+    assert between.count(SELECT) > len(between) // 2
+    assert img.getpixel(g["c2"]) == get_theme("sand").white_stone  # stones stay as they are
+
+
+def test_a_suggested_placement_rings_its_point_and_a_removal_crosses_it() -> None:
+    placed = png(render_board("shax", "d7", BoardView(suggestion="g7")))
+    removed = png(render_board("shax-small", "", BoardView(suggestion="xa1")))
+    assert count(placed, SELECT) > 100
+    assert count(removed, SELECT) > 50
+    x, y = board_geometry("shax")["g7"]
+    ring = [placed.getpixel((x + dx, y)) for dx in range(-40, 41)]
+    assert SELECT in ring
+
+
+@pytest.mark.parametrize("text", ["zz9", "", "a1-a9"])
+def test_a_suggestion_that_is_no_action_is_ignored(text: str) -> None:
+    assert render_board("shax", "d7", BoardView(suggestion=text)) == render_board("shax", "d7")
+
+
+def test_the_plot_has_its_size_and_fills_the_side_that_stands_better() -> None:
+    theme = get_theme("sand")
+    img = png(render_evaluation([0, 200, 400, 400, -300, -600], [4], limit=1000))
+    assert img.size == (WIDTH, HEIGHT)
+    middle = HEIGHT // 2
+    left, right = MARGIN_LEFT, WIDTH - MARGIN_RIGHT
+    early = left + (right - left) * 2 // 5  # white ahead: white's colour above the middle
+    late = right - 3  # black ahead at the end: black's colour below the middle
+    assert img.getpixel((early, middle - 10)) == theme.white_stone
+    assert img.getpixel((late, middle + 20)) == theme.black_stone
+    assert img.getpixel((late, middle - 20)) == theme.ground
+
+
+def test_turning_points_are_marked_on_the_curve() -> None:
+    theme = get_theme("night")
+    plain = png(render_evaluation([0, 100, -100, 50], theme="night"))
+    marked = png(render_evaluation([0, 100, -100, 50], [1, 2], theme="night"))
+    assert count(plain, theme.mark) == 0
+    assert count(marked, theme.mark) > 2 * 100
+
+
+def test_the_plot_survives_one_value_and_refuses_a_bad_limit() -> None:
+    assert png(render_evaluation([0])).size == (WIDTH, HEIGHT)
+    assert png(render_evaluation([])).size == (WIDTH, HEIGHT)
+    with pytest.raises(ValueError):
+        render_evaluation([0, 1], limit=0)
+    assert PLOT_FILENAME.endswith(".png") and MARGIN_Y > 0
