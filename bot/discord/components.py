@@ -394,26 +394,29 @@ class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMP
 async def answer_when_ready(
     interaction: discord.Interaction[Any], notice: str, call: Callable[[], Awaitable[Reply]]
 ) -> None:
-    """For a long private answer (a review): say ``notice`` to the user at once, only to
-    them, then replace it with the reply of ``call`` — or with the refusal, or
-    :data:`~bot.discord.respond.SORRY` (logged) if it fails."""
+    """For a long private answer (a review): say ``notice`` (a catalogue message) to the
+    user at once, only to them, in their language, then replace it with the reply of
+    ``call`` — or with the refusal, or :data:`~bot.discord.respond.SORRY` (logged) if it
+    fails."""
     from bot.discord.render import text_only, to_discord
     from bot.discord.respond import SORRY
 
-    await interaction.response.send_message(notice, ephemeral=True)
-    try:
-        reply = await call()
-    except UserError as error:
-        message = text_only(error.message)
-    except Exception:
-        log.exception("A slow answer failed for user %s", interaction.user.id)
-        message = text_only(SORRY)
-    else:
-        message = to_discord(reply)
-    try:
-        await interaction.edit_original_response(**message.edit_kwargs())
-    except discord.HTTPException:
-        log.warning("Could not show user %s their answer", interaction.user.id, exc_info=True)
+    async with client_of(interaction).responder.speaking(interaction):
+        t = to_player()
+        await interaction.response.send_message(t.gettext(notice), ephemeral=True)
+        try:
+            reply = await call()
+        except UserError as error:
+            message = text_only(error.message)
+        except Exception:
+            log.exception("A slow answer failed for user %s", interaction.user.id)
+            message = text_only(t.gettext(SORRY))
+        else:
+            message = to_discord(reply)
+        try:
+            await interaction.edit_original_response(**message.edit_kwargs())
+        except discord.HTTPException:
+            log.warning("Could not show user %s their answer", interaction.user.id, exc_info=True)
 
 
 class _ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):

@@ -4,6 +4,7 @@ bot as the components see it (:class:`ShaxClient`)."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
@@ -43,6 +44,10 @@ class Answers(Protocol):
         *,
         receipt: str | None = ...,
     ) -> None: ...
+
+    def speaking(self, interaction: discord.Interaction[Any]) -> AbstractAsyncContextManager[None]:
+        """Speak the interaction's languages within the block."""
+        ...
 
 
 class ShaxClient(Protocol):

@@ -541,11 +541,14 @@ class Responder:
             log.warning("Could not delete message %s in %s", message_id, channel_id, exc_info=True)
 
 
+UNDELIVERED = "the answer to interaction {} was not delivered in time"
+
+
 class Undelivered(Exception):
     """An interaction's first answer was not delivered within the callback window."""
 
     def __init__(self, interaction_id: int) -> None:
-        super().__init__(f"the answer to interaction {interaction_id} was not delivered in time")
+        super().__init__(UNDELIVERED.format(interaction_id))
 
 
 class _TooLate(Exception):

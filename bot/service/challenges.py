@@ -61,7 +61,9 @@ class Challenges:
         """Refuse to start a game outside the server's game channels (when it has some)."""
         settings = await self.servers.of(place.guild_id)
         if not settings.allows(place):
-            raise ChallengeError(settings_texts.games_not_here(sorted(settings.channels)))
+            raise ChallengeError(
+                settings_texts.games_not_here(sorted(settings.channels), to_player())
+            )
 
     async def challenge(
         self, challenger: User, opponent: User, place: Place, variant: str = "shax"

@@ -336,14 +336,17 @@ class ShaxService:
         """``/shax settings``: the server's settings; with options, change them first
         (only ``may_change`` members — Manage Server — can; a bad value changes nothing)."""
         if place.guild_id is None:
-            raise UserError(settings_texts.ONLY_ON_A_SERVER)
+            raise UserError(speech.to_player().gettext(settings_texts.ONLY_ON_A_SERVER))
         if change.empty:
             settings = await self.servers.of(place.guild_id)
-            return Reply(text=settings_texts.summary(settings, changed_now=False), ephemeral=True)
+            t = speech.to_player()
+            text = settings_texts.summary(settings, changed_now=False, t=t)
+            return Reply(text=text, ephemeral=True)
         if not may_change:
-            raise UserError(settings_texts.ONLY_MANAGERS)
+            raise UserError(speech.to_player().gettext(settings_texts.ONLY_MANAGERS))
         settings = await self.servers.change(place.guild_id, change)
-        return Reply(text=settings_texts.summary(settings, changed_now=True), ephemeral=True)
+        text = settings_texts.summary(settings, changed_now=True, t=speech.to_player())
+        return Reply(text=text, ephemeral=True)
 
     async def synced_commands(self) -> str | None:
         """The hash of the command definitions last registered with Discord, if any."""

@@ -21,7 +21,12 @@ SCANNED = ("bot", "renderer")
 
 CATALOGUE_CALLS = {"gettext", "ngettext", "pgettext", "npgettext", "N_"}
 OPERATOR_FILES = {
-    "bot/storage.py": "SQL and the operator's migration messages",
+    "bot/storage/backup.py": "backup errors for the operator (python -m bot backup, the log)",
+    "bot/storage/checks.py": "the operator's database checks at start-up",
+    "bot/storage/copy.py": "python -m bot migrate: the operator's copy to PostgreSQL",
+    "bot/storage/postgres.py": "SQL and the operator's database errors",
+    "bot/storage/schema.py": "SQL: the tables and their migrations",
+    "bot/storage/sqlite.py": "SQL and the operator's migration messages",
     "bot/config.py": "settings errors, printed to the operator at start-up",
     "bot/__main__.py": "the command line: its help and the no-token hint are the operator's",
     "bot/discord/runner.py": "start-up and shutdown messages in the operator's log",
@@ -34,7 +39,9 @@ ALLOWED_TEXTS = {
     "with Discord like the commands (no Somali locale)",
     ("bot/discord/threads.py", "A game of Shax"): "the reason in the server's audit log",
     ("bot/discord/threads.py", "Create Public Threads"): "a permission as Discord names it",
-    ("bot/discord/respond.py", "interaction acknowledged too late"): "an internal exception",
+    ("bot/discord/respond.py", "interaction could not be acknowledged"): "an internal exception",
+    ("bot/discord/respond.py", "the answer to interaction {} was not delivered in time"): "an "
+    "internal exception, logged",
     ("renderer/board.py", "Your turn: move a stone 0123456789"): "glyphs drawn at warm-up",
 }
 QUIET_CALLS = {

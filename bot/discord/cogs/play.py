@@ -299,7 +299,9 @@ class ShaxCommands(
         disallow_channel="disallow-channel",
         all_channels="all-channels",
     )
-    @app_commands.choices(threads=THREAD_CHOICES, theme=THEMES, language=LANGUAGE_CHOICES, reset=RESETS)
+    @app_commands.choices(
+        threads=THREAD_CHOICES, theme=THEMES, language=LANGUAGE_CHOICES, reset=RESETS
+    )
     async def settings(
         self,
         interaction: discord.Interaction[Any],
@@ -319,7 +321,7 @@ class ShaxCommands(
         try:
             reset_setting = Setting(text_option(reset)) if reset is not None else None
         except ValueError:
-            raise UserError(not_a_setting(text_option(reset or ""))) from None
+            raise UserError(not_a_setting(text_option(reset or ""), to_player())) from None
         change = SettingsChange(
             turn_timeout=text_option(turn_timeout) if turn_timeout is not None else None,
             challenge_expiry=text_option(challenge_expiry)
