@@ -51,7 +51,7 @@ from bot.workers.ai import AIPool
 from bot.workers.pictures import BOARD_WORKERS, REPLAY_WORKERS, PicturePool
 from engine import Color, replay
 from engine.analysis import REVIEW_DEPTH
-from shax_i18n import LANGUAGES, language_code, pick_language, translator
+from shax_i18n import LANGUAGES, Translator, language_code, pick_language, translator
 
 LANGUAGE_PREF = "language"
 """The player preference ``/shax language`` sets."""
@@ -104,7 +104,10 @@ class ShaxService:
         self.servers = ServerSettingsBook(
             storage,
             ServerSettings(
-                turn_timeout=turn_timeout, challenge_expiry=challenge_expiry, threads=game_threads
+                turn_timeout=turn_timeout,
+                challenge_expiry=challenge_expiry,
+                threads=game_threads,
+                language=speech.server_default(),
             ),
             now=clock,
         )
@@ -382,12 +385,14 @@ class ShaxService:
             if busy or not self.clock.owns(row.guild_id):
                 continue
             try:
-                events = last_action(row) if row.active else []
-                reply = await self.composer.board_reply(row, events=events)
+                language = await self.servers.language(row.guild_id)
+                with speech.speaking(public=language):
+                    events = last_action(row, speech.in_public()) if row.active else []
+                    reply = await self.composer.board_reply(row, events=events)
             except Exception:  # one broken game must not keep the others' boards hidden
                 log.exception("Could not compose the unshown board of game %s", row.id)
                 continue
-            notices.append(Notice(row.channel_id, reply))
+            notices.append(Notice(row.channel_id, reply, language=language))
         return notices
 
     # -- the clock, statistics and help --------------------------------------------------
@@ -420,7 +425,7 @@ class ShaxService:
         """The languages of a reply to ``user_id``: (theirs, the server's). Theirs is their
         ``/shax language`` choice, else ``locale`` (their Discord app's) when it is one of
         ours, else the server's (see :mod:`bot.service.speech`)."""
-        public = speech.server_language(guild_id)
+        public = await self.servers.language(guild_id)
         chosen = (await self.storage.player_prefs(user_id)).get(LANGUAGE_PREF)
         return pick_language(chosen, locale, public), public
 
@@ -447,7 +452,7 @@ def _daily_backups(settings: Settings, clock: Callable[[], datetime]) -> DailyBa
     return DailyBackups(settings.db_path, settings.backup_dir, settings.backup_keep, clock)
 
 
-def last_action(row: GameRow) -> list[str]:
+def last_action(row: GameRow, t: Translator = texts.EN) -> list[str]:
     """The game's last action in words (what the player now on turn has not seen)."""
     if not row.record:
         return []
@@ -455,4 +460,4 @@ def last_action(row: GameRow) -> list[str]:
     action = before.parse(row.record[-1])
     mover = side(row, Color(before.turn))
     them = other(row, mover).name
-    return [texts.describe_action(before, action, before.apply(action), mover.name, them)]
+    return [texts.describe_action(before, action, before.apply(action), mover.name, them, t)]

@@ -18,7 +18,7 @@ from enum import StrEnum
 
 from bot.service import settings_texts as texts
 from bot.service.replies import Place, UserError
-from bot.service.speech import to_player
+from bot.service.speech import server_default, to_player
 from bot.storage import Storage
 
 FRESH_FOR = timedelta(seconds=30)
@@ -142,6 +142,12 @@ class ServerSettingsBook:
         settings = self._apply(stored)
         self._kept[guild_id] = _Kept(settings, now + FRESH_FOR)
         return settings
+
+    async def language(self, guild_id: int | None) -> str:
+        """The language of what a server's channels see: its ``/shax settings`` choice,
+        else the bot's (``SHAX_LANGUAGE``, :func:`bot.service.speech.server_default`)."""
+        settings = await self.of(guild_id)
+        return settings.language if Setting.LANGUAGE in settings.changed else server_default()
 
     def _apply(self, stored: dict[str, str]) -> ServerSettings:
         s = self.defaults

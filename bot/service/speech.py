@@ -6,12 +6,14 @@ says so with :func:`speaking` around the service call (and around turning the re
 into a message). The service then takes :func:`to_player` for ephemeral replies and
 refusals, and :func:`in_public` for everything posted to the channel — the board, a
 challenge, a notice — and hands that translator to the sentences of
-:mod:`bot.service.texts`. Work the service does on its own (the clock's notices) speaks
-the server default.
+:mod:`bot.service.texts`.
 
 The player's language is, strongest first: their ``/shax language`` choice, the locale
 their Discord app sends when it is one of ours, the server's language. The server's
-language is the environment default (``SHAX_LANGUAGE``) until servers can choose.
+language is its ``/shax settings language:`` choice, else the environment default
+(``SHAX_LANGUAGE``): :meth:`bot.service.server_settings.ServerSettingsBook.language`.
+Work the service does on its own for a server (the clock, showing unshown boards) speaks
+that server's language through :func:`speaking` too.
 """
 
 from __future__ import annotations
@@ -34,11 +36,6 @@ def set_server_default(language: str) -> None:
 
 
 def server_default() -> str:
-    return _server_default
-
-
-def server_language(guild_id: int | None) -> str:
-    """A server's language (every server speaks the default until servers can choose)."""
     return _server_default
 
 

@@ -7,10 +7,11 @@ import pytest
 
 from bot.service import speech, texts
 from bot.service.facade import ShaxService
-from bot.service.replies import BadOption, NotYourTurn
+from bot.service.replies import BadOption, NotYourTurn, Place, UserError
+from bot.service.server_settings import Setting, SettingsChange
 from engine import Position, replay
 from shax_i18n import translator
-from tests.bot.conftest import AMINA, BASHIR, HERE, start_game
+from tests.bot.conftest import AMINA, BASHIR, GUILD, HERE, FakeClock, start_game
 
 EN, SO = translator("en"), translator("so")
 LABA_QAAD_RECORD = ["d7", "c5", "g7", "e5", "a4", "c3", "a1", "e3"]
@@ -106,3 +107,39 @@ def test_the_server_default_is_the_environments_language() -> None:
     finally:
         speech.set_server_default("en")
     assert speech.in_public().language == "en"
+
+
+async def test_a_server_set_to_somali_speaks_somali_in_public(
+    service: ShaxService, clock: FakeClock
+) -> None:
+    await service.settings(HERE, SettingsChange(language="so"), may_change=True)
+    assert await service.languages(AMINA.id, None, GUILD) == ("so", "so")
+    assert await service.languages(AMINA.id, "en-US", GUILD) == ("en", "so")
+    assert await service.languages(AMINA.id, None, GUILD + 1) == ("en", "en")
+    await start_game(service)
+    player, public = await service.languages(AMINA.id, "en-US", GUILD)
+    with speech.speaking(player=player, public=public):
+        board = await service.play(AMINA, HERE, "d7")
+        with pytest.raises(NotYourTurn) as refused:
+            await service.play(AMINA, HERE, "d6")
+    assert "Amina wuxuu dhagax dhigay d7." in board.text
+    assert str(refused.value) == "It's Bashir's turn — wait for their move."
+    # What the bot says on its own there (the clock) is in Somali too.
+    await service.challenge(AMINA, BASHIR, Place(GUILD, 501))
+    clock.advance(minutes=10)
+    [expired] = await service.tick()
+    assert expired.reply.text == "Loolankii Amina u diray Bashir waqtigiisii wuu dhammaaday."
+    assert expired.language == "so"
+    # Back to the bot's default (SHAX_LANGUAGE).
+    await service.settings(HERE, SettingsChange(reset=Setting.LANGUAGE), may_change=True)
+    assert await service.languages(AMINA.id, None, GUILD) == ("en", "en")
+
+
+async def test_the_settings_answer_in_the_players_language(service: ShaxService) -> None:
+    with speech.speaking(player="so", public="en"):
+        reply = await service.settings(HERE, SettingsChange(turn_timeout="12h"), may_change=True)
+        with pytest.raises(UserError) as refused:
+            await service.settings(HERE, SettingsChange(theme="blue"), may_change=True)
+    assert reply.ephemeral and reply.text.startswith("**Dejinta waa la keydiyay.**")
+    assert "• Waqtiga doorka: 12 saac" in reply.text
+    assert str(refused.value).startswith("`blue` kama mid aha doorashooyinka midabada shaxda")
