@@ -68,6 +68,7 @@ SHAX_COMMANDS = (
     "leaderboard",
     "rules",
     "language",
+    "theme",
 )
 CONSOLE_COMMANDS = ("/shax", "/as", "/help", "/quit")
 OPTIONS = {
@@ -77,6 +78,7 @@ OPTIONS = {
     "streak": ("user:",),
     "rules": ("variant:",),
     "language": ("language:",),
+    "theme": ("theme:",),
 }
 """The options each command takes (the others take none)."""
 
@@ -92,6 +94,7 @@ Commands (as in Discord):
   /shax hint  (the best move, a few per game against the bot) · /shax review (the last game)
   /shax streak [user:@name] · /shax leaderboard · /shax rules [variant:…]
   /shax language language:{languages}
+  /shax theme [theme:dark|light]      (the look of the pictures you ask for)
 On {variant}: points {points}.
 Console only:
   /as NAME    switch who is typing (the game hands over by itself)
@@ -280,6 +283,8 @@ class Console:
             reply = await s.streak(here, self.person(who) if who else me)
         elif command == "leaderboard":
             reply = await s.leaderboard(here)
+        elif command == "theme":
+            reply = await s.theme(me, opt("theme"))
         elif command == "rules":
             variant = opt("variant", self.variant.id) or self.variant.id
             reply = await s.rules(variant)
@@ -423,6 +428,7 @@ class Console:
             "variant": list(VARIANT_IDS),
             "level": list(LEVELS),
             "first": ["me", "bot", "random"],
+            "theme": ["dark", "light"],
             "opponent": [f"@{u.name}" for u in self.users.values() if u.id != self.user.id],
             "user": [f"@{u.name}" for u in self.users.values()],
             "action": self.legal,

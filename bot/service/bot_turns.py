@@ -102,7 +102,9 @@ class BotPlayer:
         row, events, finished = await self.play_turns(row, thinking)
         t = in_public()
         intro = texts.bot_game_intro(user.name, bot_name, texts.variant_title(variant, t), t)
-        return await self.composer.board_reply(row, events=events, intro=intro, finished=finished)
+        return await self.composer.board_reply(
+            row, events=events, intro=intro, finished=finished, viewer=user.id
+        )
 
     async def play_turns(
         self, row: GameRow, thinking: Thinking = not_thinking

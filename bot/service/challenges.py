@@ -171,7 +171,7 @@ class Challenges:
             after_draw=series.last_winner is None and series.games > 0,
             t=in_public(),
         )
-        return await self.composer.board_reply(row, intro=intro)
+        return await self.composer.board_reply(row, intro=intro, viewer=user.id)
 
     async def decline(self, user: User, place: Place, challenge_id: int | None = None) -> Reply:
         """Decline a challenge addressed to ``user``; the challenger declining withdraws it."""

@@ -26,7 +26,14 @@ from bot.service import settings_texts, speech, texts
 from bot.service.bot_turns import ActionChooser, BotPlayer
 from bot.service.challenges import Challenges
 from bot.service.clock import TurnClock, everything
-from bot.service.compose import BoardRenderer, Composer, Offload, ReplayRenderer
+from bot.service.compose import (
+    THEME_PREF,
+    THEMES,
+    BoardRenderer,
+    Composer,
+    Offload,
+    ReplayRenderer,
+)
 from bot.service.kernel import GameKernel, other, parse_variant, side, utcnow
 from bot.service.replies import (
     BadOption,
@@ -119,7 +126,11 @@ class ShaxService:
         if render_replay is not None:
             pictures["render_replay"] = render_replay
         self.composer = Composer(
-            self.kernel, run_board=run_board, run_replay=run_replay, **pictures
+            self.kernel,
+            run_board=run_board,
+            run_replay=run_replay,
+            default_theme="dark" if surface is Surface.DISCORD else "light",
+            **pictures,
         )
         self.bots = BotPlayer(self.kernel, self.composer, ai)
         self.challenges = Challenges(
@@ -266,7 +277,7 @@ class ShaxService:
 
     async def board(self, user: User, place: Place, *, thinking: Thinking = not_thinking) -> Reply:
         """The game in this channel as a fresh live board (anyone may look)."""
-        return await self.turns.board(place, thinking=thinking)
+        return await self.turns.board(place, thinking=thinking, viewer=user.id)
 
     async def resign(
         self, user: User, place: Place, game_id: int | None = None, version: int | None = None
@@ -395,6 +406,18 @@ class ShaxService:
             notices.append(Notice(row.channel_id, reply, language=language))
         return notices
 
+    async def unseen(self, reply: Reply) -> bool:
+        """Whether a board from :meth:`reconcile` is still to be shown: its game is still
+        at that version, no board of it was shown meanwhile, and nobody is changing it
+        right now (an answer that began since shows its own board)."""
+        if reply.game_id is None or reply.version is None:
+            return False
+        busy = self.bots.is_thinking(reply.game_id) or self.kernel.lock(reply.game_id).locked()
+        row = await self.storage.get_game(reply.game_id)
+        if busy or row is None:
+            return False
+        return row.version == reply.version and row.shown_version < row.version
+
     # -- the clock, statistics and help --------------------------------------------------
 
     async def tick(self) -> list[Notice]:
@@ -412,6 +435,20 @@ class ShaxService:
     async def leaderboard(self, place: Place) -> Reply:
         """The server's best current and all-time streaks against people."""
         return await self.statistics.leaderboard(place)
+
+    async def theme(self, user: User, theme: str | None = None) -> Reply:
+        """Choose the theme (``dark`` or ``light``) of the boards ``user`` asks for or
+        clicks; without one, say which it is. Remembered per player."""
+        if theme is None or not theme.strip():
+            current = await self.composer.theme_of(user.id)
+            return Reply(
+                text=texts.theme_current(current, THEMES, speech.to_player()), ephemeral=True
+            )
+        name = theme.strip().lower()
+        if name not in THEMES:
+            raise BadOption(texts.unknown_theme(theme, THEMES, speech.to_player()))
+        await self.storage.set_player_pref(user.id, THEME_PREF, name)
+        return Reply(text=texts.theme_chosen(name, speech.to_player()), ephemeral=True)
 
     async def rules(self, variant: str = "shax") -> Reply:
         """The rules in short, with a picture of the empty board and its point names."""

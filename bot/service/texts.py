@@ -1066,3 +1066,44 @@ def turning_point_caption(
 NO_TURNING_POINTS = N_(
     "No turning points: no action lost more than a quarter of a stone. Well played!"
 )
+
+
+def series_stones(name: str, stones: int, t: Translator = EN) -> str:
+    """The series stones on the picture, explained: whose, how many, what comes next."""
+    if stones < GAL:
+        return t.ngettext(
+            "Series stones: {name}, {n} win in a row; {more} more for a gal.",
+            "Series stones: {name}, {n} wins in a row; {more} more for a gal.",
+            stones,
+            name=name,
+            more=GAL - stones,
+        )
+    if stones < GABAD:
+        return t.gettext(
+            "Series stones: {name}, {n} wins in a row (a gal); one more for a gabad.",
+            name=name,
+            n=stones,
+        )
+    return t.gettext("Series stones: {name}, {n} wins in a row (a gabad).", name=name, n=stones)
+
+
+def theme_chosen(theme: str, t: Translator = EN) -> str:
+    # Translators: The answer to /shax theme; {theme} is dark or light (the command's
+    # values, kept as is).
+    return t.gettext("Your boards are now drawn in the {theme} theme.", theme=theme)
+
+
+def theme_current(theme: str, themes: Sequence[str], t: Translator = EN) -> str:
+    return t.gettext(
+        "Your boards are drawn in the {theme} theme; choose with /shax theme: {themes}.",
+        theme=theme,
+        themes=", ".join(themes),
+    )
+
+
+def unknown_theme(theme: str, themes: Sequence[str], t: Translator = EN) -> str:
+    return t.gettext(
+        "Unknown theme {theme} — choose one of: {themes}.",
+        theme=repr(theme),
+        themes=", ".join(themes),
+    )

@@ -26,6 +26,7 @@ OPERATOR_FILES = {
     "bot/storage/copy.py": "python -m bot migrate: the operator's copy to PostgreSQL",
     "bot/storage/postgres.py": "SQL and the operator's database errors",
     "bot/storage/schema.py": "SQL: the tables and their migrations",
+    "bot/storage/settings.py": "SQL: meta, server settings and player preferences",
     "bot/storage/sqlite.py": "SQL and the operator's migration messages",
     "bot/config.py": "settings errors, printed to the operator at start-up",
     "bot/__main__.py": "the command line: its help and the no-token hint are the operator's",
