@@ -4,7 +4,7 @@ by default, and each player's choice is remembered for the boards they ask for."
 from __future__ import annotations
 
 import renderer
-from tests.bot.discord_helpers import board_image, shown
+from tests.bot.discord.helpers import board_image, shown
 from tests.e2e.conftest import Live, start_game
 
 DARK = renderer.get_theme("dark").ground
