@@ -6,10 +6,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from bot.config import ConfigError, Settings, load_settings
 from bot.storage import Storage, StorageError
+from shax_i18n import LANGUAGES
 
 NO_TOKEN = """\
 No Discord token is configured, so the bot cannot connect to Discord.
@@ -38,6 +40,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="your name in the games (default: asked in a terminal, else your login name)",
     )
     local.add_argument("--channel", type=int, default=1, help="the console's channel number")
+    local.add_argument(
+        "--lang",
+        choices=sorted(LANGUAGES),
+        default=None,
+        help="the language the console speaks: en or so (default: SHAX_LANGUAGE)",
+    )
     sub.add_parser(
         "sync", help="register the slash commands with Discord once (after they changed), then exit"
     )
@@ -133,8 +141,9 @@ def run_local(settings: Settings, args: argparse.Namespace) -> int:
     from bot.console import run_console
 
     check_database(getattr(args, "db", None) or settings.db_path)
+    lang = getattr(args, "lang", None)
     return run_console(
-        settings,
+        replace(settings, language=lang) if lang else settings,
         db=getattr(args, "db", None),
         out=getattr(args, "out", None),
         name=getattr(args, "name", None),

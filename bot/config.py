@@ -14,6 +14,8 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
+from shax_i18n import LANGUAGES
+
 DEFAULT_API_BASE_URL = "https://discord.com/api/v10"
 DEFAULT_GATEWAY_URL = "wss://gateway.discord.gg"
 DEFAULT_DB_PATH = "./shax.db"
@@ -64,6 +66,9 @@ class Settings:
     game_threads: str = "busy"
     """Where new games go: ``busy`` — in a thread of their own when the channel already
     has a game; ``always`` — always in a thread; ``never`` — refuse in a busy channel."""
+    language: str = "en"
+    """The server's language (``SHAX_LANGUAGE``): public messages, and replies to players
+    who chose none and whose Discord app is in no language of ours."""
 
     def owns(self, guild_id: int | None) -> bool:
         """Whether this process runs the shard of a server (DMs belong to shard 0): the
@@ -131,6 +136,7 @@ def load_settings(
             "SHAX_GAME_THREADS", values.get("SHAX_GAME_THREADS"), GAME_THREADS, "busy"
         ),
         log_level=_log_level(values.get("SHAX_LOG_LEVEL", "INFO")),
+        language=_choice("SHAX_LANGUAGE", values.get("SHAX_LANGUAGE"), tuple(LANGUAGES), "en"),
     )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 
 class ShaxError(ValueError):
@@ -27,9 +27,24 @@ def summarize(actions: Sequence[str], limit: int = 12) -> str:
 
 
 class IllegalActionError(ShaxError):
-    """A well-formed action that the rules do not allow now."""
+    """A well-formed action that the rules do not allow now.
 
-    def __init__(self, action: str, reason: str, legal: Sequence[str]) -> None:
+    ``reason`` is the explanation in English; ``template`` and ``params`` are the same
+    explanation as a message with named placeholders and their values (the words a
+    translation of the reason needs): ``reason == template.format(**params)``.
+    """
+
+    def __init__(
+        self,
+        action: str,
+        template: str,
+        legal: Sequence[str],
+        *,
+        params: Mapping[str, str] | None = None,
+    ) -> None:
+        self.template = template
+        self.params: dict[str, str] = dict(params or {})
+        reason = template.format(**self.params)
         message = f"{action}: {reason}"
         if legal:
             message += f". Legal now: {summarize(legal)}"

@@ -548,49 +548,86 @@ class Position:
         me = Color(self.turn).label
         them = Color(1 - self.turn).label
         if self.outcome:
-            raise GameOverError(text, f"the game is over ({self.outcome.describe()})", [])
+            raise GameOverError(
+                text,
+                "the game is over ({outcome})",
+                [],
+                params={"outcome": self.outcome.describe()},
+            )
         step = self.step
         own = self.black if self.turn else self.white
         opp = self.white if self.turn else self.black
+        params = {"player": me, "opponent": them}
         if step is Step.PLACE:
             if action.kind is not Kind.PLACE:
-                reason = f"stones are still being placed: {me} places a stone on an empty point"
+                template = (
+                    "stones are still being placed: {player} places a stone on an empty point"
+                )
             else:
-                reason = f"{names[action.dst]} is already taken; place on an empty point"
+                template = "{point} is already taken; place on an empty point"
+                params = {"point": names[action.dst]}
         elif step is Step.REMOVE:
-            why = "the opening removal" if self.phase is Phase.REMOVAL else f"{me} formed a jare"
             if action.kind is not Kind.REMOVE:
-                reason = f"{why}: {me} must first remove one of {them}'s stones (x + its point)"
+                template = (
+                    "the opening removal: {player} must first remove one of {opponent}'s "
+                    "stones (x + its point)"
+                    if self.phase is Phase.REMOVAL
+                    else "{player} formed a jare: {player} must first remove one of "
+                    "{opponent}'s stones (x + its point)"
+                )
             elif own >> action.dst & 1:
-                reason = f"{names[action.dst]} is {me}'s own stone; remove one of {them}'s"
+                template = "{point} is {player}'s own stone; remove one of {opponent}'s"
+                params["point"] = names[action.dst]
             else:
-                reason = f"{names[action.dst]} is empty; remove one of {them}'s stones"
+                template = "{point} is empty; remove one of {opponent}'s stones"
+                params = {"point": names[action.dst], "opponent": them}
         else:
-            reason = self._explain_move(action, own, opp, me, them)
-        raise IllegalActionError(text, reason, legal_text)
+            template, params = self._explain_move(action, own, opp, me, them)
+        raise IllegalActionError(text, template, legal_text, params=params)
 
-    def _explain_move(self, action: Action, own: int, opp: int, me: str, them: str) -> str:
+    def _explain_move(
+        self, action: Action, own: int, opp: int, me: str, them: str
+    ) -> tuple[str, dict[str, str]]:
+        """Why a move is refused: a message with named placeholders, and their values."""
         v = self.variant
         names = v.points
         if action.kind is Kind.PLACE:
-            return f"all stones are placed: {me} moves a stone to an adjacent empty point (from-to)"
+            return (
+                "all stones are placed: {player} moves a stone to an adjacent empty point "
+                "(from-to)",
+                {"player": me},
+            )
         if action.kind is Kind.REMOVE:
-            return f"no removal is due: {me} moves a stone to an adjacent empty point (from-to)"
+            return (
+                "no removal is due: {player} moves a stone to an adjacent empty point (from-to)",
+                {"player": me},
+            )
         src, dst = action.src, action.dst
         if not own >> src & 1:
-            whose = f"{them}'s stone" if opp >> src & 1 else "empty"
-            return f"{names[src]} is {whose}; {me} moves one of {me}'s own stones"
+            if opp >> src & 1:
+                return (
+                    "{point} is {opponent}'s stone; {player} moves one of {player}'s own stones",
+                    {"point": names[src], "opponent": them, "player": me},
+                )
+            return (
+                "{point} is empty; {player} moves one of {player}'s own stones",
+                {"point": names[src], "player": me},
+            )
         if not v.adjacent[src] >> dst & 1:
             near = " ".join(v.names(v.adjacent[src]))
-            return f"{names[src]} and {names[dst]} are not adjacent (next to {names[src]}: {near})"
+            return (
+                "{src} and {dst} are not adjacent (next to {src}: {near})",
+                {"src": names[src], "dst": names[dst], "near": near},
+            )
         if not self.empty >> dst & 1:
-            return f"{names[dst]} is occupied"
+            return "{point} is occupied", {"point": names[dst]}
         if self.step is Step.FREE:
             return (
-                f"{them} is blocked (jid i sii aan jar aheyn): {me} must make a move "
-                f"that frees {them}"
+                "{opponent} is blocked (jid i sii aan jar aheyn): {player} must make a move "
+                "that frees {opponent}",
+                {"opponent": them, "player": me},
             )
-        return "that move is not allowed now"  # unreachable with the rules above
+        return "that move is not allowed now", {}  # unreachable with the rules above
 
 
 def _mask(v: Variant, points: str | Iterable[str]) -> int:

@@ -27,12 +27,17 @@ from engine import (
     split_record,
 )
 from engine import iter_positions as _iter_positions
+from engine.moments import Moment, moments_after
 from renderer import sprites
 from renderer.layout import Layout, make_layout
 from renderer.panel import draw_caption, draw_panel, draw_series
 from renderer.sprites import SS
 from renderer.text import draw_text
 from renderer.theme import Theme, get_theme
+from shax_i18n import translator
+
+SHOWN_MOMENTS = (Moment.LABA_QAAD, Moment.IRMAAN, Moment.HAARIG, Moment.OODAN)
+"""The named moments the picture cries (engine.moments), in this order."""
 
 PNG_LEVEL = 6
 """zlib level for PNGs: on palette images it costs ~3 ms and beats 1 by a fifth in size."""
@@ -61,6 +66,8 @@ class BoardView:
     """Draw from black's side (rank 1 at the top)."""
     caption: str | None = None
     """A line of text under the board and panel (the image grows by a strip)."""
+    language: str = "en"
+    """The language of the words on the picture (``shax_i18n.LANGUAGES``)."""
     suggestion: str | None = None
     """An action in notation drawn as advice, in the ``select`` colour: a move's arrow,
     a ring where to place, a cross on the stone to remove. One that is not an action on
@@ -211,10 +218,22 @@ def compose(
         series = None
     names = (view.white_name, view.black_name)
     last = [action for _, action in drawn if action is not None]
-    draw_panel(img, lay, theme, position, last, outcome, names, series, ply)
+    t = translator(view.language)
+    moments = _moments(previous, last_action, position)
+    draw_panel(img, lay, theme, position, last, outcome, names, series, ply, t, moments)
     if view.caption:
         draw_caption(img, lay, theme, view.caption)
     return img
+
+
+def _moments(
+    previous: Position | None, action: Action | None, position: Position
+) -> tuple[Moment, ...]:
+    """The named moments the last action made, in the order the picture cries them."""
+    if previous is None or action is None:
+        return ()
+    found = moments_after(previous, action, position)
+    return tuple(m for m in SHOWN_MOMENTS if m in found)
 
 
 def _suggested(variant: Variant, text: str | None) -> Action | None:

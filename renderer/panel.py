@@ -9,10 +9,24 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from engine import Action, Color, Outcome, Phase, Position
+from engine.moments import Moment
 from renderer import sprites
 from renderer.layout import Layout
-from renderer.text import draw_text, fit, status_lines, text_width, wrap
+from renderer.text import color_word, draw_text, fit, status_lines, text_width, wrap
 from renderer.theme import RGB, Theme
+from shax_i18n import Translator, translator
+
+
+def moment_word(moment: Moment, t: Translator) -> str:
+    """A named moment's cry on the picture: ``"Irmaan!"``."""
+    if moment is Moment.IRMAAN:
+        return t.pgettext("moment", "Irmaan!")
+    if moment is Moment.LABA_QAAD:
+        return t.pgettext("moment", "Laba-qaad!")
+    if moment is Moment.HAARIG:
+        return t.pgettext("moment", "Haarig!")
+    return t.pgettext("moment", "Oodan!")
+
 
 SERIES_SHOWN = 10
 """Series stones drawn one by one; beyond this a count is written instead."""
@@ -32,9 +46,14 @@ def draw_panel(
     names: tuple[str, str],
     series: tuple[Color, int] | None,
     ply: int | None = None,
+    t: Translator | None = None,
+    moments: Sequence[Moment] = (),
 ) -> None:
-    """The panel right of the board. ``series`` is drawn here only when the board has no
-    central square (jar: its centre b2 is a point)."""
+    """The panel right of the board; its words in ``t``'s language (English when none),
+    with the named ``moments`` the last action made ("Irmaan!") after it. ``series`` is
+    drawn here only when the board has no central square (jar: its centre b2 is a
+    point)."""
+    t = t or translator(None)
     d = ImageDraw.Draw(img)
     pad = lay.px(14)
     x0 = lay.panel_x + pad
@@ -56,25 +75,32 @@ def draw_panel(
             color,
             box,
             lit=color is active or color is winner,
+            t=t,
         )
 
     # What happens now, centred between the cards; a finished game on a plate
     # in the winner's stone colour.
-    head, detail = status_lines(position, outcome)
+    head, detail = status_lines(position, outcome, t)
     inset = lay.px(14) if outcome else 0
     width = x1 - x0 - 2 * inset
     hs, ds = lay.px(36), lay.px(24)
     head_lines = wrap(head, hs, width, max_lines=2)
     detail_lines = wrap(detail, ds, width, max_lines=4) if detail else []
     v = position.variant
-    note = "Last: " + " ".join(a.notation(v) for a in last) if last else ""
-    if note and ply and text_width(f"{note}  ·  action {ply}", lay.px(24)) <= x1 - x0:
-        note += f"  ·  action {ply}"  # left out where a two-part turn leaves no room
+    note = ""
+    if last:
+        actions = " ".join(a.notation(v) for a in last)
+        note = t.gettext("Last: {actions}", actions=actions)
+        if ply:  # left out where a two-part turn leaves no room
+            with_ply = t.gettext("Last: {actions}  ·  action {n}", actions=actions, n=ply)
+            if text_width(with_ply, lay.px(24)) <= x1 - x0:
+                note = with_ply
+    cry = "  ".join(moment_word(m, t) for m in moments)
     hl, dl = lay.px(42), lay.px(30)
     room = bottom_y - (top_y + card_h) - 2 * lay.px(8)
     while True:
         text_h = len(head_lines) * hl + len(detail_lines) * dl
-        block = text_h + 2 * inset + (lay.px(12) + dl if note else 0)
+        block = text_h + 2 * inset + (lay.px(12) + dl if note else 0) + (dl if cry else 0)
         if series is not None:
             block += lay.px(44)
         if block <= room or len(detail_lines) <= 1:
@@ -102,18 +128,28 @@ def draw_panel(
         y += lay.px(10)
         draw_text(img, (x0, y), fit(note, ds, x1 - x0), ds, theme.text)
         y += dl
+    if cry:
+        draw_text(img, (x0, y), fit(cry, ds, x1 - x0), ds, theme.label)
+        y += dl
     if series is not None:
-        _draw_series_row(img, lay, theme, series, x0, y + lay.px(30))
+        _draw_series_row(img, lay, theme, series, x0, y + lay.px(30), t)
 
 
 def _draw_series_row(
-    img: Image.Image, lay: Layout, theme: Theme, series: tuple[Color, int], x: int, y: int
+    img: Image.Image,
+    lay: Layout,
+    theme: Theme,
+    series: tuple[Color, int],
+    x: int,
+    y: int,
+    t: Translator,
 ) -> None:
     """``series ●●●``: the series stones in the panel, for boards without a central square."""
     color, stones = series
     size = lay.px(22)
-    draw_text(img, (x, y), "series", size, theme.muted, "lm")
-    x += round(text_width("series", size)) + lay.px(10)
+    word = t.gettext("series")
+    draw_text(img, (x, y), word, size, theme.muted, "lm")
+    x += round(text_width(word, size)) + lay.px(10)
     pr = PEBBLE * lay.scale
     step = round(pr * 2.4)
     shown = stones if stones <= PANEL_SERIES_SHOWN else 1
@@ -150,6 +186,7 @@ def _draw_card(
     color: Color,
     box: tuple[int, int, int, int],
     lit: bool,
+    t: Translator,
 ) -> None:
     """A player's card: stone and name; stones on board and in hand; the stones still
     to place beside the board, later the opponent's stones this player took.
@@ -163,7 +200,7 @@ def _draw_card(
     black = color is Color.BLACK
     sprites.paste(img, sprites.stone(theme, black, lay.px(15)), (x0 + lay.px(27), y0 + lay.px(30)))
     # Only a player without a name is called by the colour; any name is drawn.
-    name = name.strip() or color.label.capitalize()
+    name = name.strip() or color_word(color, t)
     ns = lay.px(30)
     tx = x0 + lay.px(52)
     draw_text(img, (tx, y0 + lay.px(30)), fit(name, ns, x1 - tx - lay.px(8)), ns, theme.text, "lm")
@@ -174,17 +211,21 @@ def _draw_card(
     row_y = y0 + lay.px(102)
     px = x0 + lay.px(14)
     if position.phase is Phase.PLACEMENT:
-        info = f"{on_board} on board  ·  {hand} in hand"
+        info = t.gettext(
+            "{on_board} on board  ·  {in_hand} in hand", on_board=on_board, in_hand=hand
+        )
         pebbles, pebble_black = hand, black
     else:
         taken = v.pieces - position.count(color.other) - position.in_hand(color.other)
-        info = f"{on_board} on board"
         if position.blocked is color:
-            info += "  ·  blocked"
+            info = t.gettext("{on_board} on board  ·  blocked", on_board=on_board)
+        else:
+            info = t.gettext("{on_board} on board", on_board=on_board)
         pebbles, pebble_black = taken, not black
         if taken:
-            draw_text(img, (px, row_y), "took", ss, theme.muted, "lm")
-            px += round(text_width("took", ss)) + lay.px(8)
+            took = t.gettext("took")
+            draw_text(img, (px, row_y), took, ss, theme.muted, "lm")
+            px += round(text_width(took, ss)) + lay.px(8)
     draw_text(img, (x0 + lay.px(14), y0 + lay.px(66)), info, ss, theme.muted, "lm")
     pr = PEBBLE * lay.scale
     pebble_row(img, lay, theme, pebble_black, pebbles, (px, row_y), pr, round(pr * 2.3))

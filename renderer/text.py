@@ -22,7 +22,8 @@ from pathlib import Path
 import regex
 from PIL import Image, ImageDraw, ImageFont, features
 
-from engine import MOVE_LIMIT, Color, Outcome, Phase, Position, Step
+from engine import MOVE_LIMIT, Color, Outcome, Phase, Position, Step, Termination
+from shax_i18n import N_, Translator, translator
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 FONT_CHAIN: tuple[str, ...] = (
@@ -339,60 +340,123 @@ def wrap(text: str, size: int, width: float, max_lines: int = 4) -> list[str]:
     return [fit(line, size, width) for line in lines]
 
 
-def _cap(color: Color) -> str:
-    return color.label.capitalize()
+def color_word(color: Color, t: Translator) -> str:
+    """``"White"`` / ``"Black"``, capitalised as the picture writes them."""
+    return t.pgettext("color", "White") if color is Color.WHITE else t.pgettext("color", "Black")
 
 
-def status_lines(position: Position, outcome: Outcome | None = None) -> tuple[str, str]:
-    """What the picture says: a short headline and a detail line.
+def _small(color: Color, t: Translator) -> str:
+    return t.pgettext("color", "white") if color is Color.WHITE else t.pgettext("color", "black")
+
+
+_REASONS = {
+    Termination.TWO_PIECES: N_("{loser} has only two stones left"),
+    Termination.THREE_IN_A_ROW: N_("three in a row"),
+    Termination.RESIGNATION: N_("{loser} resigned"),
+    Termination.TIMEOUT: N_("{loser} ran out of time"),
+    Termination.MUTUAL_BLOCKADE: N_("neither player can move"),
+    Termination.THREEFOLD_REPETITION: N_("the same position occurred three times"),
+    Termination.MOVE_LIMIT: N_("100 moves without a capture"),
+    Termination.AGREEMENT: N_("both players agreed"),
+}
+
+
+def outcome_lines(outcome: Outcome, t: Translator) -> tuple[str, str]:
+    """``("White wins", "black has only two stones left")`` in ``t``'s language."""
+    if outcome.winner is Color.WHITE:
+        head = t.gettext("White wins")
+    elif outcome.winner is Color.BLACK:
+        head = t.gettext("Black wins")
+    else:
+        head = t.gettext("Draw")
+    loser = _small(Color.BLACK if outcome.winner is Color.WHITE else Color.WHITE, t)
+    return head, t.gettext(_REASONS[outcome.termination], loser=loser)
+
+
+def status_lines(
+    position: Position, outcome: Outcome | None = None, t: Translator | None = None
+) -> tuple[str, str]:
+    """What the picture says: a short headline and a detail line (in ``t``'s language,
+    English when none).
 
     ``outcome`` is an ending the record cannot show (resignation, agreement,
     timeout); it takes precedence over the position's own.
     """
+    t = t or translator(None)
     outcome = outcome or position.outcome
     if outcome is not None:
         # The result as the headline ("White wins"), the reason below it.
-        return outcome.headline, outcome.reason()
+        return outcome_lines(outcome, t)
     me = Color(position.turn)
     them = me.other
+    side, other = color_word(me, t), color_word(them, t)
     step = position.step
     if step is Step.PLACE:
         n = position.in_hand(me)
-        detail = f"{n} stone{'s' if n != 1 else ''} in hand"
         first = position.first_jare
         if first is not None and position.variant.family == "shax":
-            detail += f"; {first.label} formed the first jare and removes first"
-        return f"{_cap(me)} to place", detail
+            detail = t.ngettext(
+                "{n} stone in hand; {color} formed the first jare and removes first",
+                "{n} stones in hand; {color} formed the first jare and removes first",
+                n,
+                color=_small(first, t),
+            )
+        else:
+            detail = t.ngettext("{n} stone in hand", "{n} stones in hand", n)
+        return t.gettext("{side} to place", side=side), detail
     if step is Step.REMOVE:
-        why = (
-            "the opening removal"
-            if position.phase is Phase.REMOVAL
-            else f"{me.label} formed a jare"
-        )
-        return f"{_cap(me)} to remove", f"a {them.label} stone, any one: {why}"
+        if position.phase is Phase.REMOVAL:
+            detail = t.gettext(
+                "a {color} stone, any one: the opening removal", color=_small(them, t)
+            )
+        else:
+            detail = t.gettext(
+                "a {color} stone, any one: {mover} formed a jare",
+                color=_small(them, t),
+                mover=_small(me, t),
+            )
+        return t.gettext("{side} to remove", side=side), detail
     if step is Step.FREE:
         return (
-            f"{_cap(me)} must free {_cap(them)}",
-            f"jid i sii aan jar aheyn: {them.label} cannot move, so {me.label} moves to "
-            "open a way (no capture)",
+            t.gettext("{side} must free {other}", side=side, other=other),
+            t.gettext(
+                "jid i sii aan jar aheyn: {blocked} cannot move, so {mover} moves to open a "
+                "way (no capture)",
+                blocked=_small(them, t),
+                mover=_small(me, t),
+            ),
         )
     left = MOVE_LIMIT - position.clock
+    head = t.gettext("{side} to move", side=side)
     if left <= MOVE_LIMIT // 2:
-        return f"{_cap(me)} to move", f"{left} moves without a capture until a draw"
-    return f"{_cap(me)} to move", "a stone along a line to the next empty point"
+        return head, t.ngettext(
+            "{n} move without a capture until a draw",
+            "{n} moves without a capture until a draw",
+            left,
+        )
+    return head, t.gettext("a stone along a line to the next empty point")
 
 
-def status_text(position: Position, outcome: Outcome | None = None) -> str:
+def status_text(
+    position: Position, outcome: Outcome | None = None, t: Translator | None = None
+) -> str:
     """The status in one line, e.g. ``'White to place (12 in hand)'`` or
     ``'White must free Black (jid i sii aan jar aheyn)'``."""
+    t = t or translator(None)
     outcome = outcome or position.outcome
     if outcome is not None:
-        return outcome.describe()
+        head, reason = outcome_lines(outcome, t)
+        return t.gettext("{headline}: {reason}", headline=head, reason=reason)
     me = Color(position.turn)
+    side = color_word(me, t)
     if position.step is Step.PLACE:
-        return f"{_cap(me)} to place ({position.in_hand(me)} in hand)"
+        return t.gettext("{side} to place ({n} in hand)", side=side, n=position.in_hand(me))
     if position.step is Step.REMOVE:
-        return f"{_cap(me)} must remove a {me.other.label} stone"
+        return t.gettext("{side} must remove a {color} stone", side=side, color=_small(me.other, t))
     if position.step is Step.FREE:
-        return f"{_cap(me)} must free {_cap(me.other)} (jid i sii aan jar aheyn)"
-    return f"{_cap(me)} to move"
+        return t.gettext(
+            "{side} must free {other} (jid i sii aan jar aheyn)",
+            side=side,
+            other=color_word(me.other, t),
+        )
+    return t.gettext("{side} to move", side=side)

@@ -40,8 +40,10 @@ from bot.service.replies import (
     User,
     UserError,
 )
+from bot.service.speech import in_public, speaking, to_player
 from engine import VARIANT_IDS, Variant, get_variant, replay
 from engine.ai import LEVELS
+from shax_i18n import LANGUAGES, N_, Translator, translator
 
 BOT_USER = User(1, "Shax bot", True)
 MENU_SIZE = 25
@@ -65,6 +67,7 @@ SHAX_COMMANDS = (
     "streak",
     "leaderboard",
     "rules",
+    "language",
     "theme",
 )
 CONSOLE_COMMANDS = ("/shax", "/as", "/help", "/quit")
@@ -74,30 +77,49 @@ OPTIONS = {
     "move": ("action:",),
     "streak": ("user:",),
     "rules": ("variant:",),
+    "language": ("language:",),
     "theme": ("theme:",),
 }
 """The options each command takes (the others take none)."""
 
 
-def help_text(variant: Variant) -> str:
-    """The commands, with notation examples that exist on ``variant``'s board."""
-    ex = board_words.examples(variant)
-    notation = f"{ex.move} moves" + (f", {ex.remove} removes" if ex.remove else "")
-    return f"""\
+HELP = N_(
+    """\
 Commands (as in Discord):
-  /shax challenge opponent:@name [variant:{"|".join(VARIANT_IDS)}]
+  /shax challenge opponent:@name [variant:{variants}]
   /shax accept · /shax decline · /shax cancel      (a challenge's buttons)
-  /shax play-bot [level:{"|".join(LEVELS)}] [variant:…] [first:me|bot|random]
-  /shax move action:{ex.place}      (or /shax move {ex.place}; {notation})
+  /shax play-bot [level:{levels}] [variant:…] [first:me|bot|random]
+  /shax move action:{place}      (or /shax move {place}; {notation})
   /shax board · /shax resign · /shax draw · /shax decline-draw · /shax rematch
   /shax hint  (the best move, a few per game against the bot) · /shax review (the last game)
   /shax streak [user:@name] · /shax leaderboard · /shax rules [variant:…]
+  /shax language language:{languages}
   /shax theme [theme:dark|light]      (the look of the pictures you ask for)
-On {variant.title}: points {board_words.point_names(variant)}.
+On {variant}: points {points}.
 Console only:
   /as NAME    switch who is typing (the game hands over by itself)
   /help       this text        /quit (or Ctrl-D)    leave
 Tab completes commands, options and the legal actions; the up arrow recalls a line."""
+)
+
+
+def help_text(variant: Variant, t: Translator = texts.EN) -> str:
+    """The commands, with notation examples that exist on ``variant``'s board."""
+    ex = board_words.examples(variant)
+    if ex.remove:
+        notation = t.gettext("{move} moves, {remove} removes", move=ex.move, remove=ex.remove)
+    else:
+        notation = t.gettext("{move} moves", move=ex.move)
+    return t.gettext(
+        HELP,
+        variants="|".join(VARIANT_IDS),
+        levels="|".join(LEVELS),
+        place=ex.place,
+        notation=notation,
+        languages="|".join(LANGUAGES),
+        variant=texts.variant_title(variant, t),
+        points=board_words.point_names(variant),
+    )
 
 
 def local_user(name: str) -> User:
@@ -143,7 +165,7 @@ class Console:
     def person(self, text: str) -> User:
         name = text.strip().removeprefix("@")
         if not name:
-            raise UserError("Name a player, like @amina.")
+            raise UserError(to_player().gettext("Name a player, like @amina."))
         key = name.lower()
         if key in ("bot", "shax", "shaxbot", BOT_USER.name.lower()):
             return BOT_USER
@@ -161,40 +183,51 @@ class Console:
         except ValueError:
             words = line.split()
         head = words[0].lower()
+        if head in ("/quit", "/exit"):
+            return False
         self._said_thinking = False
+        player, public = await self.service.languages(self.user.id)
+        with speaking(player=player, public=public):
+            await self._handle(head, words)
+        return True
+
+    async def _handle(self, head: str, words: list[str]) -> None:
+        t = to_player()
         try:
-            if head in ("/quit", "/exit"):
-                return False
             if head == "/help" or (head == "/shax" and len(words) == 1):
-                self.write(help_text(self.variant))
+                self.write(help_text(self.variant, t))
             elif head == "/as":
                 if len(words) < 2:
-                    raise UserError("Say who is typing now: /as NAME.")
+                    raise UserError(t.gettext("Say who is typing now: /as NAME."))
                 user = self.person(words[1])
                 if user.is_bot:
-                    raise UserError("The bot plays by itself; choose a person's name.")
+                    raise UserError(t.gettext("The bot plays by itself; choose a person's name."))
                 self.user = user
-                self.write(f"Now typing: {self.user.name}")
+                self.write(t.gettext("Now typing: {name}", name=self.user.name))
             elif head == "/shax":
                 await self.shax(words[1].lower(), words[2:])
             else:
-                own = ", ".join(CONSOLE_COMMANDS)
-                raise UserError(f"Commands start with /shax; the console's own are {own}.")
+                raise UserError(
+                    t.gettext(
+                        "Commands start with /shax; the console's own are {commands}.",
+                        commands=", ".join(CONSOLE_COMMANDS),
+                    )
+                )
         except UserError as exc:
             self.say(f"✗ {exc}")
         await self.show_notices()
         await self.refresh()
-        return True
 
     def thinking(self) -> None:
         """The service's callback: the bot starts to think (said once per command)."""
         if not self._said_thinking:
             self._said_thinking = True
-            self.write(texts.thinking(BOT_USER.name))
+            self.write(texts.thinking(BOT_USER.name, in_public()))
 
     async def shax(self, command: str, args: list[str]) -> None:
         opts, rest = _options(args)
         s, me, here = self.service, self.user, self.place
+        t = to_player()
         simple: dict[str, Callable[[User, Place], Awaitable[Reply]]] = {  # no options
             "accept": s.accept,
             "decline": s.decline,
@@ -213,7 +246,7 @@ class Console:
         if command == "challenge":
             opponent = opt("opponent")
             if opponent is None:
-                raise UserError("Name your opponent: /shax challenge opponent:@name.")
+                raise UserError(t.gettext("Name your opponent: /shax challenge opponent:@name."))
             reply = await s.challenge(me, self.person(opponent), here, opt("variant", "shax") or "")
         elif command in simple:
             reply = await simple[command](me, here)
@@ -228,11 +261,13 @@ class Console:
             action = opt("action")
             if action is None:
                 example = board_words.examples(self.variant).place
-                raise UserError(f"Say which action: /shax move action:{example}.")
+                raise UserError(
+                    t.gettext("Say which action: /shax move action:{example}.", example=example)
+                )
             reply = await s.play(me, here, action, thinking=self.thinking)
         elif command == "rematch":
             if self.last_game_id is None:
-                raise UserError("There is no finished game to rematch yet.")
+                raise UserError(t.gettext("There is no finished game to rematch yet."))
             reply = await s.rematch(me, here, self.last_game_id, thinking=self.thinking)
         elif command == "hint":
             reply = await s.hint(me, here, thinking=self.thinking)
@@ -254,16 +289,37 @@ class Console:
             variant = opt("variant", self.variant.id) or self.variant.id
             reply = await s.rules(variant)
             stem = f"rules-{variant.strip().lower()}"
+        elif command == "language":
+            chosen = opt("language")
+            if chosen is None:
+                raise UserError(
+                    t.gettext(
+                        "Say which language: /shax language language:{languages}.",
+                        languages="|".join(LANGUAGES),
+                    )
+                )
+            reply = await s.set_language(me, chosen)
+            player, public = await s.languages(me.id)
+            with speaking(player=player, public=public):  # the answer in the new language
+                await self.show(reply)
+            return
         else:
             raise UserError(
-                f"Unknown command /shax {command} — choose one of: {', '.join(SHAX_COMMANDS)}."
+                t.gettext(
+                    "Unknown command /shax {command} — choose one of: {commands}.",
+                    command=command,
+                    commands=", ".join(SHAX_COMMANDS),
+                )
             )
         await self.show(reply, stem)
         await self.follow(reply)
 
     async def show(self, reply: Reply, stem: str | None = None) -> None:
-        prefix = "(only you see this) " if reply.ephemeral else ""
-        self.say(prefix + reply.text)
+        t = to_player()
+        if reply.ephemeral:
+            self.say(t.gettext("(only you see this) {text}", text=reply.text))
+        else:
+            self.say(reply.text)
         record: tuple[str, ...] = ()
         if reply.game_id is not None:
             self.last_game_id = reply.game_id
@@ -275,30 +331,45 @@ class Console:
             if attachment.filename.endswith(".png") and reply.game_id is not None:
                 self.write(text_board(replay(self.variant, record)))
             if attachment.filename.endswith(".gif"):
-                kind = "Replay"
+                self.write(t.gettext("Replay: {path}", path=path))
+            elif reply.game_id is not None:
+                self.write(t.gettext("Board image: {path}", path=path))
             else:
-                kind = "Board image" if reply.game_id is not None else "Picture"
-            self.write(f"{kind}: {path}")
+                self.write(t.gettext("Picture: {path}", path=path))
         self.show_controls(reply)
         await self.service.shown(reply)  # seen here: the Discord bot need not show it
 
     def show_controls(self, reply: Reply) -> None:
         c = reply.controls
+        t = to_player()
         if isinstance(c, BoardControls):
             if c.rematch:
-                self.write("Game over — /shax rematch to play again.")
+                self.write(t.gettext("Game over — /shax rematch to play again."))
                 return
             menu = c.menu(MENU_SIZE)
             labels = " ".join(choice.label for choice in menu.choices)
             if menu.two_step:
-                self.write(f"Stones that can move: {labels} (/shax move a stone to see where)")
+                self.write(
+                    t.gettext(
+                        "Stones that can move: {stones} (/shax move a stone to see where)",
+                        stones=labels,
+                    )
+                )
             else:
-                self.write(f"Legal: {labels}")
+                self.write(t.gettext("Legal: {actions}", actions=labels))
             if c.draw_offered_by is not None:
-                self.write("Draw offered: /shax draw to accept, /shax decline-draw to decline.")
+                self.write(
+                    t.gettext("Draw offered: /shax draw to accept, /shax decline-draw to decline.")
+                )
         elif isinstance(c, DestinationControls):
             moves = " ".join(choice.value for choice in c.choices)
-            self.write(f"Destinations: {moves} (play one with /shax move {c.choices[0].value})")
+            self.write(
+                t.gettext(
+                    "Destinations: {moves} (play one with /shax move {example})",
+                    moves=moves,
+                    example=c.choices[0].value,
+                )
+            )
 
     async def follow(self, reply: Reply) -> None:
         """Hand the keyboard to whoever must act next: the challenged player, or the
@@ -361,6 +432,7 @@ class Console:
             "opponent": [f"@{u.name}" for u in self.users.values() if u.id != self.user.id],
             "user": [f"@{u.name}" for u in self.users.values()],
             "action": self.legal,
+            "language": list(LANGUAGES),
         }
         if sep:
             return [f"{key}:{value}" for value in values.get(key.lower(), [])]
@@ -435,7 +507,13 @@ async def console_main(
     console = Console(
         service, out_dir, Place(None, channel), local_user(name), write, ansi=wants_ansi(stdout)
     )
-    write(f"Shax console — database {db_path}, pictures in {out_dir}/. /help for commands.")
+    write(
+        translator(settings.language).gettext(
+            "Shax console — database {database}, pictures in {folder}/. /help for commands.",
+            database=db_path,
+            folder=out_dir,
+        )
+    )
     try:
         await console.refresh()
         while True:

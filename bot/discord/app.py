@@ -42,7 +42,16 @@ ServiceFactory = Callable[[User], Awaitable["ShaxService"]]
 
 
 class ShaxTree(app_commands.CommandTree[Any]):
-    """The command tree with the one tree-wide error handler."""
+    """The command tree with the one tree-wide error handler; every command speaks its
+    player's language from the start (a refusal raised by the command body included)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        client = self.client
+        if isinstance(client, ShaxBotBase) and (
+            interaction.type is not discord.InteractionType.autocomplete
+        ):
+            await client.responder.adopt_languages(interaction)
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /

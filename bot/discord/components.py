@@ -22,6 +22,9 @@ from bot.discord.context import Placement, actor, client_of, place_of
 from bot.service import texts
 from bot.service.facade import ShaxService
 from bot.service.replies import Place, Reply, Thinking, User, UserError
+from bot.service.speech import to_player
+from bot.service.texts import EN
+from shax_i18n import Translator
 
 log = logging.getLogger(__name__)
 
@@ -179,12 +182,13 @@ class ToSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLATE
         *,
         options: list[discord.SelectOption] | None = None,
         row: int | None = None,
+        t: Translator = EN,
     ) -> None:
         super().__init__(
             discord.ui.Select(
                 custom_id=to_id(game_id, version, src),
                 options=options or [],
-                placeholder=f"Move the stone on {src} to…",
+                placeholder=t.gettext("Move the stone on {point} to…", point=src),
                 min_values=1,
                 max_values=1,
                 row=row,
@@ -212,7 +216,10 @@ class ToSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLATE
             )
 
         await client_of(interaction).responder.click(
-            interaction, call, Placement.BOARD, receipt=f"You played **{action}**."
+            interaction,
+            call,
+            Placement.BOARD,
+            receipt=to_player().gettext("You played **{action}**.", action=action),
         )
 
 
@@ -220,15 +227,16 @@ class _GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!
     """A button of one game version; subclasses set the template, the look, the id
     builder and :meth:`act`, the typed service call a click makes."""
 
-    label = ""
     style = discord.ButtonStyle.secondary
     emoji: str | None = None
 
-    def __init__(self, game_id: int, version: int, *, row: int | None = None) -> None:
+    def __init__(
+        self, game_id: int, version: int, *, row: int | None = None, t: Translator = EN
+    ) -> None:
         super().__init__(
             discord.ui.Button(
                 custom_id=self.make_id(game_id, version),
-                label=self.label,
+                label=self.label_in(t),
                 style=self.style,
                 emoji=self.emoji,
                 row=row,
@@ -239,6 +247,11 @@ class _GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!
 
     @staticmethod
     def make_id(game_id: int, version: int) -> str:
+        raise NotImplementedError
+
+    @staticmethod
+    def label_in(t: Translator) -> str:
+        """The button's label in ``t``'s language."""
         raise NotImplementedError
 
     async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
@@ -261,11 +274,14 @@ class _GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!
 
 
 class ResignButton(_GameButton, template=TEMPLATES["resign"]):
-    label = "Resign"
     style = discord.ButtonStyle.danger
     emoji = "🏳️"
 
     make_id = staticmethod(resign_id)
+
+    @staticmethod
+    def label_in(t: Translator) -> str:
+        return t.pgettext("button", "Resign")
 
     async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
         return await service.resign(user, place, self.game_id, self.version)
@@ -274,18 +290,27 @@ class ResignButton(_GameButton, template=TEMPLATES["resign"]):
 class DrawButton(_GameButton, template=TEMPLATES["draw"]):
     """Offer a draw — or, while the opponent's offer stands, accept it."""
 
-    label = "Offer draw"
     style = discord.ButtonStyle.secondary
     emoji = "🤝"
 
     make_id = staticmethod(draw_id)
 
+    @staticmethod
+    def label_in(t: Translator) -> str:
+        return t.pgettext("button", "Offer draw")
+
     def __init__(
-        self, game_id: int, version: int, *, accept: bool = False, row: int | None = None
+        self,
+        game_id: int,
+        version: int,
+        *,
+        accept: bool = False,
+        row: int | None = None,
+        t: Translator = EN,
     ) -> None:
-        super().__init__(game_id, version, row=row)
+        super().__init__(game_id, version, row=row, t=t)
         if accept:
-            self.item.label = "Accept draw"
+            self.item.label = t.pgettext("button", "Accept draw")
             self.item.style = discord.ButtonStyle.success
 
     async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
@@ -293,10 +318,13 @@ class DrawButton(_GameButton, template=TEMPLATES["draw"]):
 
 
 class NoDrawButton(_GameButton, template=TEMPLATES["nodraw"]):
-    label = "Decline draw"
     style = discord.ButtonStyle.secondary
 
     make_id = staticmethod(nodraw_id)
+
+    @staticmethod
+    def label_in(t: Translator) -> str:
+        return t.pgettext("button", "Decline draw")
 
     async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
         return await service.decline_draw(user, place, self.game_id, self.version)
@@ -305,11 +333,11 @@ class NoDrawButton(_GameButton, template=TEMPLATES["nodraw"]):
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATES["rematch"]):
     """Under a finished game: play again (the final board stays as the record)."""
 
-    def __init__(self, game_id: int, *, row: int | None = None) -> None:
+    def __init__(self, game_id: int, *, row: int | None = None, t: Translator = EN) -> None:
         super().__init__(
             discord.ui.Button(
                 custom_id=rematch_id(game_id),
-                label="Rematch",
+                label=t.pgettext("button", "Rematch"),
                 style=discord.ButtonStyle.primary,
                 emoji="🔁",
                 row=row,
@@ -337,11 +365,11 @@ class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMP
     """Under a finished game: its review (the evaluation plot and the turning points),
     shown to the one who clicked."""
 
-    def __init__(self, game_id: int, *, row: int | None = None) -> None:
+    def __init__(self, game_id: int, *, row: int | None = None, t: Translator = EN) -> None:
         super().__init__(
             discord.ui.Button(
                 custom_id=review_id(game_id),
-                label="Review",
+                label=t.pgettext("button", "Review"),
                 style=discord.ButtonStyle.secondary,
                 emoji="🔎",
                 row=row,
@@ -366,44 +394,54 @@ class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMP
 async def answer_when_ready(
     interaction: discord.Interaction[Any], notice: str, call: Callable[[], Awaitable[Reply]]
 ) -> None:
-    """For a long private answer (a review): say ``notice`` to the user at once, only to
-    them, then replace it with the reply of ``call`` — or with the refusal, or
-    :data:`~bot.discord.respond.SORRY` (logged) if it fails."""
+    """For a long private answer (a review): say ``notice`` (a catalogue message) to the
+    user at once, only to them, in their language, then replace it with the reply of
+    ``call`` — or with the refusal, or :data:`~bot.discord.respond.SORRY` (logged) if it
+    fails."""
     from bot.discord.render import text_only, to_discord
     from bot.discord.respond import SORRY
 
-    await interaction.response.send_message(notice, ephemeral=True)
-    try:
-        reply = await call()
-    except UserError as error:
-        message = text_only(error.message)
-    except Exception:
-        log.exception("A slow answer failed for user %s", interaction.user.id)
-        message = text_only(SORRY)
-    else:
-        message = to_discord(reply)
-    try:
-        await interaction.edit_original_response(**message.edit_kwargs())
-    except discord.HTTPException:
-        log.warning("Could not show user %s their answer", interaction.user.id, exc_info=True)
+    async with client_of(interaction).responder.speaking(interaction):
+        t = to_player()
+        await interaction.response.send_message(t.gettext(notice), ephemeral=True)
+        try:
+            reply = await call()
+        except UserError as error:
+            message = text_only(error.message)
+        except Exception:
+            log.exception("A slow answer failed for user %s", interaction.user.id)
+            message = text_only(t.gettext(SORRY))
+        else:
+            message = to_discord(reply)
+        try:
+            await interaction.edit_original_response(**message.edit_kwargs())
+        except discord.HTTPException:
+            log.warning("Could not show user %s their answer", interaction.user.id, exc_info=True)
 
 
 class _ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
     """A button under a challenge; subclasses set :meth:`act`, the typed service call."""
 
-    label = ""
     style = discord.ButtonStyle.secondary
 
-    def __init__(self, challenge_id: int, *, row: int | None = None) -> None:
+    def __init__(self, challenge_id: int, *, row: int | None = None, t: Translator = EN) -> None:
         super().__init__(
             discord.ui.Button(
-                custom_id=self.make_id(challenge_id), label=self.label, style=self.style, row=row
+                custom_id=self.make_id(challenge_id),
+                label=self.label_in(t),
+                style=self.style,
+                row=row,
             )
         )
         self.challenge_id = challenge_id
 
     @staticmethod
     def make_id(challenge_id: int) -> str:
+        raise NotImplementedError
+
+    @staticmethod
+    def label_in(t: Translator) -> str:
+        """The button's label in ``t``'s language."""
         raise NotImplementedError
 
     async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
@@ -426,10 +464,13 @@ class _ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
 
 
 class AcceptButton(_ChallengeButton, template=TEMPLATES["accept"]):
-    label = "Accept"
     style = discord.ButtonStyle.success
 
     make_id = staticmethod(accept_id)
+
+    @staticmethod
+    def label_in(t: Translator) -> str:
+        return t.pgettext("button", "Accept")
 
     async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
         return await service.accept(user, place, self.challenge_id)
@@ -438,10 +479,13 @@ class AcceptButton(_ChallengeButton, template=TEMPLATES["accept"]):
 class DeclineButton(_ChallengeButton, template=TEMPLATES["decline"]):
     """Decline a challenge addressed to you; pressed by the challenger, it withdraws it."""
 
-    label = "Decline"
     style = discord.ButtonStyle.danger
 
     make_id = staticmethod(decline_id)
+
+    @staticmethod
+    def label_in(t: Translator) -> str:
+        return t.pgettext("button", "Decline")
 
     async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
         return await service.decline(user, place, self.challenge_id)

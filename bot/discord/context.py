@@ -4,6 +4,7 @@ bot as the components see it (:class:`ShaxClient`)."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
@@ -11,6 +12,7 @@ import discord
 
 from bot.discord.errors import MENTION_AGAIN, NOT_TEXT
 from bot.service.replies import Place, Reply, Thinking, User, UserError
+from bot.service.speech import to_player
 
 if TYPE_CHECKING:
     from bot.service.facade import ShaxService
@@ -40,8 +42,12 @@ class Answers(Protocol):
         call: ServiceCall,
         placement: Placement,
         *,
-        receipt: str = ...,
+        receipt: str | None = ...,
     ) -> None: ...
+
+    def speaking(self, interaction: discord.Interaction[Any]) -> AbstractAsyncContextManager[None]:
+        """Speak the interaction's languages within the block."""
+        ...
 
 
 class ShaxClient(Protocol):
@@ -80,13 +86,13 @@ async def resolve_user(interaction: discord.Interaction[Any], value: object) -> 
             return as_user(await interaction.client.fetch_user(user_id))
         except discord.HTTPException:
             pass
-    raise UserError(MENTION_AGAIN)
+    raise UserError(to_player().gettext(MENTION_AGAIN))
 
 
 def text_option(value: object) -> str:
     """A text option, refused in words when Discord sent something else."""
     if not isinstance(value, str):
-        raise UserError(NOT_TEXT)
+        raise UserError(to_player().gettext(NOT_TEXT))
     return value
 
 

@@ -28,6 +28,9 @@ from bot.service.replies import (
     DestinationControls,
     Reply,
 )
+from bot.service.speech import for_reply
+from bot.service.texts import EN
+from shax_i18n import Translator
 
 MAX_CONTENT = 2000
 MAX_CHOICES = 25
@@ -111,7 +114,8 @@ class DiscordMessage:
 
 
 def to_discord(reply: Reply) -> DiscordMessage:
-    """The Discord message for a service reply."""
+    """The Discord message for a service reply; its controls speak the reply's language
+    (the player's when it is ephemeral, the channel's otherwise)."""
     embeds: list[discord.Embed] = []
     image = next((a for a in reply.attachments if is_image(a)), None)
     if image is not None:
@@ -122,7 +126,7 @@ def to_discord(reply: Reply) -> DiscordMessage:
         content=truncate(reply.text, MAX_CONTENT),
         embeds=embeds,
         attachments=reply.attachments,
-        view=build_view(reply.controls),
+        view=build_view(reply.controls, for_reply(reply.ephemeral)),
         mentions=allowed_mentions(reply),
         ephemeral=reply.ephemeral,
     )
@@ -157,8 +161,9 @@ def select_options(choices: tuple[Choice, ...]) -> list[discord.SelectOption]:
     return options
 
 
-def build_view(controls: Controls | None) -> discord.ui.View | None:
-    """The components for a reply's controls: persistent (no timeout), routed by custom id."""
+def build_view(controls: Controls | None, t: Translator = EN) -> discord.ui.View | None:
+    """The components for a reply's controls: persistent (no timeout), routed by custom id;
+    their labels in ``t``'s language."""
     if controls is None:
         return None
     view = discord.ui.View(timeout=None)
@@ -167,7 +172,9 @@ def build_view(controls: Controls | None) -> discord.ui.View | None:
         options = select_options(menu.choices)
         if options and not controls.over:
             placeholder = menu.placeholder or (
-                "Choose a stone to move…" if menu.two_step else "Choose your move…"
+                t.gettext("Choose a stone to move…")
+                if menu.two_step
+                else t.gettext("Choose your move…")
             )
             view.add_item(
                 c.ActSelect(
@@ -178,23 +185,26 @@ def build_view(controls: Controls | None) -> discord.ui.View | None:
                     row=0,
                 )
             )
+        game, version = controls.game_id, controls.version
         if not controls.over:
-            view.add_item(c.ResignButton(controls.game_id, controls.version, row=1))
+            view.add_item(c.ResignButton(game, version, row=1, t=t))
             if controls.draw_offered_by is not None:
-                view.add_item(c.DrawButton(controls.game_id, controls.version, accept=True, row=1))
-                view.add_item(c.NoDrawButton(controls.game_id, controls.version, row=1))
+                view.add_item(c.DrawButton(game, version, accept=True, row=1, t=t))
+                view.add_item(c.NoDrawButton(game, version, row=1, t=t))
             elif controls.can_offer_draw:
-                view.add_item(c.DrawButton(controls.game_id, controls.version, row=1))
+                view.add_item(c.DrawButton(game, version, row=1, t=t))
         if controls.rematch:
-            view.add_item(c.RematchButton(controls.game_id, row=1))
-            view.add_item(c.ReviewButton(controls.game_id, row=1))
+            view.add_item(c.RematchButton(game, row=1, t=t))
+            view.add_item(c.ReviewButton(game, row=1, t=t))
     elif isinstance(controls, DestinationControls):
         options = select_options(controls.choices)
         if options:
             view.add_item(
-                c.ToSelect(controls.game_id, controls.version, controls.src, options=options, row=0)
+                c.ToSelect(
+                    controls.game_id, controls.version, controls.src, options=options, row=0, t=t
+                )
             )
     elif isinstance(controls, ChallengeControls):
-        view.add_item(c.AcceptButton(controls.challenge_id, row=0))
-        view.add_item(c.DeclineButton(controls.challenge_id, row=0))
+        view.add_item(c.AcceptButton(controls.challenge_id, row=0, t=t))
+        view.add_item(c.DeclineButton(controls.challenge_id, row=0, t=t))
     return view if view.children else None

@@ -52,7 +52,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
@@ -62,13 +62,16 @@ from bot.discord.context import Placement, ServiceCall, pings_someone_else
 from bot.discord.errors import explain
 from bot.discord.render import DiscordMessage, text_only, to_discord
 from bot.service.replies import Reply, UserError
+from bot.service.speech import adopt, speaking, to_player
+from shax_i18n import N_
 
 if TYPE_CHECKING:
     from bot.service.facade import ShaxService
 
 log = logging.getLogger(__name__)
 
-SORRY = "Something went wrong on our side; your game is safe — try again."
+SORRY = N_("Something went wrong on our side; your game is safe — try again.")
+DONE = N_("Done.")
 UNKNOWN_INTERACTION = 10062
 """Discord's error code for an interaction acknowledged after its 3 seconds."""
 DEFAULT_ACK_BUDGET = 1.0
@@ -177,11 +180,12 @@ class Responder:
         # Reported inside the tracked block, so "idle" means the user has seen the answer.
         with self._tracked():
             reply: Reply | None = None
-            try:
-                reply = await self._in_time(interaction, call, defer)
-                await self._command_reply(interaction, reply)
-            except Exception as error:
-                await self._fail(interaction, error, reply)
+            async with self.speaking(interaction):
+                try:
+                    reply = await self._in_time(interaction, call, defer)
+                    await self._command_reply(interaction, reply)
+                except Exception as error:
+                    await self._fail(interaction, error, reply)
 
     async def click(
         self,
@@ -189,17 +193,46 @@ class Responder:
         call: ServiceCall,
         placement: Placement,
         *,
-        receipt: str = "Done.",
+        receipt: str | None = None,
     ) -> None:
-        """Answer a component click with the reply of ``call``; errors are reported here."""
+        """Answer a component click with the reply of ``call``; errors are reported here.
+        ``receipt`` closes an ephemeral picker (:data:`DONE` in the player's language)."""
         self._start_clock(interaction)
         with self._tracked():
             reply: Reply | None = None
-            try:
-                reply = await self._in_time(interaction, call, interaction.response.defer)
-                await self._click_reply(interaction, reply, placement, receipt)
-            except Exception as error:
-                await self._fail(interaction, error, reply)
+            async with self.speaking(interaction):
+                try:
+                    reply = await self._in_time(interaction, call, interaction.response.defer)
+                    done = receipt or to_player().gettext(DONE)
+                    await self._click_reply(interaction, reply, placement, done)
+                except Exception as error:
+                    await self._fail(interaction, error, reply)
+
+    @contextlib.asynccontextmanager
+    async def speaking(self, interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
+        """Within this block the service and the messages speak the interaction's
+        languages: the player's (their choice, else their Discord app's when it is one of
+        ours, else the server's) and the server's (:mod:`bot.service.speech`)."""
+        player, public = await self.languages(interaction)
+        with speaking(player=player, public=public):
+            yield
+
+    async def adopt_languages(self, interaction: discord.Interaction[Any]) -> None:
+        """Speak the interaction's languages for the rest of the task answering it."""
+        player, public = await self.languages(interaction)
+        adopt(player=player, public=public)
+
+    async def languages(
+        self, interaction: discord.Interaction[Any]
+    ) -> tuple[str | None, str | None]:
+        """(the player's language, the server's); ``None`` s when they cannot be read."""
+        try:
+            return await self.service.languages(
+                interaction.user.id, str(interaction.locale), interaction.guild_id
+            )
+        except Exception:  # the languages are a nicety: never a reason to fail an answer
+            log.warning("Could not read the languages of user %s", interaction.user.id)
+            return None, None
 
     async def _fail(
         self, interaction: discord.Interaction[Any], error: Exception, reply: Reply | None
@@ -261,7 +294,8 @@ class Responder:
         answered with :data:`SORRY`, always ephemerally."""
         self._start_clock(interaction)
         with self._tracked():
-            await self._report(interaction, error)
+            async with self.speaking(interaction):
+                await self._report(interaction, error)
 
     async def _report(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
         if isinstance(error, app_commands.CommandInvokeError):
@@ -282,7 +316,7 @@ class Responder:
                 interaction.channel_id,
                 exc_info=error,
             )
-            message = text_only(SORRY)
+            message = text_only(to_player().gettext(SORRY))
             # A call that failed after committing its action left a board unshown: the
             # notices loop looks for it at its next tick.
             self.undelivered.set()
@@ -507,11 +541,14 @@ class Responder:
             log.warning("Could not delete message %s in %s", message_id, channel_id, exc_info=True)
 
 
+UNDELIVERED = "the answer to interaction {} was not delivered in time"
+
+
 class Undelivered(Exception):
     """An interaction's first answer was not delivered within the callback window."""
 
     def __init__(self, interaction_id: int) -> None:
-        super().__init__(f"the answer to interaction {interaction_id} was not delivered in time")
+        super().__init__(UNDELIVERED.format(interaction_id))
 
 
 class _TooLate(Exception):

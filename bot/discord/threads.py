@@ -16,6 +16,9 @@ from bot.discord.render import to_discord
 from bot.service.facade import ShaxService
 from bot.service.replies import ChannelBusy, Place, Reply, UserError
 from bot.service.server_settings import Setting
+from bot.service.speech import in_public, to_player
+from bot.service.texts import EN
+from shax_i18n import N_, Translator
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +64,7 @@ class GameThreads:
                 needed.update(send_messages=False, send_messages_in_threads=True)
             lacking = missing(interaction.app_permissions, needed)
             if lacking:
-                raise UserError(cannot_play_here(lacking))
+                raise UserError(cannot_play_here(lacking, to_player()))
         mode = await self.mode_of(place.guild_id)
         can_thread = place.guild_id is not None and not place.is_thread and mode != "never"
         if not (can_thread and mode == "always"):
@@ -76,7 +79,7 @@ class GameThreads:
         sent = await thread.send(**to_discord(_with_mentions(reply, pinged)).send_kwargs())
         await self._service().posted(reply, sent.id)
         busy = mode != "always"
-        return Reply(text=thread_pointer(thread.mention, busy=busy))
+        return Reply(text=thread_pointer(thread.mention, busy=busy, t=in_public()))
 
     async def mode_of(self, guild_id: int | None) -> str:
         """Where games go on a server: its own choice (``/shax settings``), else the bot's."""
@@ -86,12 +89,12 @@ class GameThreads:
     async def _open(self, interaction: discord.Interaction[Any], title: str) -> discord.Thread:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
-            raise UserError(NO_THREADS_HERE)
+            raise UserError(to_player().gettext(NO_THREADS_HERE))
         me = channel.guild.me
         if me is not None:
             lacking = missing(channel.permissions_for(me), THREAD_PERMISSIONS)
             if lacking:
-                raise UserError(missing_permissions(lacking))
+                raise UserError(missing_permissions(lacking, to_player()))
         try:
             return await channel.create_thread(
                 name=title[:THREAD_NAME_MAX],
@@ -100,7 +103,7 @@ class GameThreads:
                 reason="A game of Shax",
             )
         except discord.Forbidden:
-            raise UserError(missing_permissions(["Create Public Threads"])) from None
+            raise UserError(missing_permissions(["Create Public Threads"], to_player())) from None
 
     async def finish(self, channel_id: int | None, reply: Reply) -> None:
         """After a game's final board: in a thread the bot opened, announce the result in
@@ -120,34 +123,36 @@ class GameThreads:
             log.warning("Could not close the game thread %s", channel_id, exc_info=True)
 
 
-NO_THREADS_HERE = (
+NO_THREADS_HERE = N_(
     "A game is already being played here, and this channel can't hold threads — "
     "start your game in another channel."
 )
 
 
-def thread_pointer(thread_mention: str, *, busy: bool) -> str:
+def thread_pointer(thread_mention: str, *, busy: bool, t: Translator = EN) -> str:
     if busy:
-        return f"A game is already on here, so yours has a thread of its own: {thread_mention}"
-    return f"Your game has a thread of its own: {thread_mention}"
+        return t.gettext(
+            "A game is already on here, so yours has a thread of its own: {thread}",
+            thread=thread_mention,
+        )
+    return t.gettext("Your game has a thread of its own: {thread}", thread=thread_mention)
 
 
-def missing_permissions(names: list[str]) -> str:
-    wanted = ", ".join(names)
-    return (
-        f"I can't open a thread for your game here: I'm missing {wanted} in this channel. "
-        "Ask a server admin to give me that permission, or start the game in another channel."
+def missing_permissions(names: list[str], t: Translator = EN) -> str:
+    return t.gettext(
+        "I can't open a thread for your game here: I'm missing {permissions} in this channel. "
+        "Ask a server admin to give me that permission, or start the game in another channel.",
+        permissions=", ".join(names),
     )
 
 
-CANNOT_PLAY_HERE = (
-    "I can't run a game in this channel: I'm missing {permissions} here. Ask a server admin "
-    "to give me that in this channel's permissions, or start the game in another channel."
-)
-
-
-def cannot_play_here(names: list[str]) -> str:
-    return CANNOT_PLAY_HERE.format(permissions=", ".join(f"**{name}**" for name in names))
+def cannot_play_here(names: list[str], t: Translator = EN) -> str:
+    return t.gettext(
+        "I can't run a game in this channel: I'm missing {permissions} here. Ask a server "
+        "admin to give me that in this channel's permissions, or start the game in another "
+        "channel.",
+        permissions=", ".join(f"**{name}**" for name in names),
+    )
 
 
 def _with_mentions(reply: Reply, mentions: tuple[int, ...]) -> Reply:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from engine import Variant
+from shax_i18n import N_, Translator, translator
 
 
 class Examples(NamedTuple):
@@ -21,12 +22,6 @@ class Examples(NamedTuple):
     place: str
     move: str
     remove: str | None
-
-    def phrase(self) -> str:
-        """``"a point (b2) or a move (a1-a2)"``, with the removal where there is one."""
-        if self.remove is None:
-            return f"a point ({self.place}) or a move from-to ({self.move})"
-        return f"a point ({self.place}), a move from-to ({self.move}) or a removal ({self.remove})"
 
 
 def examples(variant: Variant) -> Examples:
@@ -45,7 +40,8 @@ def point_names(variant: Variant) -> str:
 
 # -- the rules ----------------------------------------------------------------------
 
-_SHAX_RULES = """\
+_SHAX_RULES = N_(
+    """\
 **{title}** — {pieces} stones each, {points} points. White places first.
 1. **Placement.** Take turns placing one stone on any empty point until all are placed. \
 A line of three (a **jare**) captures nothing yet; the game only remembers who formed the \
@@ -62,8 +58,10 @@ instead and open a way for you; that freeing move is **oodan** (closed): it neve
 7. **Draws.** By agreement; when neither player can move; on the third repetition of a \
 position; after 100 moves without a capture.
 Notation: place `{place}`, move `{move}`, remove `{remove}`. {names}"""
+)
 
-_JAR_RULES = """\
+_JAR_RULES = N_(
+    """\
 **{title}** — {pieces} stones each on the {grid}×{grid} grid. White places first.
 1. Take turns placing your {pieces} stones on empty points.
 2. Then take turns moving one stone to the next empty point along a line (white first).
@@ -73,29 +71,41 @@ at once. Nothing is captured.
 (jid i sii aan jar aheyn); drawn by agreement, when neither can move, on the third \
 repetition, or after 100 moves.
 Notation: place `{place}`, move `{move}`. {names}"""
+)
 
 
-def rules_text(variant: Variant) -> str:
-    """The rules in short, with notation examples that exist on this board."""
+def rules_text(variant: Variant, t: Translator | None = None) -> str:
+    """The rules in short, with notation examples that exist on this board, in the
+    language of ``t`` (English when none)."""
+    t = t or translator(None)
     template = _JAR_RULES if variant.family == "jar" else _SHAX_RULES
     ex = examples(variant)
-    return template.format(
-        title=variant.title,
+    return t.gettext(
+        template,
+        title=_title(variant, t),
         pieces=variant.pieces,
         points=variant.size,
         grid=variant.grid,
         place=ex.place,
         move=ex.move,
         remove=ex.remove,
-        names=board_key(variant),
+        names=board_key(variant, t),
     )
 
 
-def board_key(variant: Variant) -> str:
+def _title(variant: Variant, t: Translator) -> str:
+    from bot.service.texts import variant_title
+
+    return variant_title(variant, t)
+
+
+def board_key(variant: Variant, t: Translator | None = None) -> str:
     """How to read the picture of the board: exactly what it labels, no more."""
-    last_file = chr(ord("a") + variant.grid - 1)
-    return (
-        f"The picture labels the files a–{last_file} along the bottom and the ranks "
-        f"1–{variant.grid} up the side; a point is named by its file and rank. "
-        f"The points: {point_names(variant)}."
+    return (t or translator(None)).gettext(
+        "The picture labels the files a–{last_file} along the bottom and the ranks "
+        "1–{grid} up the side; a point is named by its file and rank. "
+        "The points: {points}.",
+        last_file=chr(ord("a") + variant.grid - 1),
+        grid=variant.grid,
+        points=point_names(variant),
     )

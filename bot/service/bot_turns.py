@@ -19,6 +19,7 @@ from bot.service import texts
 from bot.service.compose import Composer
 from bot.service.kernel import GameKernel, other, player_key, side
 from bot.service.replies import Place, Reply, Thinking, User, not_thinking
+from bot.service.speech import in_public
 from bot.service.streaks import bot_kind
 from bot.storage import ChannelTaken, Finished, GameRow, NewGame
 from engine import IllegalActionError, NotationError, Variant
@@ -99,7 +100,8 @@ class BotPlayer:
         except ChannelTaken:
             raise k.busy(place, None) from None
         row, events, finished = await self.play_turns(row, thinking)
-        intro = texts.bot_game_intro(user.name, bot_name, variant.title)
+        t = in_public()
+        intro = texts.bot_game_intro(user.name, bot_name, texts.variant_title(variant, t), t)
         return await self.composer.board_reply(
             row, events=events, intro=intro, finished=finished, viewer=user.id
         )
@@ -134,8 +136,8 @@ class BotPlayer:
                         log.error("AI chose %r, not legal in game %s", text, row.id)
                         act = random.Random(seed).choice(position.legal_actions())
                         after = position.apply(act)
-                    events.append(
-                        texts.describe_action(position, act, after, me.name, other(row, me).name)
+                    events += texts.action_events(
+                        position, act, after, me.name, other(row, me).name, in_public()
                     )
                     row, finished = await k.commit(
                         fresh, act.notation(position.variant), after, fresh.draw_offered_by

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from bot.service import texts
@@ -22,6 +23,7 @@ from bot.service.compose import Composer
 from bot.service.kernel import GameKernel, side
 from bot.service.replies import Notice, Reply
 from bot.service.server_settings import ServerSettingsBook
+from bot.service.speech import in_public, speaking
 from bot.storage import GameRow
 from engine import Outcome, Termination
 
@@ -74,10 +76,11 @@ class TurnClock:
             if not self.owns(c.guild_id):
                 continue
             if await storage.resolve_challenge(c.id, "expired", now):
-                text = texts.challenge_expired(c.challenger_name, c.opponent_name)
-                notices.append(
-                    Notice(c.channel_id, Reply(text=text, challenge_id=c.id), c.message_id)
-                )
+                language = await self.servers.language(c.guild_id)
+                with speaking(public=language):
+                    text = texts.challenge_expired(c.challenger_name, c.opponent_name, in_public())
+                reply = Reply(text=text, challenge_id=c.id)
+                notices.append(Notice(c.channel_id, reply, c.message_id, language))
         timeouts = await self.servers.turn_timeouts()
         shortest = min((self.turn_timeout, *timeouts.values()))
         for row in await storage.active_games(turn_started_by=now - warn_after(shortest)):
@@ -85,14 +88,16 @@ class TurnClock:
                 continue
             timeout = timeouts.get(row.guild_id or 0, self.turn_timeout)
             try:
-                notice = await self._tick_game(row, now, timeout)
+                language = await self.servers.language(row.guild_id)
+                with speaking(public=language):
+                    notice = await self._tick_game(row, now, timeout)
             except Exception:  # one broken game must not stop the others' clocks
                 log.exception("tick failed for game %s", row.id)
                 continue
             finally:
                 await asyncio.sleep(0)
             if notice is not None:
-                notices.append(notice)
+                notices.append(replace(notice, language=language))
         return notices
 
     async def _tick_game(self, row: GameRow, now: datetime, timeout: timedelta) -> Notice | None:
@@ -123,7 +128,9 @@ class TurnClock:
             if not await k.storage.mark_warned(row.id, row.version):
                 return None
             left = (timeout - elapsed).total_seconds()
-            text = texts.timeout_warning(on_turn.ref, row.id, row.white_name, row.black_name, left)
+            text = texts.timeout_warning(
+                on_turn.ref, row.id, row.white_name, row.black_name, left, in_public()
+            )
             reply = Reply(
                 text=text, game_id=row.id, version=row.version, mentions=(on_turn.user_id,)
             )

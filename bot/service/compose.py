@@ -25,9 +25,11 @@ from bot.service.replies import (
     Reply,
     Result,
 )
+from bot.service.speech import in_public
 from bot.service.streaks import Series
 from bot.storage import Finished, GameRow
 from engine import Color, Kind, Outcome, Position, Variant
+from shax_i18n import Translator
 
 BoardRenderer = Callable[[str, list[str], Any], bytes]
 """``renderer.render_board(variant, record, view) -> PNG bytes``."""
@@ -63,8 +65,8 @@ class Composer:
         self._render_replay = render_replay
         self._run_board = run_board
         self._run_replay = run_replay
-        self._rules_pictures: dict[str, bytes] = {}
-        self.summary_notes: Callable[[GameRow], Awaitable[str]] | None = None
+        self._rules_pictures: dict[tuple[str, str], bytes] = {}
+        self.summary_notes: Callable[[GameRow, Translator], Awaitable[str]] | None = None
         """Says more at the end of a game (the hints taken), if set."""
 
     async def board_reply(
@@ -80,6 +82,7 @@ class Composer:
         """The live board: the picture, the actions in words, whose turn it is (mentioned),
         the controls; at the end the result, the streak change and the replay. The
         picture is in the theme of ``viewer``, the player who asked or clicked."""
+        t = in_public()
         position = self.kernel.position(row)
         white, black = side(row, Color.WHITE), side(row, Color.BLACK)
         white_key = series_key(row, white)
@@ -91,6 +94,7 @@ class Composer:
             series_color=_holder_color(series, white_key),
             series_stones=series.stones,
             outcome=outcome if outcome != position.outcome else None,
+            language=t.language,
             theme=await self.theme_of(viewer),
         )
         parts = [intro.strip()] if intro.strip() else []
@@ -101,23 +105,23 @@ class Composer:
         attachments: tuple[Attachment, ...]
         result = None
         if outcome is not None:
-            parts.append(texts.result_line(outcome, row.white_name, row.black_name))
+            parts.append(texts.result_line(outcome, row.white_name, row.black_name, t))
             result = Result(
-                texts.result_elsewhere(outcome, row.white_name, row.black_name, row.channel_id),
+                texts.result_elsewhere(outcome, row.white_name, row.black_name, row.channel_id, t),
                 row.parent_channel_id,
             )
             if finished is not None:
-                streak = _streak_text(row, outcome, finished)
+                streak = _streak_text(row, outcome, finished, t)
                 if streak:
                     parts.append(streak)
             holder = _holder_color(series, white_key)
             if holder is not None:
-                parts.append(texts.series_holder(side(row, holder).name, series.stones))
-            note = await self.summary_notes(row) if self.summary_notes is not None else ""
+                parts.append(texts.series_holder(side(row, holder).name, series.stones, t))
+            note = await self.summary_notes(row, t) if self.summary_notes is not None else ""
             if note:
                 parts.append(note)
             people = [s for s in (white, black) if not s.is_bot]
-            parts.append(texts.good_game([s.ref for s in people]))
+            parts.append(texts.good_game([s.ref for s in people], t))
             mentions += [s.user_id for s in people]
             controls = BoardControls(row.id, row.version, rematch=True)
             gif = await self._run_replay(self._render_replay, row.variant, record, view)
@@ -129,18 +133,18 @@ class Composer:
         else:
             on_turn = side(row, position.to_move)  # type: ignore[arg-type]
             if on_turn.is_bot:
-                parts.append(texts.thinking(on_turn.name))
+                parts.append(texts.thinking(on_turn.name, t))
             else:
-                parts.append(texts.your_turn(on_turn.ref, on_turn.color, position))
+                parts.append(texts.your_turn(on_turn.ref, on_turn.color, position, t))
                 mentions.append(on_turn.user_id)
             holder = _holder_color(series, white_key)
             if holder is not None:
-                parts.append(texts.series_stones(side(row, holder).name, series.stones))
+                parts.append(texts.series_stones(side(row, holder).name, series.stones, t))
             if row.draw_offered_by is not None and not intro:
                 offerer = side_of(row, row.draw_offered_by)
                 if offerer is not None:
-                    parts.append(texts.draw_offered(offerer.name))
-            controls = board_controls(row, position)
+                    parts.append(texts.draw_offered(offerer.name, t))
+            controls = board_controls(row, position, t)
             png = await self._run_board(self._render_board, row.variant, record, view)
             attachments = (Attachment(BOARD_FILENAME, png),)
         return Reply(
@@ -165,20 +169,22 @@ class Composer:
 
     async def rules(self, variant: Variant) -> Reply:
         """The rules in short, with a picture of the empty board and its point names."""
-        png = self._rules_pictures.get(variant.id)
+        t = in_public()
+        key = (variant.id, t.language)
+        png = self._rules_pictures.get(key)
         if png is None:
-            view = renderer.BoardView(caption=texts.rules_caption(variant))
+            view = renderer.BoardView(caption=texts.rules_caption(variant, t), language=t.language)
             png = await self._run_board(self._render_board, variant.id, [], view)
-            self._rules_pictures[variant.id] = png
-        return Reply(text=rules_text(variant), attachments=(Attachment(RULES_FILENAME, png),))
+            self._rules_pictures[key] = png
+        return Reply(text=rules_text(variant, t), attachments=(Attachment(RULES_FILENAME, png),))
 
 
-def board_controls(row: GameRow, position: Position) -> BoardControls:
+def board_controls(row: GameRow, position: Position, t: Translator) -> BoardControls:
     """Every legal action, and for a move the movable stones with their destinations."""
     v = position.variant
     legal = position.legal_actions()
     actions = tuple(
-        Choice(label=n, value=n, description=texts.choice_description(a.kind))
+        Choice(label=n, value=n, description=texts.choice_description(a.kind, t))
         for n, a in sorted((a.notation(v), a) for a in legal)
     )
     sources: dict[str, list[str]] = {}
@@ -186,7 +192,7 @@ def board_controls(row: GameRow, position: Position) -> BoardControls:
         if a.kind is Kind.MOVE:
             sources.setdefault(v.points[a.src], []).append(v.points[a.dst])
     stones = tuple(
-        Choice(label=src, value=src, description=texts.stone_destinations(sorted(dsts)))
+        Choice(label=src, value=src, description=texts.stone_destinations(sorted(dsts), t))
         for src, dsts in sorted(sources.items())
     )
     return BoardControls(
@@ -196,8 +202,8 @@ def board_controls(row: GameRow, position: Position) -> BoardControls:
         stones=stones,
         can_offer_draw=row.ai_level is None,
         draw_offered_by=row.draw_offered_by,
-        placeholder=texts.choose_placeholder(position.step),
-        stones_placeholder=texts.CHOOSE_STONE,
+        placeholder=texts.choose_placeholder(position.step, t),
+        stones_placeholder=t.gettext(texts.CHOOSE_STONE),
     )
 
 
@@ -207,9 +213,9 @@ def _holder_color(series: Series, white_key: str) -> Color | None:
     return Color.WHITE if series.holder == white_key else Color.BLACK
 
 
-def _streak_text(row: GameRow, outcome: Outcome, finished: Finished) -> str:
+def _streak_text(row: GameRow, outcome: Outcome, finished: Finished, t: Translator) -> str:
     if outcome.winner is None:
-        return texts.change_text(None, None, None, None)
+        return texts.change_text(None, None, None, None, t)
     winner = side(row, outcome.winner)
     loser = side(row, outcome.winner.other)
     winner_after = finished.tallies.get(winner.user_id, (None, None))[1]
@@ -219,4 +225,5 @@ def _streak_text(row: GameRow, outcome: Outcome, finished: Finished) -> str:
         None if winner.is_bot else winner_after,
         loser.name,
         None if loser.is_bot else loser_before,
+        t,
     )

@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 import renderer
-from bot.service import settings_texts, texts
+from bot.service import settings_texts, speech, texts
 from bot.service.bot_turns import ActionChooser, BotPlayer
 from bot.service.challenges import Challenges
 from bot.service.clock import TurnClock, everything
@@ -58,6 +58,10 @@ from bot.workers.ai import AIPool
 from bot.workers.pictures import BOARD_WORKERS, REPLAY_WORKERS, PicturePool
 from engine import Color, replay
 from engine.analysis import REVIEW_DEPTH
+from shax_i18n import LANGUAGES, Translator, language_code, pick_language, translator
+
+LANGUAGE_PREF = "language"
+"""The player preference ``/shax language`` sets."""
 
 if TYPE_CHECKING:
     from bot.config import Settings
@@ -107,7 +111,10 @@ class ShaxService:
         self.servers = ServerSettingsBook(
             storage,
             ServerSettings(
-                turn_timeout=turn_timeout, challenge_expiry=challenge_expiry, threads=game_threads
+                turn_timeout=turn_timeout,
+                challenge_expiry=challenge_expiry,
+                threads=game_threads,
+                language=speech.server_default(),
             ),
             now=clock,
         )
@@ -163,6 +170,7 @@ class ShaxService:
         pool of ``settings.ai_workers`` unless ``ai`` is given, and worker processes for the
         pictures (the pools are closed by :meth:`close`). ``surface`` is where its words
         are shown."""
+        speech.set_server_default(settings.language)
         storage = await Storage.open(settings.database)
         pool = AIPool(settings.ai_workers) if ai is None else None
         boards = PicturePool(BOARD_WORKERS)
@@ -342,14 +350,17 @@ class ShaxService:
         """``/shax settings``: the server's settings; with options, change them first
         (only ``may_change`` members — Manage Server — can; a bad value changes nothing)."""
         if place.guild_id is None:
-            raise UserError(settings_texts.ONLY_ON_A_SERVER)
+            raise UserError(speech.to_player().gettext(settings_texts.ONLY_ON_A_SERVER))
         if change.empty:
             settings = await self.servers.of(place.guild_id)
-            return Reply(text=settings_texts.summary(settings, changed_now=False), ephemeral=True)
+            t = speech.to_player()
+            text = settings_texts.summary(settings, changed_now=False, t=t)
+            return Reply(text=text, ephemeral=True)
         if not may_change:
-            raise UserError(settings_texts.ONLY_MANAGERS)
+            raise UserError(speech.to_player().gettext(settings_texts.ONLY_MANAGERS))
         settings = await self.servers.change(place.guild_id, change)
-        return Reply(text=settings_texts.summary(settings, changed_now=True), ephemeral=True)
+        text = settings_texts.summary(settings, changed_now=True, t=speech.to_player())
+        return Reply(text=text, ephemeral=True)
 
     async def synced_commands(self) -> str | None:
         """The hash of the command definitions last registered with Discord, if any."""
@@ -385,12 +396,14 @@ class ShaxService:
             if busy or not self.clock.owns(row.guild_id):
                 continue
             try:
-                events = last_action(row) if row.active else []
-                reply = await self.composer.board_reply(row, events=events)
+                language = await self.servers.language(row.guild_id)
+                with speech.speaking(public=language):
+                    events = last_action(row, speech.in_public()) if row.active else []
+                    reply = await self.composer.board_reply(row, events=events)
             except Exception:  # one broken game must not keep the others' boards hidden
                 log.exception("Could not compose the unshown board of game %s", row.id)
                 continue
-            notices.append(Notice(row.channel_id, reply))
+            notices.append(Notice(row.channel_id, reply, language=language))
         return notices
 
     async def unseen(self, reply: Reply) -> bool:
@@ -428,16 +441,44 @@ class ShaxService:
         clicks; without one, say which it is. Remembered per player."""
         if theme is None or not theme.strip():
             current = await self.composer.theme_of(user.id)
-            return Reply(text=texts.theme_current(current, THEMES), ephemeral=True)
+            return Reply(
+                text=texts.theme_current(current, THEMES, speech.to_player()), ephemeral=True
+            )
         name = theme.strip().lower()
         if name not in THEMES:
-            raise BadOption(texts.unknown_theme(theme, THEMES))
+            raise BadOption(texts.unknown_theme(theme, THEMES, speech.to_player()))
         await self.storage.set_player_pref(user.id, THEME_PREF, name)
-        return Reply(text=texts.theme_chosen(name), ephemeral=True)
+        return Reply(text=texts.theme_chosen(name, speech.to_player()), ephemeral=True)
 
     async def rules(self, variant: str = "shax") -> Reply:
         """The rules in short, with a picture of the empty board and its point names."""
         return await self.composer.rules(parse_variant(variant))
+
+    # -- languages -----------------------------------------------------------------------
+
+    async def languages(
+        self, user_id: int, locale: str | None = None, guild_id: int | None = None
+    ) -> tuple[str, str]:
+        """The languages of a reply to ``user_id``: (theirs, the server's). Theirs is their
+        ``/shax language`` choice, else ``locale`` (their Discord app's) when it is one of
+        ours, else the server's (see :mod:`bot.service.speech`)."""
+        public = await self.servers.language(guild_id)
+        chosen = (await self.storage.player_prefs(user_id)).get(LANGUAGE_PREF)
+        return pick_language(chosen, locale, public), public
+
+    async def set_language(self, user: User, language: str | None) -> Reply:
+        """``/shax language``: remember the player's language (``None`` forgets the choice,
+        so their Discord app's or the server's applies again). The answer, ephemeral, is
+        in the language now in force."""
+        if language is None:
+            await self.storage.set_player_pref(user.id, LANGUAGE_PREF, None)
+            now = speech.player_language()
+            return Reply(text=texts.language_reset(now, translator(now)), ephemeral=True)
+        code = language_code(language)
+        if code is None or code not in LANGUAGES:
+            raise BadOption(texts.unknown_language(language, speech.to_player()))
+        await self.storage.set_player_pref(user.id, LANGUAGE_PREF, code)
+        return Reply(text=texts.language_set(code, translator(code)), ephemeral=True)
 
 
 def _daily_backups(settings: Settings, clock: Callable[[], datetime]) -> DailyBackups | None:
@@ -448,7 +489,7 @@ def _daily_backups(settings: Settings, clock: Callable[[], datetime]) -> DailyBa
     return DailyBackups(settings.db_path, settings.backup_dir, settings.backup_keep, clock)
 
 
-def last_action(row: GameRow) -> list[str]:
+def last_action(row: GameRow, t: Translator = texts.EN) -> list[str]:
     """The game's last action in words (what the player now on turn has not seen)."""
     if not row.record:
         return []
@@ -456,4 +497,4 @@ def last_action(row: GameRow) -> list[str]:
     action = before.parse(row.record[-1])
     mover = side(row, Color(before.turn))
     them = other(row, mover).name
-    return [texts.describe_action(before, action, before.apply(action), mover.name, them)]
+    return [texts.describe_action(before, action, before.apply(action), mover.name, them, t)]

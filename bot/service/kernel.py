@@ -27,6 +27,7 @@ from bot.service.replies import (
     User,
     mention,
 )
+from bot.service.speech import to_player
 from bot.service.streaks import HUMAN, Result, bot_kind
 from bot.storage import (
     ChallengeRow,
@@ -72,7 +73,7 @@ def parse_variant(variant: str) -> Variant:
     try:
         return get_variant(variant.strip().lower())
     except UnknownVariantError:
-        raise BadOption(texts.unknown_variant(variant)) from None
+        raise BadOption(texts.unknown_variant(variant, t=to_player())) from None
 
 
 @dataclass(frozen=True)
@@ -174,13 +175,13 @@ class GameKernel:
         """The active game in ``place``'s channel."""
         row = await self.storage.active_game_in_channel(place.channel_id)
         if row is None:
-            raise NoGameHere(texts.NO_GAME_HERE)
+            raise NoGameHere(to_player().gettext(texts.NO_GAME_HERE))
         return row
 
     async def game(self, game_id: int) -> GameRow:
         row = await self.storage.get_game(game_id) if valid_id(game_id) else None
         if row is None:
-            raise NoGameHere(texts.GAME_GONE)
+            raise NoGameHere(to_player().gettext(texts.GAME_GONE))
         return row
 
     # -- checking ------------------------------------------------------------------------
@@ -189,11 +190,11 @@ class GameKernel:
         """The user's side in an active game, checking the clicked board's version."""
         s = side_of(row, user.id)
         if s is None or s.is_bot:
-            raise NotYourGame(texts.not_your_game(row.white_name, row.black_name))
+            raise NotYourGame(texts.not_your_game(row.white_name, row.black_name, t=to_player()))
         if not row.active:
-            raise GameOver(texts.game_over(row.id, self.surface))
+            raise GameOver(texts.game_over(row.id, self.surface, t=to_player()))
         if version is not None and version != row.version:
-            raise StaleBoard(texts.stale(self.surface))
+            raise StaleBoard(texts.stale(self.surface, t=to_player()))
         return s
 
     def check_turn(self, row: GameRow, user: User, version: int | None) -> Side:
@@ -201,7 +202,7 @@ class GameKernel:
         s = self.check_player(row, user, version)
         if self.position(row).to_move is not s.color:
             them = other(row, s)
-            raise NotYourTurn(texts.not_your_turn(them.name, them.is_bot))
+            raise NotYourTurn(texts.not_your_turn(them.name, them.is_bot, t=to_player()))
         return s
 
     async def check_channel_free(self, place: Place) -> None:
@@ -211,7 +212,7 @@ class GameKernel:
 
     def busy(self, place: Place, row: GameRow | None) -> ChannelBusy:
         game = (row.id, row.white_name, row.black_name) if row else None
-        return ChannelBusy(texts.channel_busy(place.is_thread, game, self.surface))
+        return ChannelBusy(texts.channel_busy(place.is_thread, game, self.surface, t=to_player()))
 
     def position(self, row: GameRow) -> Position:
         """The game's position, replayed from its record (cached; records only grow)."""
@@ -249,7 +250,7 @@ class GameKernel:
             new_turn=True,
         )
         if stored is None:
-            raise StaleBoard(texts.stale(self.surface))
+            raise StaleBoard(texts.stale(self.surface, t=to_player()))
         self._positions[row.id] = (stored.record, after)
         return stored, None
 
@@ -264,7 +265,7 @@ class GameKernel:
             new_turn=False,
         )
         if stored is None:
-            raise StaleBoard(texts.stale(self.surface))
+            raise StaleBoard(texts.stale(self.surface, t=to_player()))
         return stored
 
     async def finish(self, row: GameRow, record: Sequence[str], outcome: Outcome) -> Finished:
@@ -293,6 +294,6 @@ class GameKernel:
             ),
         )
         if finished is None:
-            raise StaleBoard(texts.stale(self.surface))
+            raise StaleBoard(texts.stale(self.surface, t=to_player()))
         self._positions.pop(row.id, None)  # finished games are rarely looked at again
         return finished

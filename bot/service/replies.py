@@ -209,6 +209,8 @@ class Notice:
     channel_id: int
     reply: Reply
     edit_message_id: int | None = None
+    language: str | None = None
+    """The language the reply was written in (its server's), for its buttons too."""
 
 
 # -- refusals --------------------------------------------------------------------

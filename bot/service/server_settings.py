@@ -18,6 +18,7 @@ from enum import StrEnum
 
 from bot.service import settings_texts as texts
 from bot.service.replies import Place, UserError
+from bot.service.speech import server_default, to_player
 from bot.storage import Storage
 
 FRESH_FOR = timedelta(seconds=30)
@@ -89,7 +90,7 @@ def parse_duration(text: str) -> timedelta:
         cleaned = re.sub(rf"{word}s?\b", unit, cleaned)
     parts = _DURATION.findall(cleaned)
     if not parts or _DURATION.sub("", cleaned).strip(" ,"):
-        raise UserError(texts.not_a_duration(text))
+        raise UserError(texts.not_a_duration(text, to_player()))
     return timedelta(seconds=sum(int(n) * _UNITS[u.lower()] for n, u in parts))
 
 
@@ -98,7 +99,9 @@ def _in_range(setting: Setting, text: str, bounds: tuple[timedelta, timedelta]) 
     low, high = bounds
     if not low <= value <= high:
         raise UserError(
-            texts.duration_out_of_range(setting.value, low.total_seconds(), high.total_seconds())
+            texts.duration_out_of_range(
+                setting.value, low.total_seconds(), high.total_seconds(), to_player()
+            )
         )
     return value
 
@@ -106,7 +109,7 @@ def _in_range(setting: Setting, text: str, bounds: tuple[timedelta, timedelta]) 
 def _choice(setting: Setting, value: str, allowed: tuple[str, ...]) -> str:
     chosen = value.strip().lower()
     if chosen not in allowed:
-        raise UserError(texts.not_a_choice(setting.value, value, allowed))
+        raise UserError(texts.not_a_choice(setting.value, value, allowed, to_player()))
     return chosen
 
 
@@ -139,6 +142,12 @@ class ServerSettingsBook:
         settings = self._apply(stored)
         self._kept[guild_id] = _Kept(settings, now + FRESH_FOR)
         return settings
+
+    async def language(self, guild_id: int | None) -> str:
+        """The language of what a server's channels see: its ``/shax settings`` choice,
+        else the bot's (``SHAX_LANGUAGE``, :func:`bot.service.speech.server_default`)."""
+        settings = await self.of(guild_id)
+        return settings.language if Setting.LANGUAGE in settings.changed else server_default()
 
     def _apply(self, stored: dict[str, str]) -> ServerSettings:
         s = self.defaults
@@ -190,11 +199,11 @@ class ServerSettingsBook:
             channels.add(change.allow_channel)
         if change.disallow_channel is not None:
             if change.disallow_channel not in channels:
-                raise UserError(texts.channel_not_listed(change.disallow_channel))
+                raise UserError(texts.channel_not_listed(change.disallow_channel, to_player()))
             channels.discard(change.disallow_channel)
         if channels != set(current.channels):
             if len(channels) > MAX_CHANNELS:
-                raise UserError(texts.too_many_channels(MAX_CHANNELS))
+                raise UserError(texts.too_many_channels(MAX_CHANNELS, to_player()))
             writes[Setting.CHANNELS] = ",".join(str(c) for c in sorted(channels)) or None
         for setting, stored in writes.items():
             await self.storage.set_guild_setting(guild_id, setting.value, stored)

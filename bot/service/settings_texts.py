@@ -1,96 +1,132 @@
 """The sentences of ``/shax settings`` (the rest of the service's words are in
-:mod:`bot.service.texts`)."""
+:mod:`bot.service.texts`). Each takes the translator of the one who reads it."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bot.service.texts import duration
+from bot.service.texts import EN, duration
+from shax_i18n import LANGUAGES, N_, Translator
 
 if TYPE_CHECKING:
     from bot.service.server_settings import ServerSettings
 
 LABELS = {
-    "turn_timeout": "Turn timeout",
-    "challenge_expiry": "Challenge expiry",
-    "threads": "Game threads",
-    "channels": "Game channels",
-    "theme": "Board theme",
-    "language": "Language",
+    "turn_timeout": N_("Turn timeout"),
+    "challenge_expiry": N_("Challenge expiry"),
+    "threads": N_("Game threads"),
+    "channels": N_("Game channels"),
+    "theme": N_("Board theme"),
+    "language": N_("Language"),
 }
+"""Each setting's name (in English also the ``reset:`` choices registered with Discord)."""
 THREAD_MODES = {
-    "busy": "a thread of its own when the channel already has a game",
-    "always": "every game in a thread of its own",
-    "never": "no threads: one game per channel",
+    "busy": N_("a thread of its own when the channel already has a game"),
+    "always": N_("every game in a thread of its own"),
+    "never": N_("no threads: one game per channel"),
 }
-THEMES = {"dark": "dark (for Discord's dark theme)", "light": "light"}
-LANGUAGE_NAMES = {"en": "English", "so": "Soomaali"}
-ONLY_ON_A_SERVER = "Settings belong to a server: use `/shax settings` in one of its channels."
-ONLY_MANAGERS = (
+THEMES = {"dark": N_("dark (for Discord's dark theme)"), "light": N_("light")}
+ONLY_ON_A_SERVER = N_("Settings belong to a server: use `/shax settings` in one of its channels.")
+ONLY_MANAGERS = N_(
     "Only members with the **Manage Server** permission can change the settings. "
     "`/shax settings` with no options shows them to everyone."
 )
 
 
-def not_a_setting(name: str) -> str:
-    return f"`{name}` is not a setting: choose one of {', '.join(LABELS)}."
+def label(name: str, t: Translator = EN) -> str:
+    """A setting's name in ``t``'s language (``name`` itself if it is not a setting)."""
+    return t.gettext(LABELS[name]) if name in LABELS else name
 
 
-def not_a_duration(text: str) -> str:
-    return (
-        f"`{text}` is not a length of time. Write it like `30m`, `24h`, `2d` or `1h30m` "
-        "(d = days, h = hours, m = minutes)."
+def not_a_setting(name: str, t: Translator = EN) -> str:
+    return t.gettext(
+        "`{name}` is not a setting: choose one of {settings}.",
+        name=name,
+        settings=", ".join(LABELS),
     )
 
 
-def duration_out_of_range(name: str, low: float, high: float) -> str:
-    return f"The {LABELS[name].lower()} must be between {duration(low)} and {duration(high)}."
-
-
-def not_a_choice(name: str, value: str, allowed: Sequence[str]) -> str:
-    return f"`{value}` is not a {LABELS[name].lower()} setting: choose one of {', '.join(allowed)}."
-
-
-def channel_not_listed(channel_id: int) -> str:
-    return (
-        f"<#{channel_id}> is not one of the game channels. `/shax settings` shows them; "
-        "`all-channels: True` lets games start anywhere again."
+def not_a_duration(text: str, t: Translator = EN) -> str:
+    return t.gettext(
+        "`{text}` is not a length of time. Write it like `30m`, `24h`, `2d` or `1h30m` "
+        "(d = days, h = hours, m = minutes).",
+        text=text,
     )
 
 
-def too_many_channels(limit: int) -> str:
-    return f"At most {limit} game channels. Remove one with `disallow-channel` first."
+def duration_out_of_range(name: str, low: float, high: float, t: Translator = EN) -> str:
+    return t.gettext(
+        "The {setting} must be between {low} and {high}.",
+        setting=label(name, t).lower(),
+        low=duration(low, t),
+        high=duration(high, t),
+    )
 
 
-def games_not_here(channels: Sequence[int]) -> str:
-    where = ", ".join(f"<#{c}>" for c in sorted(channels))
-    return f"Games on this server are played in {where} (and their threads). Start yours there."
+def not_a_choice(name: str, value: str, allowed: Sequence[str], t: Translator = EN) -> str:
+    return t.gettext(
+        "`{value}` is not a {setting} setting: choose one of {choices}.",
+        setting=label(name, t).lower(),
+        value=value,
+        choices=", ".join(allowed),
+    )
 
 
-def summary(settings: ServerSettings, *, changed_now: bool) -> str:
+def channel_not_listed(channel_id: int, t: Translator = EN) -> str:
+    return t.gettext(
+        "<#{channel}> is not one of the game channels. `/shax settings` shows them; "
+        "`all-channels: True` lets games start anywhere again.",
+        channel=channel_id,
+    )
+
+
+def too_many_channels(limit: int, t: Translator = EN) -> str:
+    return t.gettext(
+        "At most {limit} game channels. Remove one with `disallow-channel` first.", limit=limit
+    )
+
+
+def games_not_here(channels: Sequence[int], t: Translator = EN) -> str:
+    return t.gettext(
+        "Games on this server are played in {channels} (and their threads). Start yours there.",
+        channels=", ".join(f"<#{c}>" for c in sorted(channels)),
+    )
+
+
+def summary(settings: ServerSettings, *, changed_now: bool, t: Translator = EN) -> str:
     """Every setting with its value, marked when the server chose it, and how to change."""
     channels = (
         ", ".join(f"<#{c}>" for c in sorted(settings.channels))
         if settings.channels
-        else "every channel"
+        else t.gettext("every channel")
     )
+    threads, theme = THREAD_MODES.get(settings.threads), THEMES.get(settings.theme)
     values = {
-        "turn_timeout": f"{duration(settings.turn_timeout.total_seconds())} to move, "
-        "then the turn is forfeited",
-        "challenge_expiry": f"{duration(settings.challenge_expiry.total_seconds())}",
-        "threads": THREAD_MODES.get(settings.threads, settings.threads),
+        "turn_timeout": t.gettext(
+            "{duration} to move, then the turn is forfeited",
+            duration=duration(settings.turn_timeout.total_seconds(), t),
+        ),
+        "challenge_expiry": duration(settings.challenge_expiry.total_seconds(), t),
+        "threads": t.gettext(threads) if threads else settings.threads,
         "channels": channels,
-        "theme": THEMES.get(settings.theme, settings.theme),
-        "language": LANGUAGE_NAMES.get(settings.language, settings.language),
+        "theme": t.gettext(theme) if theme else settings.theme,
+        "language": LANGUAGES.get(settings.language, settings.language),
     }
     chosen = {s.value for s in settings.changed}
-    lines = ["**Settings saved.**" if changed_now else "**Shax settings on this server**"]
-    for name, label in LABELS.items():
-        mark = "" if name in chosen else " *(default)*"
-        lines.append(f"• {label}: {values[name]}{mark}")
+    lines = [
+        t.gettext("**Settings saved.**")
+        if changed_now
+        else t.gettext("**Shax settings on this server**")
+    ]
+    default = t.gettext("*(default)*")
+    for name in LABELS:
+        mark = "" if name in chosen else f" {default}"
+        lines.append(f"• {label(name, t)}: {values[name]}{mark}")
     lines.append(
-        "Change one with `/shax settings` and its option (Manage Server), for example "
-        "`turn-timeout: 12h` or `threads: always`; `reset:` returns one to its default."
+        t.gettext(
+            "Change one with `/shax settings` and its option (Manage Server), for example "
+            "`turn-timeout: 12h` or `threads: always`; `reset:` returns one to its default."
+        )
     )
     return "\n".join(lines)

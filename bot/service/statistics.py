@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from bot.service import texts
 from bot.service.replies import Place, Reply, User
+from bot.service.speech import in_public
 from bot.service.streaks import HUMAN, bot_kind
 from bot.storage import Storage
 from engine.ai import LEVELS
+from shax_i18n import Translator
 
 
 class Statistics:
@@ -24,30 +26,31 @@ class Statistics:
         """A player's current and best streaks, gal/gabad counts and record against
         people and against each bot level, on this server; for the bot itself, its
         record at each level."""
+        t = in_public()
         if user.id == self.bot_user.id:
-            return await self._bot_record(place, user)
+            return await self._bot_record(place, user, t)
         tallies = await self.storage.tallies(place.guild_id, user.id)
         if not tallies:
-            return Reply(text=texts.no_games_yet(user.name))
-        lines = [texts.streaks_heading(user.name)]
+            return Reply(text=texts.no_games_yet(user.name, t))
+        lines = [texts.streaks_heading(user.name, t)]
         people = tallies.get(HUMAN)
         if people is not None:
-            lines.append(texts.against_people(people))
+            lines.append(texts.against_people(people, t))
         for level in LEVELS:
-            t = tallies.get(bot_kind(level))
-            if t is not None:
-                lines.append(texts.against_bot(level, t))
+            tally = tallies.get(bot_kind(level))
+            if tally is not None:
+                lines.append(texts.against_bot(level, tally, t))
         return Reply(text="\n".join(lines))
 
-    async def _bot_record(self, place: Place, bot: User) -> Reply:
+    async def _bot_record(self, place: Place, bot: User, t: Translator) -> Reply:
         record = await self.storage.bot_record(place.guild_id)
-        lines = [texts.bot_record_heading(bot.name)]
+        lines = [texts.bot_record_heading(bot.name, t)]
         for level in LEVELS:
             counts = record.get(bot_kind(level))
             if counts is not None and any(counts):
-                lines.append(texts.bot_record_line(level, *counts))
+                lines.append(texts.bot_record_line(level, *counts, t=t))
         if len(lines) == 1:
-            return Reply(text=texts.bot_no_games_yet(bot.name))
+            return Reply(text=texts.bot_no_games_yet(bot.name, t))
         return Reply(text="\n".join(lines))
 
     async def leaderboard(self, place: Place) -> Reply:
@@ -57,6 +60,8 @@ class Statistics:
         best = await self.storage.leaderboard(place.guild_id, HUMAN, "best")
         return Reply(
             text=texts.leaderboard(
-                [(name, t) for _, name, t in current], [(name, t) for _, name, t in best]
+                [(name, t) for _, name, t in current],
+                [(name, t) for _, name, t in best],
+                in_public(),
             )
         )

@@ -35,6 +35,7 @@ from bot.service.replies import (
     UserError,
     not_thinking,
 )
+from bot.service.speech import player_language, to_player
 from bot.storage import GameRow
 from engine.analysis import (
     MATE_BOUND,
@@ -49,6 +50,7 @@ from engine.analysis import (
 )
 from engine.explain import explain
 from engine.record import iter_positions
+from shax_i18n import Translator
 
 HINTS_PER_GAME = 3
 HINT_SECONDS = 1.5
@@ -123,11 +125,11 @@ class Teacher:
         k = self.kernel
         row = await k.find_game(place)
         if row.ai_level is None:
-            raise HintRefused(texts.HINTS_ONLY_AGAINST_THE_BOT)
+            raise HintRefused(to_player().gettext(texts.HINTS_ONLY_AGAINST_THE_BOT))
         k.check_turn(row, user, None)
         limit = self.hints_per_game
         if await k.storage.hints_used(row.id) >= limit:
-            raise HintRefused(texts.no_hints_left(limit))
+            raise HintRefused(texts.no_hints_left(limit, to_player()))
         position = k.position(row)
         thinking()
         seconds = None if self.seconds is None else max(self.seconds, HINT_SECONDS)
@@ -136,25 +138,27 @@ class Teacher:
         )
         used = await k.storage.use_hint(row.id, limit)
         if used is None:  # another hint was taken meanwhile
-            raise HintRefused(texts.no_hints_left(limit))
+            raise HintRefused(texts.no_hints_left(limit, to_player()))
         why = explain(position, position.parse(found.best))
         view = renderer.BoardView(
             white_name=row.white_name,
             black_name=row.black_name,
             suggestion=found.best,
+            language=player_language(),
         )
         png = await self._run_picture(self._render_board, row.variant, list(row.record), view)
+        t = to_player()
         text = texts.hint_line(
-            found.best, texts.reason_words(why.reason.value, why.points), used, limit
+            found.best, texts.reason_words(why.reason.value, why.points, t), used, limit, t
         )
         return Reply(text=text, ephemeral=True, attachments=(Attachment(HINT_FILENAME, png),))
 
-    async def hints_summary(self, row: GameRow) -> str:
+    async def hints_summary(self, row: GameRow, t: Translator) -> str:
         """The hints line of a finished bot game's summary ("" when none were taken)."""
         if row.ai_level is None:
             return ""
         used = await self.kernel.storage.hints_used(row.id)
-        return texts.hints_used(used, self.hints_per_game) if used else ""
+        return texts.hints_used(used, self.hints_per_game, t) if used else ""
 
     # -- reviews ---------------------------------------------------------------------------
 
@@ -173,12 +177,12 @@ class Teacher:
         else:
             found = await k.storage.last_game_in_channel(place.channel_id)
             if found is None:
-                raise NoGameHere(texts.NOTHING_TO_REVIEW)
+                raise NoGameHere(to_player().gettext(texts.NOTHING_TO_REVIEW))
             row = found
         if row.active:
-            raise GameOver(texts.REVIEW_WHEN_OVER)
+            raise GameOver(to_player().gettext(texts.REVIEW_WHEN_OVER))
         if not row.record:
-            raise NoGameHere(texts.EMPTY_GAME)
+            raise NoGameHere(to_player().gettext(texts.EMPTY_GAME))
         thinking()
         reviews = await self.analyse(row.variant, row.record)
         return await self._review_reply(row, reviews)
@@ -194,7 +198,8 @@ class Teacher:
         index = {r.ply: i for i, r in enumerate(reviews)}
         marks = [index[ply] + 1 for ply in turning]  # where the curve shows the loss
         plot = await self._run_picture(_plot, values, marks, row.white_name, row.black_name)
-        lines = [texts.review_heading(row.white_name, row.black_name, len(row.record))]
+        t = to_player()
+        lines = [texts.review_heading(row.white_name, row.black_name, len(row.record), t)]
         attachments = [Attachment(renderer.PLOT_FILENAME, plot)]
         before = [p for p, _ in iter_positions(row.variant, row.record)]
         for number, ply in enumerate(turning, start=1):
@@ -208,23 +213,25 @@ class Teacher:
                     ply + 1,
                     name,
                     r.played,
-                    _lost(r),
+                    _lost(r, t),
                     r.best,
-                    texts.reason_words(why.reason.value, why.points),
+                    texts.reason_words(why.reason.value, why.points, t),
+                    t,
                 )
             )
             view = renderer.BoardView(
                 white_name=row.white_name,
                 black_name=row.black_name,
                 suggestion=r.best,
-                caption=texts.turning_point_caption(number, ply + 1, r.played, r.best),
+                caption=texts.turning_point_caption(number, ply + 1, r.played, r.best, t),
+                language=player_language(),
             )
             png = await self._run_picture(
                 self._render_board, row.variant, list(row.record[:ply]), view
             )
             attachments.append(Attachment(f"turning-point-{number}.png", png))
         if not turning:
-            lines.append(texts.NO_TURNING_POINTS)
+            lines.append(t.gettext(texts.NO_TURNING_POINTS))
         return Reply(text="\n".join(lines), ephemeral=True, attachments=tuple(attachments))
 
 
@@ -251,7 +258,7 @@ def _plot(values: list[int], marks: list[int], white: str, black: str) -> bytes:
     return renderer.render_evaluation(values, marks, white_name=white, black_name=black)
 
 
-def _lost(r: MoveReview) -> str:
+def _lost(r: MoveReview, t: Translator) -> str:
     gave_away = r.best_score > MATE_BOUND and r.score <= MATE_BOUND
     walked_in = r.score < -MATE_BOUND and r.best_score >= -MATE_BOUND
-    return texts.loss_words(r.loss, gave_away, walked_in)
+    return texts.loss_words(r.loss, gave_away, walked_in, t)

@@ -24,6 +24,7 @@ from bot.service.replies import (
     User,
     not_thinking,
 )
+from bot.service.speech import in_public, to_player
 from bot.storage import GameRow
 from engine import IllegalActionError, Kind, NotationError, Outcome, Position, Step, Termination
 
@@ -62,23 +63,29 @@ class Turns:
             except NotationError as exc:
                 legal = position.legal_notations()
                 raise MalformedAction(
-                    texts.malformed_sentence(action, position.variant, legal),
+                    texts.malformed_sentence(action, position.variant, legal, to_player()),
                     action,
                     exc.reason,
                     legal,
                 ) from None
             except IllegalActionError as exc:
                 raise IllegalAction(
-                    texts.illegal_sentence(exc.action, exc.reason, exc.legal),
+                    texts.illegal_sentence(
+                        exc.action,
+                        texts.illegal_reason(exc.template, exc.params, to_player()),
+                        exc.legal,
+                        to_player(),
+                    ),
                     exc.action,
                     exc.reason,
                     exc.legal,
                 ) from None
             # Acting declines the opponent's draw offer; the player's own offer stands.
             offer = row.draw_offered_by if row.draw_offered_by == user.id else None
-            event = texts.describe_action(position, act, after, me.name, other(row, me).name)
+            events = texts.action_events(
+                position, act, after, me.name, other(row, me).name, in_public()
+            )
             row, finished = await k.commit(row, act.notation(position.variant), after, offer)
-        events = [event]
         row, bot_events, bot_finished = await self.bots.play_turns(row, thinking)
         events += bot_events
         return await self.composer.board_reply(
@@ -141,16 +148,16 @@ class Turns:
             me = k.check_player(row, user, version)
             them = other(row, me)
             if row.ai_level is not None:
-                raise DrawError(texts.bot_declines_draws(them.name))
+                raise DrawError(texts.bot_declines_draws(them.name, t=to_player()))
             if row.draw_offered_by == them.user_id:
                 finished = await k.finish(row, row.record, Outcome(None, Termination.AGREEMENT))
                 return await self.composer.board_reply(
                     finished.game, finished=finished, viewer=user.id
                 )
             if row.draw_offered_by == user.id:
-                raise DrawError(texts.draw_already_offered(them.name))
+                raise DrawError(texts.draw_already_offered(them.name, t=to_player()))
             stored = await k.set_draw_offer(row, user.id)
-        intro = texts.draw_offer_intro(me.name, them.ref, k.surface)
+        intro = texts.draw_offer_intro(me.name, them.ref, k.surface, in_public())
         return await self.composer.board_reply(
             stored, intro=intro, ping=(them.user_id,), viewer=user.id
         )
@@ -165,9 +172,11 @@ class Turns:
             row = await k.game(game_id)
             me = k.check_player(row, user, version)
             if row.draw_offered_by is None:
-                raise DrawError(texts.NO_DRAW_OFFER)
+                raise DrawError(to_player().gettext(texts.NO_DRAW_OFFER))
             stored = await k.set_draw_offer(row, None)
-        intro = texts.draw_declined(me.name, withdrawn=row.draw_offered_by == user.id)
+        intro = texts.draw_declined(
+            me.name, withdrawn=row.draw_offered_by == user.id, t=in_public()
+        )
         return await self.composer.board_reply(stored, intro=intro, viewer=user.id)
 
 
@@ -177,15 +186,16 @@ def destinations(row: GameRow, position: Position, src: str) -> Reply:
     moves = [a for a in position.legal_actions() if a.kind is Kind.MOVE and v.points[a.src] == src]
     if not moves:
         legal = position.legal_notations()
+        t = to_player()
         raise IllegalAction(
-            texts.illegal_sentence(src, texts.no_movable_stone(src), legal),
+            texts.illegal_sentence(src, texts.no_movable_stone(src, t), legal, t),
             src,
-            "no movable stone there",
+            texts.no_movable_stone(src),
             legal,
         )
     choices = tuple(Choice(label=f"{src}-{v.points[a.dst]}", value=a.notation(v)) for a in moves)
     return Reply(
-        text=texts.where_to(src, [c.label for c in choices]),
+        text=texts.where_to(src, [c.label for c in choices], to_player()),
         ephemeral=True,
         controls=DestinationControls(row.id, row.version, src, choices),
         game_id=row.id,

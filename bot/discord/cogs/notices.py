@@ -25,6 +25,7 @@ from discord.ext import commands, tasks
 from bot.discord.app import ShaxBotBase
 from bot.discord.render import to_discord, truncate
 from bot.service.replies import Notice
+from bot.service.speech import speaking
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +133,8 @@ class Notices(commands.Cog):
     async def show(self, notice: Notice) -> None:
         """Post or edit one notice in its channel."""
         reply = notice.reply
-        message = to_discord(reply)
+        with speaking(public=notice.language):
+            message = to_discord(reply)
         channel = self.bot.get_partial_messageable(notice.channel_id)
         old = notice.edit_message_id
         repost = reply.live_board and bool(reply.mentions)

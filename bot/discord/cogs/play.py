@@ -24,7 +24,9 @@ from bot.service import texts
 from bot.service.replies import Place, Reply, Thinking, UserError
 from bot.service.server_settings import Setting, SettingsChange
 from bot.service.settings_texts import LABELS, not_a_setting
+from bot.service.speech import to_player
 from engine.ai import LEVELS as AI_LEVELS
+from shax_i18n import LANGUAGES, N_
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +42,8 @@ VARIANTS = [
     Choice(name="Jar — 3 stones each, the children's game", value="jar"),
 ]
 LEVELS = [Choice(name=level.capitalize(), value=level) for level in AI_LEVELS]
+LANGUAGE_CHOICES = [Choice(name=name, value=code) for code, name in LANGUAGES.items()]
+"""Each language under its own name: English, Soomaali."""
 FIRST = [
     Choice(name="Me", value="me"),
     Choice(name="The bot", value="bot"),
@@ -55,13 +59,12 @@ THEMES = [
     Choice(name="Dark — as Discord's dark theme", value="dark"),
     Choice(name="Light — sand", value="light"),
 ]
-LANGUAGES = [Choice(name="English", value="en"), Choice(name="Soomaali", value="so")]
 RESETS = [Choice(name=label, value=name) for name, label in LABELS.items()]
 
 CHALLENGE_MENU = "Challenge to Shax"
 """The user context-menu command (right-click a member → Apps)."""
 
-TOO_LONG = (
+TOO_LONG = N_(
     "That is far too long to be a move. Moves look like **d7** (place), **a7-d7** (move) "
     "or **xg1** (remove) — start typing and pick one of the suggestions."
 )
@@ -175,7 +178,7 @@ class ShaxCommands(
     ) -> None:
         action = text_option(action).strip()
         if len(action) > MAX_ACTION_LENGTH:
-            raise UserError(TOO_LONG)
+            raise UserError(to_player().gettext(TOO_LONG))
         user, place = actor(interaction), place_of(interaction)
         await self.bot.responder.command(
             interaction,
@@ -264,6 +267,17 @@ class ShaxCommands(
         place = place_of(interaction)
         await self.bot.responder.command(interaction, lambda _: self.bot.service.leaderboard(place))
 
+    @app_commands.command(name="language", description="Choose the language the bot speaks to you")
+    @app_commands.describe(language="The language: English or Soomaali")
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def language(self, interaction: discord.Interaction[Any], language: str) -> None:
+        """Remember the player's language; public messages keep the server's."""
+        chosen = text_option(language)
+        user = actor(interaction)
+        await self.bot.responder.command(
+            interaction, lambda _: self.bot.service.set_language(user, chosen)
+        )
+
     # -- the server's settings -----------------------------------------------------------
 
     @app_commands.command(
@@ -288,7 +302,9 @@ class ShaxCommands(
         disallow_channel="disallow-channel",
         all_channels="all-channels",
     )
-    @app_commands.choices(threads=THREAD_CHOICES, theme=THEMES, language=LANGUAGES, reset=RESETS)
+    @app_commands.choices(
+        threads=THREAD_CHOICES, theme=THEMES, language=LANGUAGE_CHOICES, reset=RESETS
+    )
     async def settings(
         self,
         interaction: discord.Interaction[Any],
@@ -308,7 +324,7 @@ class ShaxCommands(
         try:
             reset_setting = Setting(text_option(reset)) if reset is not None else None
         except ValueError:
-            raise UserError(not_a_setting(text_option(reset or ""))) from None
+            raise UserError(not_a_setting(text_option(reset or ""), to_player())) from None
         change = SettingsChange(
             turn_timeout=text_option(turn_timeout) if turn_timeout is not None else None,
             challenge_expiry=text_option(challenge_expiry)

@@ -58,6 +58,7 @@ SUBCOMMANDS = {
     "leaderboard": [],
     "theme": ["theme"],
     "rules": ["variant"],
+    "language": ["language"],
     "settings": [
         "turn-timeout",
         "challenge-expiry",

@@ -1,0 +1,145 @@
+"""The named moments on the move line, in both languages; the player's language and the
+server's (``bot.service.speech``); ``/shax language`` remembered."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.service import speech, texts
+from bot.service.facade import ShaxService
+from bot.service.replies import BadOption, NotYourTurn, Place, UserError
+from bot.service.server_settings import Setting, SettingsChange
+from engine import Position, replay
+from shax_i18n import translator
+from tests.bot.conftest import AMINA, BASHIR, GUILD, HERE, FakeClock, start_game
+
+EN, SO = translator("en"), translator("so")
+LABA_QAAD_RECORD = ["d7", "c5", "g7", "e5", "a4", "c3", "a1", "e3"]
+"""White's next placement, a7, completes a7 d7 g7 and a1 a4 a7 at once."""
+FAR_BLACK = "c3 e3 d1"
+
+
+def events(before: Position, text: str, t: texts.Translator = EN) -> list[str]:
+    action = before.parse(text)
+    return texts.action_events(before, action, before.apply(action), "Amina", "Bashir", t)
+
+
+def test_laba_qaad_is_named_on_the_move_line_in_both_languages() -> None:
+    before = replay("shax", LABA_QAAD_RECORD)
+    assert events(before, "a7") == [
+        "Amina placed a stone on a7, forming the first jare",
+        "Laba-qaad! Amina completed two jare at once",
+    ]
+    assert (
+        events(before, "a7", SO)[1] == "Laba-qaad! Amina wuxuu mar keliya dhammaystiray laba jare"
+    )
+
+
+def test_an_irmaan_that_appears_is_named_and_its_shunts_are_not() -> None:
+    before = Position.setup("shax", "a7 d7 g7 b6 f4", FAR_BLACK)
+    assert events(before, "f4-f6") == [
+        "Amina moved f4-f6",
+        "Irmaan! Amina can shunt a stone and form a jare on every move",
+    ]
+    assert events(before, "f4-f6", SO)[1].startswith("Irmaan! Amina wuxuu leeyahay dhagax")
+    standing = Position.setup("shax", "a7 d7 g7 b6 f6", FAR_BLACK)
+    assert events(standing, "d7-d6") == ["Amina moved d7-d6, forming a jare"]
+
+
+def test_a_near_miss_names_nothing() -> None:
+    # A black stone on d5 can step into d6: no irmaan.
+    before = Position.setup("shax", "a7 d7 g7 b6 f4", "d5 c3 e3")
+    assert events(before, "f4-f6") == ["Amina moved f4-f6"]
+    # One line only: the first jare, no laba-qaad.
+    assert events(replay("shax", ["d7", "c5", "g7"]), "e5") == ["Amina placed a stone on e5"]
+
+
+async def test_the_move_line_of_a_played_game_names_laba_qaad(service: ShaxService) -> None:
+    await start_game(service)
+    for i, action in enumerate(LABA_QAAD_RECORD):
+        await service.play(AMINA if i % 2 == 0 else BASHIR, HERE, action)
+    reply = await service.play(AMINA, HERE, "a7")
+    assert "forming the first jare; Laba-qaad! Amina completed two jare at once." in reply.text
+
+
+async def test_public_replies_speak_the_servers_language_refusals_the_players(
+    service: ShaxService,
+) -> None:
+    await start_game(service)
+    with speech.speaking(player="en", public="so"):
+        board = await service.play(AMINA, HERE, "d7")
+        with pytest.raises(NotYourTurn) as refused:
+            await service.play(AMINA, HERE, "d6")
+    assert "Amina wuxuu dhagax dhigay d7." in board.text
+    assert str(refused.value) == "It's Bashir's turn — wait for their move."
+    with speech.speaking(player="so", public="en"), pytest.raises(NotYourTurn) as refused:
+        await service.play(AMINA, HERE, "d6")
+    assert str(refused.value) == "Waa doorka Bashir — sug dhaqaaqiisa."
+
+
+async def test_the_players_choice_beats_their_app_and_the_server(service: ShaxService) -> None:
+    assert await service.languages(AMINA.id, "en-US") == ("en", "en")
+    assert await service.languages(AMINA.id, "de") == ("en", "en")
+    reply = await service.set_language(AMINA, "so")
+    assert reply.ephemeral and reply.text.startswith("Luqadda: Soomaali.")
+    assert await service.languages(AMINA.id, "en-US") == ("so", "en")
+    assert await service.languages(BASHIR.id, "en-GB") == ("en", "en")
+    forgot = await service.set_language(AMINA, None)
+    assert forgot.text.startswith("Language: English")
+    assert await service.languages(AMINA.id, None) == ("en", "en")
+
+
+async def test_an_unknown_language_is_refused_with_the_choices(service: ShaxService) -> None:
+    with pytest.raises(BadOption) as refused:
+        await service.set_language(AMINA, "fr")
+    assert (
+        str(refused.value) == "Unknown language 'fr' — choose one of: en (English), so (Soomaali)."
+    )
+    assert await service.languages(AMINA.id) == ("en", "en")
+
+
+def test_the_server_default_is_the_environments_language() -> None:
+    speech.set_server_default("so")
+    try:
+        assert speech.in_public().language == "so" and speech.to_player().language == "so"
+        with speech.speaking(player="en"):
+            assert speech.to_player().language == "en" and speech.in_public().language == "so"
+    finally:
+        speech.set_server_default("en")
+    assert speech.in_public().language == "en"
+
+
+async def test_a_server_set_to_somali_speaks_somali_in_public(
+    service: ShaxService, clock: FakeClock
+) -> None:
+    await service.settings(HERE, SettingsChange(language="so"), may_change=True)
+    assert await service.languages(AMINA.id, None, GUILD) == ("so", "so")
+    assert await service.languages(AMINA.id, "en-US", GUILD) == ("en", "so")
+    assert await service.languages(AMINA.id, None, GUILD + 1) == ("en", "en")
+    await start_game(service)
+    player, public = await service.languages(AMINA.id, "en-US", GUILD)
+    with speech.speaking(player=player, public=public):
+        board = await service.play(AMINA, HERE, "d7")
+        with pytest.raises(NotYourTurn) as refused:
+            await service.play(AMINA, HERE, "d6")
+    assert "Amina wuxuu dhagax dhigay d7." in board.text
+    assert str(refused.value) == "It's Bashir's turn — wait for their move."
+    # What the bot says on its own there (the clock) is in Somali too.
+    await service.challenge(AMINA, BASHIR, Place(GUILD, 501))
+    clock.advance(minutes=10)
+    [expired] = await service.tick()
+    assert expired.reply.text == "Loolankii Amina u diray Bashir waqtigiisii wuu dhammaaday."
+    assert expired.language == "so"
+    # Back to the bot's default (SHAX_LANGUAGE).
+    await service.settings(HERE, SettingsChange(reset=Setting.LANGUAGE), may_change=True)
+    assert await service.languages(AMINA.id, None, GUILD) == ("en", "en")
+
+
+async def test_the_settings_answer_in_the_players_language(service: ShaxService) -> None:
+    with speech.speaking(player="so", public="en"):
+        reply = await service.settings(HERE, SettingsChange(turn_timeout="12h"), may_change=True)
+        with pytest.raises(UserError) as refused:
+            await service.settings(HERE, SettingsChange(theme="blue"), may_change=True)
+    assert reply.ephemeral and reply.text.startswith("**Dejinta waa la keydiyay.**")
+    assert "• Waqtiga doorka: 12 saac" in reply.text
+    assert str(refused.value).startswith("`blue` kama mid aha doorashooyinka midabada shaxda")
