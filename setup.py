@@ -15,11 +15,19 @@ from setuptools.errors import CCompilerError, CompileError, ExecError, PlatformE
 
 HERE = Path(__file__).resolve().parent
 
-SKIPPED = """\
+REINSTALL = """install a C compiler (gcc or clang; on Windows the Microsoft C++ Build
+Tools) and reinstall: python3 -m pip install -e ."""
+SKIPPED = {
+    "engine.ai._core": """\
 shax-bot: the AI's compiled core was not built ({reason}).
 The install goes on; the AI will use its pure-Python search, which is slower and so weaker
-in the same time. For the fast one, install a C compiler (gcc or clang; on Windows the
-Microsoft C++ Build Tools) and reinstall: python3 -m pip install -e ."""
+in the same time. For the fast one, """
+    + REINSTALL,
+    "engine.tables._tables": """\
+shax-bot: the endgame-table library was not built ({reason}).
+The install goes on; the AI plays without the tables. For them, """
+    + REINSTALL,
+}
 
 
 def _build_flags() -> Any:
@@ -50,19 +58,20 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except (CCompilerError, CompileError, ExecError, PlatformError, OSError) as exc:
-            self._skip(exc)
+            self._skip(exc, self.extensions)
 
     def build_extension(self, ext: Extension) -> None:
         try:
             super().build_extension(ext)
         except (CCompilerError, CompileError, ExecError, PlatformError, OSError) as exc:
-            self._skip(exc)
+            self._skip(exc, [ext])
 
-    def _skip(self, exc: Exception) -> None:
-        # Nothing was built: later steps (the editable install's copies) must not look for it.
-        self.extensions = []
+    def _skip(self, exc: Exception, failed: list[Extension]) -> None:
+        # What was not built: later steps (the editable install's copies) must not look for it.
+        self.extensions = [e for e in self.extensions if e not in failed]
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        print(SKIPPED.format(reason=reason), file=sys.stderr)
+        for ext in failed:
+            print(SKIPPED[ext.name].format(reason=reason), file=sys.stderr)
 
     def get_outputs(self) -> list[str]:
         return super().get_outputs() if self.extensions else []

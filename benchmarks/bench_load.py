@@ -1,8 +1,15 @@
-"""Load on the bot: ``python benchmarks/bench_load.py --games N [--ai-games K]``.
+"""Load on the bot: ``python benchmarks/bench_load.py --games N [--ai-games K]
+[--database sqlite|postgresql] [--processes P]``.
 
-Starts the Discord-compatible fake server (``tests/fakediscord``) in this process and
-the real bot as a subprocess (``bot.discord.runner.serve``, what ``python -m bot`` runs)
-on its own database; creates N channels and 2N users, starts N games of Shax (challenge,
+Two configurations in one run, under the same load: SQLite with one bot process, then
+``--database`` with P bot processes (``SHAX_SHARDS=P``, one shard each, one database);
+each is reported, then the ratios of the second to the first. With ``--database sqlite
+--processes 1`` only the first runs.
+
+For each, starts the Discord-compatible fake server (``tests/fakediscord``) in this
+process, with ``--guilds`` servers spread over the shards, and the real bot as
+subprocesses (``bot.discord.runner.serve``, what ``python -m bot`` runs) on a fresh
+database; creates N channels and 2N users, starts N games of Shax (challenge,
 accept) and drives them concurrently: each game is a task in which the player on turn
 thinks (``--think`` seconds on average, uniformly 0.5–1.5× that), picks an action in
 the board's select and waits for the bot's answer. Two phases of ``--seconds`` each:
@@ -23,6 +30,10 @@ workers (AI and pictures), this driver, everything else on the machine, and the 
 the hypervisor stole. Then where the time goes inside the bot (timers around the
 service call, the pictures, each database call and the acknowledgement), and how often
 the AI overran its time and a random action was played instead.
+
+Afterwards every game between people is read back from the database: its stored version
+must be the one of the last board its players were shown (lower: an acknowledged action
+was lost; higher: an action was applied that nobody saw answered, such as a doubled one).
 
 ``--ai-nice`` and ``--ack-budget`` are experiments: they change the bot process (AI
 workers at a lower priority; defer sooner) to show what a fix would buy.
@@ -45,7 +56,7 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -54,6 +65,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 if TYPE_CHECKING:  # the bot process (--serve-bot) never imports the fake server
+    from bot.storage import Storage
     from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
     from tests.fakediscord.world import World
 
@@ -89,7 +101,6 @@ def _time_calls(spans: Spans) -> None:
     import discord
 
     from bot.service.facade import ShaxService
-    from bot.storage import Storage
     from bot.workers.ai import AIPool
     from bot.workers.pictures import PicturePool
 
@@ -151,8 +162,16 @@ def _time_calls(spans: Spans) -> None:
     ShaxService.play = play  # type: ignore[method-assign]
     AIPool.choose = choose  # type: ignore[method-assign]
     PicturePool.run = run_picture  # type: ignore[method-assign]
-    for attr in ("get_game", "update_game", "series", "set_board_message"):
-        timed_async(Storage, attr, f"db.{attr}")
+
+    def time_database(storage: Storage) -> None:
+        engine = type(storage)  # SQLite or PostgreSQL: timed once it is known
+        if getattr(engine, "_timed", False):
+            return
+        engine._timed = True  # type: ignore[attr-defined]
+        for attr in ("get_game", "update_game", "series", "set_board_message"):
+            timed_async(engine, attr, f"db.{attr}")
+
+    after_open(time_database)
     timed_async(ShaxService, "tick", "service.tick (every 30 s)")
     timed_async(discord.InteractionResponse, "send_message", "ack: send_message")
     timed_async(discord.InteractionResponse, "edit_message", "ack: edit_message")
@@ -174,6 +193,26 @@ async def _serve_with_probe(stats_path: Path, options: dict[str, Any]) -> None:
         stats_path.write_text(json.dumps({"lag": lag, "spans": spans}))
 
 
+pending: list[Any] = []
+"""Awaitables the hooks of :func:`after_open` leave for the opening to await."""
+
+
+def after_open(hook: Callable[[Storage], None]) -> None:
+    """Call ``hook`` with every database the bot opens (``Storage.open``), whichever engine."""
+    from bot.storage import Storage
+
+    opening = Storage.open.__func__  # type: ignore[attr-defined]
+
+    async def open_and_hook(cls: type[Storage], target: Any) -> Storage:
+        storage: Storage = await opening(cls, target)
+        hook(storage)
+        while pending:
+            await pending.pop()
+        return storage
+
+    Storage.open = classmethod(open_and_hook)  # type: ignore[method-assign,assignment]
+
+
 def serve_bot(
     stats_path: Path, *, ack_budget: float | None, ai_nice: int, db_sync: str | None
 ) -> None:
@@ -185,20 +224,17 @@ def serve_bot(
     deferred; the bot's default is 1 s), ``ai_nice`` (the AI worker processes run at
     this niceness, so that the event loop wins the CPU when both want it) and
     ``db_sync`` (SQLite's ``synchronous`` pragma; the bot leaves SQLite's FULL)."""
-    from bot import ai_pool
     from bot.config import load_settings
     from bot.discord.runner import setup_logging, use_endpoints
-    from bot.storage import Storage
+    from bot.workers import ai as ai_pool
 
     if db_sync:
-        open_storage = Storage.open.__func__  # type: ignore[attr-defined]
 
-        async def open_with_sync(cls: type[Storage], path: Any) -> Storage:
-            storage: Storage = await open_storage(cls, path)
-            await storage._db.execute(f"PRAGMA synchronous = {db_sync}")
-            return storage
+        def set_sync(storage: Storage) -> None:
+            if hasattr(storage, "_db"):  # SQLite's connection
+                pending.append(storage._db.execute(f"PRAGMA synchronous = {db_sync}"))
 
-        Storage.open = classmethod(open_with_sync)  # type: ignore[method-assign,assignment]
+        after_open(set_sync)
 
     if ai_nice:
         ai_pool.WORKER_NICENESS = ai_nice  # passed to each worker as it starts
@@ -315,11 +351,13 @@ def _machine_seconds() -> tuple[float, float]:
     return (user + nice + system + irq + softirq) / tick, steal / tick
 
 
-def cpu_snapshot(bot_pid: int) -> dict[str, float]:
+def cpu_snapshot(bot_pids: list[int]) -> dict[str, float]:
     busy, stolen = _machine_seconds()
     ours = {
-        "bot": _cpu_seconds(bot_pid),
-        "bot's workers (AI, pictures)": sum(_cpu_seconds(child) for child in _descendants(bot_pid)),
+        "bot": sum(_cpu_seconds(pid) for pid in bot_pids),
+        "bot's workers (AI, pictures)": sum(
+            _cpu_seconds(child) for pid in bot_pids for child in _descendants(pid)
+        ),
         "driver": _cpu_seconds(os.getpid()),
     }
     return {**ours, "everything else": busy - sum(ours.values()), "stolen": stolen}
@@ -362,12 +400,17 @@ def percentile(values: list[float], q: float) -> float:
 
 @dataclass
 class Table:
-    """One channel with its two players."""
+    """One channel with its two players, and what they saw the bot accept."""
 
     fake: FakeDiscord
     channel_id: int
     white: FakeUser
     black: FakeUser
+    expected: dict[int, int] = field(default_factory=dict)
+    """Game id → the version its last accepted action made (games between people)."""
+    unsure: set[int] = field(default_factory=set)
+    """Games with an action whose acknowledgement never came: it may or may not count."""
+    pending: int | None = None
 
     def on_turn(self, board: FakeMessage) -> FakeUser | None:
         found = _YOUR_TURN.search(board.content)
@@ -437,12 +480,17 @@ async def play_turn(
     if player is None:  # the bot is still thinking in the game shown
         return None
     value = rng.choice([option["value"] for option in select["options"]])
+    game_id, version = (int(part) for part in select["custom_id"].split(":")[2:4])
+    table.pending = game_id
     result = await table.fake.select(player, board, select["custom_id"], [value])
+    table.pending = None
     recorder.record(result, bot_game=level is not None)
     if result.ephemeral:  # refused (a board that changed meanwhile): look again
         if recorder.current is not None:
             recorder.current.refused += 1
         return None
+    if level is None:
+        table.expected[game_id] = version + 1
     return await answered(result, TIMEOUT)
 
 
@@ -459,32 +507,74 @@ async def play_table(
     """Play at one table until ``stop``. People think before each action; a person
     playing the bot clicks again as soon as it has answered."""
     while not stop.is_set():
-        if level is None:
-            await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+        if level is None and await stopped(stop, rng.uniform(0.5 * think, 1.5 * think)):
+            return
         try:
             board = await play_turn(table, board, recorder, rng, level)
         except Exception as error:  # a missed deadline is a result: note it, play on
             recorder.error(f"{type(error).__name__}: {error}")
+            if table.pending is not None:
+                table.unsure.add(table.pending)
+                table.pending = None
             board = None
-        if board is None:
-            await asyncio.sleep(0.5)
+        if board is None and await stopped(stop, 0.5):
+            return
+
+
+async def stopped(stop: asyncio.Event, seconds: float) -> bool:
+    """Wait ``seconds`` unless ``stop`` comes first; whether it came."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(stop.wait(), seconds)
+    return stop.is_set()
 
 
 # -- the run --------------------------------------------------------------------------------
 
 
-@contextlib.contextmanager
-def bot_environment(fake: FakeDiscord, db_path: Path, workers: int) -> Iterator[dict[str, str]]:
-    yield {
+@dataclass
+class Configuration:
+    """One way of running the bot: a database engine and a number of processes."""
+
+    database: str
+    processes: int
+
+    @property
+    def label(self) -> str:
+        plural = "es" if self.processes != 1 else ""
+        return f"{self.database}, {self.processes} process{plural}"
+
+
+@dataclass
+class Measured:
+    """What one configuration gave, for the comparison at the end."""
+
+    configuration: Configuration
+    phases: list[Phase]
+    violations: int
+    lost: int
+    doubled: int
+    unsure: int
+    failed: bool
+
+
+def bot_environment(
+    fake: FakeDiscord, database: str, workers: int, shard: int | None, shards: int
+) -> dict[str, str]:
+    env = {
         **os.environ,
         **fake.env(),
         "DISCORD_TOKEN": TOKEN,
-        "SHAX_DB_PATH": str(db_path),
-        "SHAX_DEV_GUILD_ID": str(fake.guild_id),
         "SHAX_AI_WORKERS": str(workers),
         "SHAX_LOG_LEVEL": "WARNING",
+        # The first process registers the commands (globally: the tables are in several
+        # servers); the others leave them be.
+        "SHAX_SYNC_COMMANDS": "always" if not shard else "never",
         "PYTHONPATH": str(ROOT),
     }
+    env["SHAX_DATABASE_URL" if "://" in database else "SHAX_DB_PATH"] = database
+    if shard is not None:
+        env.update(SHAX_SHARDS=str(shards), SHAX_SHARD_IDS=str(shard))
+    return env
 
 
 async def gather_limited(coros: list[Any], limit: int) -> list[Any]:
@@ -497,131 +587,268 @@ async def gather_limited(coros: list[Any], limit: int) -> list[Any]:
     return list(await asyncio.gather(*(one(c) for c in coros)))
 
 
-async def run(args: argparse.Namespace) -> int:
+@contextlib.asynccontextmanager
+async def database_for(kind: str, workdir: Path, url: str | None) -> AsyncIterator[str]:
+    """Where the bot processes keep their games: a fresh SQLite file, or a PostgreSQL
+    database (``--database-url``, or a throwaway server started here)."""
+    if kind == "sqlite":
+        yield str(workdir / "shax.db")
+        return
+    if url is not None:
+        yield url
+        return
+    from tests.bot.storage.pgserver import find_binaries, start_server
+
+    binaries = find_binaries()
+    if binaries is None:
+        raise SystemExit(
+            "No PostgreSQL server binaries (initdb, pg_ctl) found: install PostgreSQL, "
+            "or give a database with --database-url postgresql://…"
+        )
+    server = await asyncio.to_thread(start_server, binaries)
+    try:
+        yield server.url()
+    finally:
+        await asyncio.to_thread(server.stop)
+
+
+async def read_back(database: str, tables: list[Table]) -> tuple[int, int, int, int]:
+    """Games checked, lost and doubled actions: each people's game's stored version against
+    the one its last accepted action made (games with an unanswered action are counted
+    apart, as the last number)."""
+    from bot.storage import Storage
+
+    checked = lost = doubled = unsure = 0
+    storage = await Storage.open(database)
+    try:
+        for table in tables:
+            for game_id, version in table.expected.items():
+                if game_id in table.unsure:
+                    unsure += 1
+                    continue
+                row = await storage.get_game(game_id)
+                stored = -1 if row is None else row.version
+                checked += 1
+                lost += stored < version
+                doubled += stored > version
+    finally:
+        await storage.close()
+    return checked, lost, doubled, unsure
+
+
+async def run_configuration(args: argparse.Namespace, configuration: Configuration) -> Measured:
     from tests.fakediscord import FakeDiscord
 
+    processes_count = configuration.processes
+    sharded = processes_count > 1
     workdir = Path(tempfile.mkdtemp(prefix="bench-load-"))
-    stats_path = workdir / "lag.json"
-    fake = FakeDiscord(token=TOKEN, heartbeat_interval=args.heartbeat)
+    fake = FakeDiscord(token=TOKEN, heartbeat_interval=args.heartbeat, shard_count=processes_count)
     await fake.start()
     LeanWaits(fake.world)
+    guilds = [
+        fake.add_guild(f"server-{n}", shard=n % processes_count if sharded else None)
+        for n in range(args.guilds)
+    ]
     tables: list[Table] = []
     for number in range(args.games + args.ai_games):
-        channel = fake.add_channel(f"game-{number}")
-        white = fake.add_user(f"white{number}")
-        black = fake.add_user(f"black{number}")
+        guild = guilds[number % len(guilds)]
+        channel = fake.add_channel(f"game-{number}", guild=guild)
+        white = fake.add_user(f"white{number}", guild=guild)
+        black = fake.add_user(f"black{number}", guild=guild)
         tables.append(Table(fake, channel.id, white, black))
     people, bots = tables[: args.games], tables[args.games :]
 
-    log = (workdir / "bot.log").open("wb")
-    with bot_environment(fake, workdir / "shax.db", args.ai_workers) as env:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            str(Path(__file__).resolve()),
-            "--serve-bot",
-            str(stats_path),
-            "--ai-nice",
-            str(args.ai_nice),
-            *([] if args.ack_budget is None else ["--ack-budget", str(args.ack_budget)]),
-            *([] if args.db_sync is None else ["--db-sync", args.db_sync]),
-            cwd=ROOT,
-            env=env,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=log,
-            stderr=log,
-        )
-    tasks: list[asyncio.Task[None]] = []
-    stop = asyncio.Event()
-    recorder = Recorder()
-    # The fake server's own lag: a busy driver would delay the acknowledgements it records.
-    driver_samples: list[tuple[float, float]] = []
-    tasks.append(asyncio.create_task(_probe_lag(driver_samples)))
-    load_before = os.getloadavg()[0]
-    rng = random.Random(args.seed)
-    try:
-        await fake.wait_for_sessions(1, timeout=60)
-        await fake.wait_for(lambda: fake.commands(fake.guild_id), timeout=30, what="commands")
-        began = time.perf_counter()
-        boards = await gather_limited([new_game(table, None) for table in people], 25)
-        # The fake server is the measuring instrument: keep its garbage collector from
-        # pausing it (a full collection over the set-up's objects takes ~0.2 s).
-        gc.freeze()
-        print(
-            f"{args.games} games started in {time.perf_counter() - began:.1f}s "
-            f"(bot: python -m bot's serve() in pid {process.pid}, AI workers {args.ai_workers})"
-        )
-        for table, board in zip(people, boards, strict=True):
-            seed = rng.randrange(2**32)
-            tasks.append(
-                asyncio.create_task(
-                    play_table(table, board, recorder, random.Random(seed), stop, think=args.think)
+    print(f"\n=== {configuration.label} ===")
+    async with database_for(configuration.database, workdir, args.database_url) as database:
+        if configuration.database == "sqlite":
+            from bot.storage import Storage
+
+            await (await Storage.open(database)).close()  # the schema, before P processes
+        experiments = ["--ai-nice", str(args.ai_nice)]
+        if args.ack_budget is not None:
+            experiments += ["--ack-budget", str(args.ack_budget)]
+        if args.db_sync is not None:
+            experiments += ["--db-sync", args.db_sync]
+        processes: list[asyncio.subprocess.Process] = []
+        logs = []
+        for number in range(processes_count):
+            log_path = workdir / f"bot-{number}.log"
+            logs.append(log_path)
+            with log_path.open("wb") as log:
+                shard = number if sharded else None
+                processes.append(
+                    await asyncio.create_subprocess_exec(
+                        sys.executable,
+                        str(Path(__file__).resolve()),
+                        "--serve-bot",
+                        str(workdir / f"stats-{number}.json"),
+                        *experiments,
+                        cwd=ROOT,
+                        env=bot_environment(
+                            fake, database, args.ai_workers, shard, processes_count
+                        ),
+                        stdin=asyncio.subprocess.DEVNULL,
+                        stdout=log,
+                        stderr=log,
+                    )
                 )
+        pids = [process.pid for process in processes]
+        players: list[asyncio.Task[None]] = []
+        probes: list[asyncio.Task[None]] = []
+        stop = asyncio.Event()
+        recorder = Recorder()
+        # The fake server's own lag: a busy driver would delay the acknowledgements it records.
+        driver_samples: list[tuple[float, float]] = []
+        probes.append(asyncio.create_task(_probe_lag(driver_samples)))
+        load_before = os.getloadavg()[0]
+        rng = random.Random(args.seed)
+        try:
+            await fake.wait_for_sessions(processes_count, timeout=60)
+            await fake.wait_for(lambda: fake.commands(None), timeout=30, what="commands")
+            began = time.perf_counter()
+            boards = await gather_limited([new_game(table, None) for table in people], 25)
+            # The fake server is the measuring instrument: keep its garbage collector from
+            # pausing it (a full collection over the set-up's objects takes ~0.2 s).
+            gc.freeze()
+            print(
+                f"{args.games} games started in {time.perf_counter() - began:.1f}s "
+                f"(bot: python -m bot's serve() in pids {pids}, AI workers {args.ai_workers} "
+                f"each; {len(guilds)} servers)"
             )
-        loop = asyncio.get_running_loop()
-        for name, ai_games in (("people", []), ("people+AI", bots)):
-            phase = Phase(name)
-            phase.start = loop.time() + args.warmup
-            recorder.phases.append(phase)
-            for table in ai_games:
+            for table, board in zip(people, boards, strict=True):
                 seed = rng.randrange(2**32)
-                tasks.append(
+                players.append(
                     asyncio.create_task(
                         play_table(
-                            table,
-                            None,
-                            recorder,
-                            random.Random(seed),
-                            stop,
-                            think=0.0,
-                            level=args.level,
+                            table, board, recorder, random.Random(seed), stop, think=args.think
                         )
                     )
                 )
-            await asyncio.sleep(args.warmup)
-            gc.freeze()
-            before = cpu_snapshot(process.pid)
-            await asyncio.sleep(args.seconds)
-            phase.end = loop.time()
-            after = cpu_snapshot(process.pid)
-            # max(0, …): per-process and whole-machine clocks differ by a tick or so.
-            phase.cpu = {key: max(0.0, after[key] - before.get(key, 0.0)) for key in after}
-    finally:
-        # Python 3.11's wait_for can swallow a cancellation; the flag ends the loops anyway.
-        stop.set()
-        for task in tasks:
-            task.cancel()
-        if tasks:
-            await asyncio.wait(tasks, timeout=30)
-        if process.returncode is None:
-            process.send_signal(signal.SIGTERM)
-        try:
-            await asyncio.wait_for(process.wait(), 30)
-        except TimeoutError:
-            process.kill()
-        log.close()
-        await fake.stop()
+            loop = asyncio.get_running_loop()
+            for name, ai_games in (("people", []), ("people+AI", bots)):
+                phase = Phase(name)
+                phase.start = loop.time() + args.warmup
+                recorder.phases.append(phase)
+                for table in ai_games:
+                    seed = rng.randrange(2**32)
+                    players.append(
+                        asyncio.create_task(
+                            play_table(
+                                table,
+                                None,
+                                recorder,
+                                random.Random(seed),
+                                stop,
+                                think=0.0,
+                                level=args.level,
+                            )
+                        )
+                    )
+                await asyncio.sleep(args.warmup)
+                gc.freeze()
+                before = cpu_snapshot(pids)
+                await asyncio.sleep(args.seconds)
+                phase.end = loop.time()
+                after = cpu_snapshot(pids)
+                # max(0, …): per-process and whole-machine clocks differ by a tick or so.
+                phase.cpu = {key: max(0.0, after[key] - before.get(key, 0.0)) for key in after}
+        finally:
+            # Each player finishes the action in hand (so that every acknowledged action
+            # can be checked against the database), then stops.
+            stop.set()
+            if players:
+                _, late = await asyncio.wait(players, timeout=TIMEOUT)
+                for task in late:
+                    task.cancel()
+            for task in probes:
+                task.cancel()
+            for process in processes:
+                if process.returncode is None:
+                    process.send_signal(signal.SIGTERM)
+            for process in processes:
+                try:
+                    await asyncio.wait_for(process.wait(), 30)
+                except TimeoutError:
+                    process.kill()
+            await fake.stop()
+        checked, lost, doubled, unsure = await read_back(database, people)
 
-    stats = json.loads(stats_path.read_text()) if stats_path.exists() else {}
-    samples: list[tuple[float, float]] = stats.get("lag", [])
-    spans: Spans = stats.get("spans", {})
+    samples: list[tuple[float, float]] = []
+    spans: Spans = {}
+    for number in range(processes_count):
+        stats_path = workdir / f"stats-{number}.json"
+        stats = json.loads(stats_path.read_text()) if stats_path.exists() else {}
+        samples += stats.get("lag", [])
+        for name, values in stats.get("spans", {}).items():
+            spans.setdefault(name, []).extend(values)
     beats = [c.heartbeats for c in fake.gateway.connections]
     print(
         f"load average (1 min) before {load_before:.2f}, after {os.getloadavg()[0]:.2f} "
         f"on {os.cpu_count()} CPUs (includes this benchmark; other jobs show as the rest)"
     )
     report(args, recorder.phases, samples, driver_samples, beats, fake)
-    report_spans(recorder.phases, spans)
-    bot_log = (workdir / "bot.log").read_text(errors="replace")
     print(
-        f"\nbot log: {bot_log.count('playing a random legal action')} AI fallbacks "
-        f"(the AI overran its time, a random legal action was played), "
-        f"{bot_log.count(' ERROR ')} errors, {bot_log.count('Traceback')} tracebacks "
-        f"({workdir / 'bot.log'})"
+        f"read back from the database: {checked} games, {lost} lost and {doubled} doubled "
+        f"actions ({unsure} games with an unanswered action not checked)"
     )
-    if process.returncode not in (0, None):
-        print(f"the bot exited with {process.returncode}; its log: {workdir / 'bot.log'}")
-        return 1
-    return 0
+    report_spans(recorder.phases, spans)
+    failed = False
+    for process, log_path in zip(processes, logs, strict=True):
+        bot_log = log_path.read_text(errors="replace")
+        print(
+            f"\nbot log: {bot_log.count('playing a random legal action')} AI fallbacks "
+            f"(the AI overran its time, a random legal action was played), "
+            f"{bot_log.count(' ERROR ')} errors, {bot_log.count('Traceback')} tracebacks "
+            f"({log_path})"
+        )
+        if process.returncode not in (0, None):
+            print(f"the bot exited with {process.returncode}; its log: {log_path}")
+            failed = True
+    return Measured(
+        configuration, recorder.phases, len(fake.violations), lost, doubled, unsure, failed
+    )
+
+
+def compare(results: list[Measured]) -> None:
+    """One line per configuration and phase, and the ratios of the last to the first."""
+    print("\n=== comparison (all acknowledgements) ===")
+    header = (
+        f"{'configuration':<24} {'phase':<10} {'inter/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
+        f"{'violations':>10} {'lost':>5} {'doubled':>7}"
+    )
+    print(header)
+    print("-" * len(header))
+    figures: dict[tuple[str, str], tuple[float, float, float]] = {}
+    for measured in results:
+        for phase in measured.phases:
+            every = [1000 * x for x in phase.people + phase.bot_games]
+            rate = len(every) / phase.seconds
+            p50, p99 = percentile(every, 0.5), percentile(every, 0.99)
+            figures[(measured.configuration.label, phase.name)] = (rate, p50, p99)
+            print(
+                f"{measured.configuration.label:<24} {phase.name:<10} {rate:>8.1f} "
+                f"{p50:>7.1f} {p99:>7.1f} {measured.violations:>10} {measured.lost:>5} "
+                f"{measured.doubled:>7}"
+            )
+    if len(results) < 2:
+        return
+    first, last = results[0].configuration.label, results[-1].configuration.label
+    for phase in results[0].phases:
+        rate_a, p50_a, p99_a = figures[(first, phase.name)]
+        rate_b, p50_b, p99_b = figures.get((last, phase.name), (float("nan"),) * 3)
+        print(
+            f"ratio ({last}) / ({first}), {phase.name}: throughput {rate_b / rate_a:.2f}, "
+            f"p50 {p50_b / p50_a:.2f}, p99 {p99_b / p99_a:.2f}"
+        )
+
+
+async def run(args: argparse.Namespace) -> int:
+    configurations = [Configuration("sqlite", 1)]
+    if (args.database, args.processes) != ("sqlite", 1):
+        configurations.append(Configuration(args.database, args.processes))
+    results = [await run_configuration(args, c) for c in configurations]
+    compare(results)
+    return 1 if any(r.failed for r in results) else 0
 
 
 def heartbeat_gap(beats: list[list[float]], start: float, end: float) -> float:
@@ -746,6 +973,25 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=None,
         help="experiment: SQLite's synchronous pragma in the bot (bot default: FULL)",
     )
+    parser.add_argument(
+        "--database",
+        choices=("sqlite", "postgresql"),
+        default="sqlite",
+        help="the database of the second configuration (the first is always SQLite)",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=2,
+        help="bot processes of the second configuration, one shard each (the first: 1)",
+    )
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help="an empty PostgreSQL database for --database postgresql (default: a throwaway "
+        "server from the machine's PostgreSQL binaries, as the tests start)",
+    )
+    parser.add_argument("--guilds", type=int, default=4, help="servers the games are spread over")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--serve-bot", type=Path, help=argparse.SUPPRESS)
     return parser.parse_args(argv)

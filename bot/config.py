@@ -50,6 +50,8 @@ class Settings:
     gateway_url: str = DEFAULT_GATEWAY_URL
     challenge_expiry_seconds: int = 600
     turn_timeout_seconds: int = 86_400
+    tick_seconds: float = 30.0
+    """How often the clock looks for expired challenges and turns (``SHAX_TICK_SECONDS``)."""
     ai_workers: int = 2
     shards: int | None = None
     shard_ids: tuple[int, ...] | None = None
@@ -120,6 +122,7 @@ def load_settings(
         turn_timeout_seconds=_positive_int(
             "SHAX_TURN_TIMEOUT_SECONDS", values.get("SHAX_TURN_TIMEOUT_SECONDS"), 86_400
         ),
+        tick_seconds=_positive_seconds("SHAX_TICK_SECONDS", values.get("SHAX_TICK_SECONDS"), 30.0),
         ai_workers=_positive_int("SHAX_AI_WORKERS", values.get("SHAX_AI_WORKERS"), 2, high=64),
         shards=(shards := _optional_positive_int("SHAX_SHARDS", values.get("SHAX_SHARDS"))),
         shard_ids=_shard_ids(values.get("SHAX_SHARD_IDS"), shards),
@@ -217,6 +220,20 @@ def _positive_int(name: str, raw: str | None, default: int, high: int | None = N
     if value <= 0 or (high is not None and value > high):
         bound = f"between 1 and {high}" if high is not None else "greater than 0"
         raise ConfigError(f"{name} must be {bound}, not {value}.")
+    return value
+
+
+def _positive_seconds(name: str, raw: str | None, default: float) -> float:
+    if raw is None:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(
+            f"{name} must be a number of seconds, such as 30 or 0.5, not {raw!r}."
+        ) from None
+    if not 0 < value <= 3600:
+        raise ConfigError(f"{name} must be more than 0 and at most 3600 seconds, not {raw}.")
     return value
 
 

@@ -11,13 +11,14 @@ from renderer.layout import board_geometry
 from renderer.plot import PLOT_FILENAME, render_evaluation
 from renderer.replay import REPLAY_FILENAME, REPLAY_SCALE, render_replay
 from renderer.text import status_text
-from renderer.theme import THEME_NAMES, THEMES, Theme, get_theme
+from renderer.theme import THEME_ALIASES, THEME_NAMES, THEMES, Theme, get_theme
 
 __all__ = [
     "PLOT_FILENAME",
     "REPLAY_FILENAME",
     "REPLAY_SCALE",
     "THEMES",
+    "THEME_ALIASES",
     "THEME_NAMES",
     "BoardView",
     "Theme",

@@ -113,8 +113,8 @@ def static_board(variant: Variant, theme: Theme, flip: bool, scale: float) -> Im
 
 
 def _draw_labels(img: Image.Image, lay: Layout, theme: Theme) -> None:
-    size = lay.px(19)
-    gap = lay.stone_r + lay.px(13)
+    size = lay.px(26)
+    gap = lay.stone_r + lay.px(16)
     for k in range(lay.grid):
         x = lay.file_x(k)
         draw_text(img, (x, lay.grid_max + gap), chr(ord("a") + k), size, theme.label, "mm")
@@ -205,7 +205,9 @@ def compose(
         series = (view.series_color, view.series_stones)
     if series is not None and v.family == "shax":
         cx, cy = lay.centre
-        draw_series(img, lay, theme, series[0], series[1], cx, cy, per_row=5)
+        # Inside the inner square, between its stones: rows of three, a gal as a square.
+        per_row = 2 if series[1] == 4 else 3
+        draw_series(img, lay, theme, series[0], series[1], cx, cy, per_row=per_row)
         series = None
     names = (view.white_name, view.black_name)
     last = [action for _, action in drawn if action is not None]
@@ -297,7 +299,8 @@ def _draw_path(
 
 
 PALETTE_SIZE = 255
-"""Colours in the shared palette; GIF replays use index 255 for unchanged pixels."""
+"""Colours in the shared palette; one index stays free, which Pillow's GIF optimiser
+uses in replays for the pixels a frame leaves unchanged."""
 
 
 @lru_cache(maxsize=32)

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from pathlib import Path
+
+from PIL import Image
 
 from engine import VARIANT_IDS, Color, ShaxError, UnknownVariantError
 from renderer.board import BoardView, render_board
 from renderer.replay import REPLAY_FILENAME, render_replay
-from renderer.theme import THEME_NAMES
+from renderer.theme import THEME_ALIASES, THEME_NAMES
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,7 +28,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--replay", action="store_true", help="write an animated GIF of the whole record"
     )
-    parser.add_argument("--theme", default="sand", help=f"one of: {', '.join(THEME_NAMES)}")
+    parser.add_argument(
+        "--theme",
+        default="sand",
+        help=f"one of: {', '.join((*THEME_ALIASES, *THEME_NAMES))}",
+    )
+    parser.add_argument(
+        "--width",
+        type=int,
+        default=None,
+        metavar="PX",
+        help="shrink the board picture to this width, as a chat shows it (e.g. 400)",
+    )
     parser.add_argument("--white", default="White", help="white player's name")
     parser.add_argument("--black", default="Black", help="black player's name")
     parser.add_argument("--flip", action="store_true", help="draw from black's side")
@@ -53,6 +67,17 @@ def _series(text: str | None) -> tuple[Color | None, int]:
     return color, n
 
 
+def _shrink(png: bytes, width: int) -> bytes:
+    """``png`` scaled down to ``width`` pixels wide (Lanczos), as a chat client shows it."""
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    if not 16 <= width <= img.width:
+        raise ValueError(f"--width must be between 16 and {img.width} pixels")
+    small = img.resize((width, round(img.height * width / img.width)), Image.Resampling.LANCZOS)
+    buf = io.BytesIO()
+    small.save(buf, format="PNG", optimize=True)
+    return buf.getvalue()
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -71,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
             out = Path(args.output or REPLAY_FILENAME)
         else:
             data = render_board(args.variant, args.record, view)
+            if args.width is not None:
+                data = _shrink(data, args.width)
             out = Path(args.output or "board.png")
     except (ShaxError, UnknownVariantError, ValueError) as exc:
         print(f"python -m renderer: {exc}", file=sys.stderr)

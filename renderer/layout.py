@@ -13,11 +13,11 @@ from engine import Variant, get_variant
 
 BOARD = 560
 """Side of the board square at scale 1 (pixels)."""
-PANEL = 260
+PANEL = 320
 """Width of the side panel at scale 1."""
-CAPTION = 40
+CAPTION = 50
 """Height of the caption strip under board and panel, when there is a caption."""
-LABEL_SPACE = 34
+LABEL_SPACE = 40
 """Space beyond a stone on the outer line for the point names."""
 MAX_SPACING = 165
 """Jar's 3x3 grid would look empty at full width; the grid spacing is capped."""

@@ -11,12 +11,14 @@ from PIL import Image, ImageDraw
 from engine import Action, Color, Outcome, Phase, Position
 from renderer import sprites
 from renderer.layout import Layout
-from renderer.text import draw_text, fit, font, printable, status_lines, wrap
+from renderer.text import draw_text, fit, status_lines, text_width, wrap
 from renderer.theme import RGB, Theme
 
 SERIES_SHOWN = 10
 """Series stones drawn one by one; beyond this a count is written instead."""
-PANEL_SERIES_SHOWN = 9
+PEBBLE = 9.0
+"""Radius of a pebble (a stone in hand, taken, or of the series) at scale 1."""
+PANEL_SERIES_SHOWN = 8
 """The same in the panel's narrower row (jar): beyond it, one stone and the count."""
 
 
@@ -37,7 +39,7 @@ def draw_panel(
     pad = lay.px(14)
     x0 = lay.panel_x + pad
     x1 = lay.panel_x + lay.panel_w - pad
-    card_h = lay.px(98)
+    card_h = lay.px(128)
     top_color = Color.WHITE if lay.flip else Color.BLACK
     active = None if outcome else position.to_move
     winner = outcome.winner if outcome else None
@@ -61,18 +63,24 @@ def draw_panel(
     head, detail = status_lines(position, outcome)
     inset = lay.px(14) if outcome else 0
     width = x1 - x0 - 2 * inset
-    hs, ds = lay.px(30), lay.px(18)
-    head_lines = wrap(head, font(hs), width, max_lines=2)
-    detail_lines = wrap(detail, font(ds), width, max_lines=4) if detail else []
+    hs, ds = lay.px(36), lay.px(24)
+    head_lines = wrap(head, hs, width, max_lines=2)
+    detail_lines = wrap(detail, ds, width, max_lines=4) if detail else []
     v = position.variant
     note = "Last: " + " ".join(a.notation(v) for a in last) if last else ""
-    if note and ply:
-        note += f"  ·  action {ply}"
-    hl, dl = lay.px(35), lay.px(23)
-    text_h = len(head_lines) * hl + len(detail_lines) * dl
-    block = text_h + 2 * inset + (lay.px(12) + dl if note else 0)
-    if series is not None:
-        block += lay.px(40)
+    if note and ply and text_width(f"{note}  ·  action {ply}", lay.px(24)) <= x1 - x0:
+        note += f"  ·  action {ply}"  # left out where a two-part turn leaves no room
+    hl, dl = lay.px(42), lay.px(30)
+    room = bottom_y - (top_y + card_h) - 2 * lay.px(8)
+    while True:
+        text_h = len(head_lines) * hl + len(detail_lines) * dl
+        block = text_h + 2 * inset + (lay.px(12) + dl if note else 0)
+        if series is not None:
+            block += lay.px(44)
+        if block <= room or len(detail_lines) <= 1:
+            break
+        # Too tall for the space between the cards: the detail gives way, with an ellipsis.
+        detail_lines = wrap(detail, ds, width, max_lines=len(detail_lines) - 1)
     y = (top_y + card_h + bottom_y - block) // 2
     fg, muted = theme.text, theme.muted
     if outcome:
@@ -91,8 +99,8 @@ def draw_panel(
         y += dl
     y += inset
     if note:
-        y += lay.px(12)
-        draw_text(img, (x0, y), fit(note, font(ds), x1 - x0), ds, theme.text)
+        y += lay.px(10)
+        draw_text(img, (x0, y), fit(note, ds, x1 - x0), ds, theme.text)
         y += dl
     if series is not None:
         _draw_series_row(img, lay, theme, series, x0, y + lay.px(30))
@@ -103,15 +111,13 @@ def _draw_series_row(
 ) -> None:
     """``series ●●●``: the series stones in the panel, for boards without a central square."""
     color, stones = series
-    size = lay.px(16)
+    size = lay.px(22)
     draw_text(img, (x, y), "series", size, theme.muted, "lm")
-    x += round(font(size).getlength("series")) + lay.px(10)
-    pr = 7.0 * lay.scale
+    x += round(text_width("series", size)) + lay.px(10)
+    pr = PEBBLE * lay.scale
     step = round(pr * 2.4)
-    peb = sprites.pebble(theme, color is Color.BLACK, pr)
     shown = stones if stones <= PANEL_SERIES_SHOWN else 1
-    for k in range(shown):
-        sprites.paste(img, peb, (x + round(pr) + k * step, y))
+    pebble_row(img, lay, theme, color is Color.BLACK, shown, (x, y), pr, step)
     if shown < stones:
         draw_text(img, (x + step + lay.px(4), y), f"x {stones}", size, theme.muted, "lm")
 
@@ -155,18 +161,17 @@ def _draw_card(
         d.rounded_rectangle((x0 - e, y0 - e, x1 + e, y1 + e), radius=radius + e, fill=theme.mark)
     d.rounded_rectangle(box, radius=radius, fill=theme.card)
     black = color is Color.BLACK
-    sprites.paste(img, sprites.stone(theme, black, lay.px(13)), (x0 + lay.px(25), y0 + lay.px(26)))
-    name = printable(name) or color.label.capitalize()
-    ns = lay.px(23)
-    tx = x0 + lay.px(47)
-    draw_text(
-        img, (tx, y0 + lay.px(26)), fit(name, font(ns), x1 - tx - lay.px(8)), ns, theme.text, "lm"
-    )
+    sprites.paste(img, sprites.stone(theme, black, lay.px(15)), (x0 + lay.px(27), y0 + lay.px(30)))
+    # Only a player without a name is called by the colour; any name is drawn.
+    name = name.strip() or color.label.capitalize()
+    ns = lay.px(30)
+    tx = x0 + lay.px(52)
+    draw_text(img, (tx, y0 + lay.px(30)), fit(name, ns, x1 - tx - lay.px(8)), ns, theme.text, "lm")
     v = position.variant
     on_board = position.count(color)
     hand = position.in_hand(color)
-    ss = lay.px(17)
-    row_y = y0 + lay.px(76)
+    ss = lay.px(24)
+    row_y = y0 + lay.px(102)
     px = x0 + lay.px(14)
     if position.phase is Phase.PLACEMENT:
         info = f"{on_board} on board  ·  {hand} in hand"
@@ -179,13 +184,36 @@ def _draw_card(
         pebbles, pebble_black = taken, not black
         if taken:
             draw_text(img, (px, row_y), "took", ss, theme.muted, "lm")
-            px += round(font(ss).getlength("took")) + lay.px(8)
-    draw_text(img, (x0 + lay.px(14), y0 + lay.px(52)), info, ss, theme.muted, "lm")
-    pr = 7.0 * lay.scale
-    step = round(pr * 2.3)
-    peb = sprites.pebble(theme, pebble_black, pr)
-    for k in range(pebbles):
-        sprites.paste(img, peb, (px + round(pr) + k * step, row_y))
+            px += round(text_width("took", ss)) + lay.px(8)
+    draw_text(img, (x0 + lay.px(14), y0 + lay.px(66)), info, ss, theme.muted, "lm")
+    pr = PEBBLE * lay.scale
+    pebble_row(img, lay, theme, pebble_black, pebbles, (px, row_y), pr, round(pr * 2.3))
+
+
+def pebble_row(
+    img: Image.Image,
+    lay: Layout,
+    theme: Theme,
+    black: bool,
+    n: int,
+    start: tuple[int, int],
+    pr: float,
+    step: int,
+) -> None:
+    """``n`` pebbles in a row from ``start`` (left edge, middle), on a tray of the
+    theme's :attr:`~renderer.theme.Theme.tray` so black pebbles read on a dark card."""
+    if n <= 0:
+        return
+    x, y = start
+    m = lay.px(3)
+    right = x + round(2 * pr) + (n - 1) * step
+    half = round(pr) + m
+    ImageDraw.Draw(img).rounded_rectangle(
+        (x - m, y - half, right + m, y + half), radius=half, fill=theme.tray
+    )
+    peb = sprites.pebble(theme, black, pr)
+    for k in range(n):
+        sprites.paste(img, peb, (x + round(pr) + k * step, y))
 
 
 def draw_series(
@@ -204,23 +232,28 @@ def draw_series(
     """
     if stones <= 0:
         return
-    pr = 7.0 * lay.scale
+    pr = PEBBLE * lay.scale
     step = round(pr * 2.5)
     shown = min(stones, SERIES_SHOWN)
     rows = (shown + per_row - 1) // per_row
     peb = sprites.pebble(theme, color is Color.BLACK, pr)
+    wide = min(per_row, shown)
     word = {4: "gal", 5: "gabad"}.get(stones)
     if stones > SERIES_SHOWN:
         word = f"x {stones}"
-    top = cy - (rows - 1) * step // 2 - (lay.px(9) if word else 0)
+    top = cy - (rows - 1) * step // 2 - (lay.px(12) if word else 0)
+    m = lay.px(4)
+    half_w = (wide - 1) * step // 2 + round(pr) + m
+    box = (cx - half_w, top - round(pr) - m, cx + half_w, top + (rows - 1) * step + round(pr) + m)
+    ImageDraw.Draw(img).rounded_rectangle(box, radius=round(pr) + m, fill=theme.tray)
     for k in range(shown):
         row, col = divmod(k, per_row)
         in_row = min(per_row, shown - row * per_row)
         x = cx - (in_row - 1) * step // 2 + col * step
         sprites.paste(img, peb, (x, top + row * step))
     if word:
-        y = top + (rows - 1) * step + lay.px(19)
-        draw_text(img, (cx, y), word, lay.px(15), theme.label, "mm")
+        y = top + (rows - 1) * step + lay.px(28)
+        draw_text(img, (cx, y), word, lay.px(22), theme.label, "mm")
 
 
 def draw_caption(img: Image.Image, lay: Layout, theme: Theme, caption: str) -> None:
@@ -229,6 +262,6 @@ def draw_caption(img: Image.Image, lay: Layout, theme: Theme, caption: str) -> N
     d.rectangle((0, lay.height, lay.width, lay.height + lay.caption_h), fill=theme.card)
     d.line((0, lay.height, lay.width, lay.height), fill=theme.ground_edge, width=lay.px(2))
     pad = lay.px(16)
-    size = lay.px(20)
-    text = fit(printable(caption), font(size), lay.width - 2 * pad)
+    size = lay.px(26)
+    text = fit(caption, size, lay.width - 2 * pad)
     draw_text(img, (pad, lay.height + lay.caption_h // 2), text, size, theme.text, "lm")

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from renderer.text import draw_text, printable
+from renderer.text import ELLIPSIS, clean, draw_text, graphemes
 from renderer.theme import get_theme
 
 PLOT_FILENAME = "review.png"
@@ -87,8 +87,10 @@ def render_evaluation(
 
 
 def _name(name: str) -> str:
-    shown = printable(name)
-    return shown if len(shown) <= 14 else shown[:13] + "."
+    """A player's name as the plot's legend has room for: in its own script, at most 14
+    characters as people count them (graphemes), shortened with an ellipsis."""
+    parts = graphemes(clean(name))
+    return "".join(parts) if len(parts) <= 14 else "".join(parts[:13]) + ELLIPSIS
 
 
 def _tick_step(actions: int) -> int:

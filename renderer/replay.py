@@ -6,10 +6,10 @@ import io
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from PIL import Image, ImageChops
+from PIL import Image
 
-from engine import Action, Position, Variant, get_variant, iter_positions
-from renderer.board import PALETTE_SIZE, BoardView, compose, to_palette
+from engine import Action, Color, Position, Variant, get_variant, iter_positions
+from renderer.board import BoardView, compose, to_palette
 from renderer.theme import get_theme
 
 REPLAY_FILENAME = "replay.gif"
@@ -19,8 +19,6 @@ REPLAY_SCALE = 0.75
 FRAME_MS = 750
 FIRST_MS = 1000
 LAST_MS = 3000
-UNCHANGED = PALETTE_SIZE
-"""The palette index left free for "same as the previous frame" (transparent)."""
 
 
 def render_replay(
@@ -28,14 +26,16 @@ def render_replay(
 ) -> bytes:
     """GIF bytes replaying ``record``: the empty board, then one frame per action.
 
-    Raises the engine's :class:`~engine.RecordError` for a bad record. The view's
-    outcome (e.g. a resignation) shows on the last frame only. Frames are drawn
-    one at a time; only their palette images are held (~0.26 MB each).
+    Raises the engine's :class:`~engine.RecordError` for a bad record. Nothing of
+    the end shows before it: the view's outcome (e.g. a resignation) and the series
+    stones the result earned appear on the last frame only (see
+    :func:`series_before`). Pillow's GIF optimiser keeps only what changed in each
+    frame (``disposal=1`` draws a frame over the one before).
     """
     v = get_variant(variant)
     steps = list(iter_positions(v, record))  # fails early on a bad record
     view = view or BoardView()
-    frames = _frames(v, steps, view)
+    frames = _frames(v, steps, view)  # drawn one at a time as the GIF is written
     first = next(frames)
     durations = [FRAME_MS] * len(steps)
     durations[0] = FIRST_MS if len(steps) > 1 else LAST_MS
@@ -45,22 +45,37 @@ def render_replay(
         buf,
         format="GIF",
         save_all=True,
-        append_images=_deltas(first, frames),
+        append_images=frames,
         duration=durations,
         loop=0,
         disposal=1,
-        transparency=UNCHANGED,
-        optimize=False,
+        optimize=True,
     )
     return buf.getvalue()
+
+
+def series_before(view: BoardView, winner: Color | None, over: bool) -> tuple[Color | None, int]:
+    """The series stones as they stood while the game was played, from the view's
+    stones after it: a game won by the holder added one stone; a draw, or a game not
+    over, changed nothing. A holder with one stone has just won it, and whatever the
+    loser held before is not known here: no stones are shown then."""
+    color, stones = view.series_color, view.series_stones
+    if color is None or stones <= 0:
+        return None, 0
+    if over and winner is color:
+        return (color, stones - 1) if stones > 1 else (None, 0)
+    return color, stones
 
 
 def _frames(
     v: Variant, steps: list[tuple[Position, Action | None]], view: BoardView
 ) -> Iterator[Image.Image]:
-    """Each step as a palette image; the view's outcome on the last one only."""
+    """Each step as a palette image; the view's outcome and the series it earned on the
+    last one only."""
     theme = get_theme(view.theme)
-    live = replace(view, outcome=None)
+    end = view.outcome or steps[-1][0].outcome
+    color, stones = series_before(view, end.winner if end else None, end is not None)
+    live = replace(view, outcome=None, series_color=color, series_stones=stones)
     for k, (position, action) in enumerate(steps):
         previous = steps[k - 1][0] if k else None
         before_last = steps[k - 1][1] if k else None
@@ -68,21 +83,3 @@ def _frames(
         frame_view = view if k == len(steps) - 1 else live
         img = compose(position, action, previous, frame_view, REPLAY_SCALE, k, earlier)
         yield to_palette(img, v, theme, REPLAY_SCALE)
-
-
-def _deltas(first: Image.Image, frames: Iterator[Image.Image]) -> Iterator[Image.Image]:
-    """Each frame with the pixels unchanged since the one before made transparent:
-    a GIF frame is drawn over the previous one, and transparent runs cost little."""
-    before = first
-    for after in frames:
-        size = after.size
-        a = Image.frombytes("L", size, before.tobytes())
-        b = Image.frombytes("L", size, after.tobytes())
-        unchanged = ImageChops.difference(a, b).point(_ZERO_TO_WHITE, "1")
-        delta = after.copy()
-        delta.paste(UNCHANGED, mask=unchanged)
-        yield delta
-        before = after
-
-
-_ZERO_TO_WHITE = [255] + [0] * 255

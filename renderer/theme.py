@@ -40,6 +40,8 @@ class Theme:
     black_stone: RGB
     black_rim: RGB
     shadow: RGB
+    tray: RGB
+    """Behind rows of pebbles (in hand, taken, the series), so both colours read."""
     mark: RGB
     """Last action and new jare."""
     mark_edge: RGB
@@ -64,6 +66,7 @@ SAND = Theme(
     black_stone=(34, 31, 30),
     black_rim=(70, 64, 60),
     shadow=(92, 62, 36),
+    tray=(226, 196, 146),
     mark=(28, 96, 214),
     mark_edge=(247, 244, 236),
     select=(0, 140, 150),
@@ -85,6 +88,7 @@ NIGHT = Theme(
     black_stone=(22, 20, 20),
     black_rim=(186, 176, 164),
     shadow=(10, 8, 6),
+    tray=(150, 128, 100),
     mark=(255, 176, 32),
     mark_edge=(22, 20, 20),
     select=(110, 200, 255),
@@ -92,13 +96,15 @@ NIGHT = Theme(
 
 THEMES: dict[str, Theme] = {t.name: t for t in (SAND, NIGHT)}
 THEME_NAMES: tuple[str, ...] = tuple(THEMES)
+THEME_ALIASES: dict[str, str] = {"dark": NIGHT.name, "light": SAND.name}
+"""The names players choose (``/shax theme``): Discord's own words for its themes."""
 
 
 def get_theme(name: str) -> Theme:
-    """The theme with this name; raises ``ValueError`` listing the themes."""
+    """The theme with this name or alias (``"dark"``, ``"light"``); raises ``ValueError``
+    listing the themes."""
     try:
-        return THEMES[name]
+        return THEMES[THEME_ALIASES.get(name, name)]
     except KeyError:
-        raise ValueError(
-            f"unknown theme {name!r}; choose one of: {', '.join(THEME_NAMES)}"
-        ) from None
+        names = ", ".join((*THEME_ALIASES, *THEME_NAMES))
+        raise ValueError(f"unknown theme {name!r}; choose one of: {names}") from None

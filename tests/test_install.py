@@ -66,7 +66,8 @@ def test_editable_install_without_a_c_compiler_plays_with_the_python_search(
     output = install.stdout + install.stderr
     assert "the AI's compiled core was not built" in output
     assert "install a C compiler" in output
-    assert not list((project / "engine" / "ai").glob("_core*.so"))
+    assert "the endgame-table library was not built" in output
+    assert not list((project / "engine").glob("**/*.so"))
 
     played = subprocess.run(
         [str(python), "-c", PLAY.format(record=RECORD)],

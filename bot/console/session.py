@@ -65,6 +65,7 @@ SHAX_COMMANDS = (
     "streak",
     "leaderboard",
     "rules",
+    "theme",
 )
 CONSOLE_COMMANDS = ("/shax", "/as", "/help", "/quit")
 OPTIONS = {
@@ -73,6 +74,7 @@ OPTIONS = {
     "move": ("action:",),
     "streak": ("user:",),
     "rules": ("variant:",),
+    "theme": ("theme:",),
 }
 """The options each command takes (the others take none)."""
 
@@ -90,6 +92,7 @@ Commands (as in Discord):
   /shax board · /shax resign · /shax draw · /shax decline-draw · /shax rematch
   /shax hint  (the best move, a few per game against the bot) · /shax review (the last game)
   /shax streak [user:@name] · /shax leaderboard · /shax rules [variant:…]
+  /shax theme [theme:dark|light]      (the look of the pictures you ask for)
 On {variant.title}: points {board_words.point_names(variant)}.
 Console only:
   /as NAME    switch who is typing (the game hands over by itself)
@@ -245,6 +248,8 @@ class Console:
             reply = await s.streak(here, self.person(who) if who else me)
         elif command == "leaderboard":
             reply = await s.leaderboard(here)
+        elif command == "theme":
+            reply = await s.theme(me, opt("theme"))
         elif command == "rules":
             variant = opt("variant", self.variant.id) or self.variant.id
             reply = await s.rules(variant)
@@ -352,6 +357,7 @@ class Console:
             "variant": list(VARIANT_IDS),
             "level": list(LEVELS),
             "first": ["me", "bot", "random"],
+            "theme": ["dark", "light"],
             "opponent": [f"@{u.name}" for u in self.users.values() if u.id != self.user.id],
             "user": [f"@{u.name}" for u in self.users.values()],
             "action": self.legal,

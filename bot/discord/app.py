@@ -234,7 +234,9 @@ def create_bot(
     make_service: ServiceFactory | None = None,
     **options: Any,
 ) -> ShaxBotBase:
-    """A :class:`ShardedShaxBot` when ``settings.shards`` is set, else a :class:`ShaxBot`."""
+    """A :class:`ShardedShaxBot` when ``settings.shards`` is set, else a :class:`ShaxBot`;
+    the clock ticks every ``settings.tick_seconds`` unless ``tick_seconds=`` says otherwise."""
+    options.setdefault("tick_seconds", settings.tick_seconds)
     if settings.shards is not None:
         return ShardedShaxBot(
             settings=settings,

@@ -100,7 +100,9 @@ class BotPlayer:
             raise k.busy(place, None) from None
         row, events, finished = await self.play_turns(row, thinking)
         intro = texts.bot_game_intro(user.name, bot_name, variant.title)
-        return await self.composer.board_reply(row, events=events, intro=intro, finished=finished)
+        return await self.composer.board_reply(
+            row, events=events, intro=intro, finished=finished, viewer=user.id
+        )
 
     async def play_turns(
         self, row: GameRow, thinking: Thinking = not_thinking

@@ -163,7 +163,7 @@ class Challenges:
             last_winner=series.last_winner is not None,
             after_draw=series.last_winner is None and series.games > 0,
         )
-        return await self.composer.board_reply(row, intro=intro)
+        return await self.composer.board_reply(row, intro=intro, viewer=user.id)
 
     async def decline(self, user: User, place: Place, challenge_id: int | None = None) -> Reply:
         """Decline a challenge addressed to ``user``; the challenger declining withdraws it."""

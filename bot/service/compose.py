@@ -33,6 +33,10 @@ BoardRenderer = Callable[[str, list[str], Any], bytes]
 """``renderer.render_board(variant, record, view) -> PNG bytes``."""
 ReplayRenderer = Callable[[str, list[str], Any], bytes]
 """``renderer.render_replay(variant, record, view) -> GIF bytes``."""
+THEMES = ("dark", "light")
+"""The looks a player can choose for the boards they ask for (``/shax theme``)."""
+THEME_PREF = "theme"
+"""The player preference (``Storage.player_prefs``) that holds a player's theme."""
 Offload = Callable[..., Awaitable[Any]]
 """``run(fn, *args)`` draws a picture away from the event loop: ``asyncio.to_thread``
 by default, worker processes (``bot.workers.pictures.PicturePool.run``) in the running bot."""
@@ -49,8 +53,12 @@ class Composer:
         render_replay: ReplayRenderer = renderer.render_replay,
         run_board: Offload = asyncio.to_thread,
         run_replay: Offload = asyncio.to_thread,
+        default_theme: str = "dark",
     ) -> None:
         self.kernel = kernel
+        self.default_theme = default_theme
+        """The theme of boards nobody in particular asked for, and of players who chose
+        none: dark on Discord (as most people see it), light in the console."""
         self._render_board = render_board
         self._render_replay = render_replay
         self._run_board = run_board
@@ -67,9 +75,11 @@ class Composer:
         intro: str = "",
         finished: Finished | None = None,
         ping: tuple[int, ...] = (),
+        viewer: int | None = None,
     ) -> Reply:
         """The live board: the picture, the actions in words, whose turn it is (mentioned),
-        the controls; at the end the result, the streak change and the replay."""
+        the controls; at the end the result, the streak change and the replay. The
+        picture is in the theme of ``viewer``, the player who asked or clicked."""
         position = self.kernel.position(row)
         white, black = side(row, Color.WHITE), side(row, Color.BLACK)
         white_key = series_key(row, white)
@@ -81,6 +91,7 @@ class Composer:
             series_color=_holder_color(series, white_key),
             series_stones=series.stones,
             outcome=outcome if outcome != position.outcome else None,
+            theme=await self.theme_of(viewer),
         )
         parts = [intro.strip()] if intro.strip() else []
         if events:
@@ -122,6 +133,9 @@ class Composer:
             else:
                 parts.append(texts.your_turn(on_turn.ref, on_turn.color, position))
                 mentions.append(on_turn.user_id)
+            holder = _holder_color(series, white_key)
+            if holder is not None:
+                parts.append(texts.series_stones(side(row, holder).name, series.stones))
             if row.draw_offered_by is not None and not intro:
                 offerer = side_of(row, row.draw_offered_by)
                 if offerer is not None:
@@ -140,6 +154,14 @@ class Composer:
             mentions=tuple(dict.fromkeys(mentions)),
             result=result,
         )
+
+    async def theme_of(self, user_id: int | None) -> str:
+        """The theme ``user_id`` chose, else the default."""
+        if user_id is not None:
+            chosen = (await self.kernel.storage.player_prefs(user_id)).get(THEME_PREF)
+            if chosen in THEMES:
+                return chosen
+        return self.default_theme
 
     async def rules(self, variant: Variant) -> Reply:
         """The rules in short, with a picture of the empty board and its point names."""

@@ -26,9 +26,17 @@ from bot.service import settings_texts, texts
 from bot.service.bot_turns import ActionChooser, BotPlayer
 from bot.service.challenges import Challenges
 from bot.service.clock import TurnClock, everything
-from bot.service.compose import BoardRenderer, Composer, Offload, ReplayRenderer
+from bot.service.compose import (
+    THEME_PREF,
+    THEMES,
+    BoardRenderer,
+    Composer,
+    Offload,
+    ReplayRenderer,
+)
 from bot.service.kernel import GameKernel, other, parse_variant, side, utcnow
 from bot.service.replies import (
+    BadOption,
     ChallengeControls,
     Choice,
     Notice,
@@ -111,7 +119,11 @@ class ShaxService:
         if render_replay is not None:
             pictures["render_replay"] = render_replay
         self.composer = Composer(
-            self.kernel, run_board=run_board, run_replay=run_replay, **pictures
+            self.kernel,
+            run_board=run_board,
+            run_replay=run_replay,
+            default_theme="dark" if surface is Surface.DISCORD else "light",
+            **pictures,
         )
         self.bots = BotPlayer(self.kernel, self.composer, ai)
         self.challenges = Challenges(
@@ -124,7 +136,7 @@ class ShaxService:
         self.clock = TurnClock(
             self.kernel, self.composer, self.bots, servers=self.servers, owns=owns
         )
-        self.statistics = Statistics(storage)
+        self.statistics = Statistics(storage, bot_user)
         if analyser is None:
             analyser = ai if isinstance(ai, AIPool) else ThreadAnalyser()
         self.teacher = Teacher(
@@ -257,7 +269,7 @@ class ShaxService:
 
     async def board(self, user: User, place: Place, *, thinking: Thinking = not_thinking) -> Reply:
         """The game in this channel as a fresh live board (anyone may look)."""
-        return await self.turns.board(place, thinking=thinking)
+        return await self.turns.board(place, thinking=thinking, viewer=user.id)
 
     async def resign(
         self, user: User, place: Place, game_id: int | None = None, version: int | None = None
@@ -381,6 +393,18 @@ class ShaxService:
             notices.append(Notice(row.channel_id, reply))
         return notices
 
+    async def unseen(self, reply: Reply) -> bool:
+        """Whether a board from :meth:`reconcile` is still to be shown: its game is still
+        at that version, no board of it was shown meanwhile, and nobody is changing it
+        right now (an answer that began since shows its own board)."""
+        if reply.game_id is None or reply.version is None:
+            return False
+        busy = self.bots.is_thinking(reply.game_id) or self.kernel.lock(reply.game_id).locked()
+        row = await self.storage.get_game(reply.game_id)
+        if busy or row is None:
+            return False
+        return row.version == reply.version and row.shown_version < row.version
+
     # -- the clock, statistics and help --------------------------------------------------
 
     async def tick(self) -> list[Notice]:
@@ -398,6 +422,18 @@ class ShaxService:
     async def leaderboard(self, place: Place) -> Reply:
         """The server's best current and all-time streaks against people."""
         return await self.statistics.leaderboard(place)
+
+    async def theme(self, user: User, theme: str | None = None) -> Reply:
+        """Choose the theme (``dark`` or ``light``) of the boards ``user`` asks for or
+        clicks; without one, say which it is. Remembered per player."""
+        if theme is None or not theme.strip():
+            current = await self.composer.theme_of(user.id)
+            return Reply(text=texts.theme_current(current, THEMES), ephemeral=True)
+        name = theme.strip().lower()
+        if name not in THEMES:
+            raise BadOption(texts.unknown_theme(theme, THEMES))
+        await self.storage.set_player_pref(user.id, THEME_PREF, name)
+        return Reply(text=texts.theme_chosen(name), ephemeral=True)
 
     async def rules(self, variant: str = "shax") -> Reply:
         """The rules in short, with a picture of the empty board and its point names."""

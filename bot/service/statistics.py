@@ -16,12 +16,16 @@ from engine.ai import LEVELS
 class Statistics:
     """Streaks and leaderboards as replies."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, bot_user: User) -> None:
         self.storage = storage
+        self.bot_user = bot_user
 
     async def streak(self, place: Place, user: User) -> Reply:
         """A player's current and best streaks, gal/gabad counts and record against
-        people and against each bot level, on this server."""
+        people and against each bot level, on this server; for the bot itself, its
+        record at each level."""
+        if user.id == self.bot_user.id:
+            return await self._bot_record(place, user)
         tallies = await self.storage.tallies(place.guild_id, user.id)
         if not tallies:
             return Reply(text=texts.no_games_yet(user.name))
@@ -33,6 +37,17 @@ class Statistics:
             t = tallies.get(bot_kind(level))
             if t is not None:
                 lines.append(texts.against_bot(level, t))
+        return Reply(text="\n".join(lines))
+
+    async def _bot_record(self, place: Place, bot: User) -> Reply:
+        record = await self.storage.bot_record(place.guild_id)
+        lines = [texts.bot_record_heading(bot.name)]
+        for level in LEVELS:
+            counts = record.get(bot_kind(level))
+            if counts is not None and any(counts):
+                lines.append(texts.bot_record_line(level, *counts))
+        if len(lines) == 1:
+            return Reply(text=texts.bot_no_games_yet(bot.name))
         return Reply(text="\n".join(lines))
 
     async def leaderboard(self, place: Place) -> Reply:

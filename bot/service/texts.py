@@ -476,6 +476,18 @@ def against_bot(level: str, t: Tally) -> str:
     return f"Against the {level} bot: " + tally_line(t)
 
 
+def bot_record_heading(name: str) -> str:
+    return f"**{name}** — its games on this server"
+
+
+def bot_record_line(level: str, won: int, lost: int, drawn: int) -> str:
+    return f"As the {level} bot: {won} won, {lost} lost, {drawn} drawn"
+
+
+def bot_no_games_yet(name: str) -> str:
+    return f"{name} hasn't finished a game here yet: challenge it with /shax play-bot."
+
+
 def leaderboard(current: Sequence[tuple[str, Tally]], best: Sequence[tuple[str, Tally]]) -> str:
     lines = [
         "**Leaderboard** — streaks against people (games against the bot show in /shax streak)"
@@ -578,3 +590,28 @@ def turning_point_caption(number: int, action_number: int, played: str, best: st
 
 
 NO_TURNING_POINTS = "No turning points: no action lost more than a quarter of a stone. Well played!"
+
+
+def series_stones(name: str, stones: int) -> str:
+    """The series stones on the picture, explained: whose, how many, what comes next."""
+    wins = f"{stones} win{'s' if stones != 1 else ''} in a row"
+    if stones < GAL:
+        more = GAL - stones
+        return f"Series stones: {name}, {wins}; {more} more for a gal."
+    if stones < GABAD:
+        return f"Series stones: {name}, {wins} (a gal); one more for a gabad."
+    return f"Series stones: {name}, {wins} (a gabad)."
+
+
+def theme_chosen(theme: str) -> str:
+    return f"Your boards are now drawn in the {theme} theme."
+
+
+def theme_current(theme: str, themes: Sequence[str]) -> str:
+    return (
+        f"Your boards are drawn in the {theme} theme; choose with /shax theme: {', '.join(themes)}."
+    )
+
+
+def unknown_theme(theme: str, themes: Sequence[str]) -> str:
+    return f"Unknown theme {theme!r} — choose one of: {', '.join(themes)}."

@@ -82,7 +82,7 @@ class Turns:
         row, bot_events, bot_finished = await self.bots.play_turns(row, thinking)
         events += bot_events
         return await self.composer.board_reply(
-            row, events=events, finished=finished or bot_finished
+            row, events=events, finished=finished or bot_finished, viewer=user.id
         )
 
     async def choose_stone(self, user: User, game_id: int, version: int, src: str) -> Reply:
@@ -107,11 +107,14 @@ class Turns:
             Choice(label=a, value=a) for a in position.legal_notations() if a.startswith(prefix)
         ]
 
-    async def board(self, place: Place, *, thinking: Thinking = not_thinking) -> Reply:
-        """The game in this channel as a fresh live board (anyone may look)."""
+    async def board(
+        self, place: Place, *, thinking: Thinking = not_thinking, viewer: int | None = None
+    ) -> Reply:
+        """The game in this channel as a fresh live board (anyone may look), in the
+        theme of ``viewer``, who asked."""
         row = await self.kernel.find_game(place)
         row, events, finished = await self.bots.play_turns(row, thinking)
-        return await self.composer.board_reply(row, events=events, finished=finished)
+        return await self.composer.board_reply(row, events=events, finished=finished, viewer=viewer)
 
     async def resign(
         self, user: User, place: Place, game_id: int | None = None, version: int | None = None
@@ -124,7 +127,7 @@ class Turns:
             me = k.check_player(row, user, version)
             outcome = Outcome(me.color.other, Termination.RESIGNATION)
             finished = await k.finish(row, row.record, outcome)
-        return await self.composer.board_reply(finished.game, finished=finished)
+        return await self.composer.board_reply(finished.game, finished=finished, viewer=user.id)
 
     async def draw(
         self, user: User, place: Place, game_id: int | None = None, version: int | None = None
@@ -141,12 +144,16 @@ class Turns:
                 raise DrawError(texts.bot_declines_draws(them.name))
             if row.draw_offered_by == them.user_id:
                 finished = await k.finish(row, row.record, Outcome(None, Termination.AGREEMENT))
-                return await self.composer.board_reply(finished.game, finished=finished)
+                return await self.composer.board_reply(
+                    finished.game, finished=finished, viewer=user.id
+                )
             if row.draw_offered_by == user.id:
                 raise DrawError(texts.draw_already_offered(them.name))
             stored = await k.set_draw_offer(row, user.id)
         intro = texts.draw_offer_intro(me.name, them.ref, k.surface)
-        return await self.composer.board_reply(stored, intro=intro, ping=(them.user_id,))
+        return await self.composer.board_reply(
+            stored, intro=intro, ping=(them.user_id,), viewer=user.id
+        )
 
     async def decline_draw(
         self, user: User, place: Place, game_id: int | None = None, version: int | None = None
@@ -161,7 +168,7 @@ class Turns:
                 raise DrawError(texts.NO_DRAW_OFFER)
             stored = await k.set_draw_offer(row, None)
         intro = texts.draw_declined(me.name, withdrawn=row.draw_offered_by == user.id)
-        return await self.composer.board_reply(stored, intro=intro)
+        return await self.composer.board_reply(stored, intro=intro, viewer=user.id)
 
 
 def destinations(row: GameRow, position: Position, src: str) -> Reply:

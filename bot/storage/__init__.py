@@ -11,6 +11,9 @@ so a stale or concurrent change applies at most once.
 * :mod:`.rows` — the rows and the vocabularies of their columns;
 * :mod:`.schema` — numbered migrations, one list per engine;
 * :mod:`.base` — the interface and its errors;
+* :mod:`.sqlite`, :mod:`.postgres` — the two engines; :mod:`.settings` — the key-value
+  tables (the bot's facts, server settings, player preferences), one SQL for both;
+* :mod:`.checks` — the start-up checks of a SQLite file;
 * :mod:`.copy` — copying a SQLite file into PostgreSQL, verified;
 * :mod:`.backup` — online backups of the SQLite file, daily ones with retention.
 """

@@ -258,6 +258,11 @@ class Storage(ABC):
         current ``"streak"`` or the ``"best"`` streak (ties: more wins first)."""
 
     @abstractmethod
+    async def bot_record(self, guild_id: int | None) -> dict[str, tuple[int, int, int]]:
+        """The bot's finished games on a server by tally kind (``"bot:hard"``): its wins,
+        losses and draws, from its opponents' tallies."""
+
+    @abstractmethod
     async def series(self, guild_id: int | None, x: str, y: str) -> Series:
         """The series between two keys on a server (empty if they never played)."""
 

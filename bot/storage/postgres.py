@@ -51,6 +51,7 @@ from bot.storage.rows import (
     tally_of,
 )
 from bot.storage.schema import POSTGRES_MIGRATIONS, SCHEMA_VERSION, TABLES
+from bot.storage.settings import KeyValues
 
 _GAME_COLUMNS = ", ".join(GAME_FIELDS)
 _CHALLENGE_COLUMNS = ", ".join(CHALLENGE_FIELDS)
@@ -67,6 +68,12 @@ _MIGRATION_LOCK = 0x5348_4158  # "SHAX": one advisory lock key for migrations
 _SCHEMA_TABLE = "CREATE TABLE IF NOT EXISTS shax_schema (version INTEGER NOT NULL)"
 
 
+def numbered(sql: str) -> str:
+    """``?`` placeholders as PostgreSQL's ``$1``, ``$2``… (the SQL holds no other ``?``)."""
+    parts = sql.split("?")
+    return "".join(f"{part}${i}" for i, part in enumerate(parts[:-1], 1)) + parts[-1]
+
+
 def _game(row: asyncpg.Record) -> GameRow:
     return game_row(dict(row))
 
@@ -75,7 +82,7 @@ def _challenge(row: asyncpg.Record) -> ChallengeRow:
     return challenge_row(dict(row))
 
 
-class PostgresStorage(Storage):
+class PostgresStorage(KeyValues, Storage):
     """The bot's database on a PostgreSQL server."""
 
     def __init__(self, pool: asyncpg.Pool, where: str) -> None:
@@ -296,8 +303,6 @@ class PostgresStorage(Storage):
             )
             return Finished(game, tallies, after)
 
-    # -- the bot's facts, server settings and player preferences ------------------------
-
     async def last_game_in_channel(self, channel_id: int) -> GameRow | None:
         row = await self._one(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1 ORDER BY id DESC LIMIT 1",
@@ -319,59 +324,8 @@ class PostgresStorage(Storage):
         )
         return None if value is None else int(value)
 
-    async def get_meta(self, key: str) -> str | None:
-        value = await self._pool.fetchval("SELECT value FROM meta WHERE key = $1", key)
-        return None if value is None else str(value)
-
-    async def set_meta(self, key: str, value: str) -> None:
-        await self._pool.execute(
-            "INSERT INTO meta (key, value) VALUES ($1, $2) "
-            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            key,
-            value,
-        )
-
-    async def guild_settings(self, guild_id: int) -> dict[str, str]:
-        rows = await self._all(
-            "SELECT key, value FROM guild_settings WHERE guild_id = $1", guild_id
-        )
-        return {str(r["key"]): str(r["value"]) for r in rows}
-
-    async def set_guild_setting(self, guild_id: int, key: str, value: str | None) -> None:
-        if value is None:
-            await self._pool.execute(
-                "DELETE FROM guild_settings WHERE guild_id = $1 AND key = $2", guild_id, key
-            )
-            return
-        await self._pool.execute(
-            "INSERT INTO guild_settings (guild_id, key, value) VALUES ($1, $2, $3) "
-            "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
-            guild_id,
-            key,
-            value,
-        )
-
-    async def settings_named(self, key: str) -> dict[int, str]:
-        rows = await self._all("SELECT guild_id, value FROM guild_settings WHERE key = $1", key)
-        return {int(r["guild_id"]): str(r["value"]) for r in rows}
-
-    async def player_prefs(self, user_id: int) -> dict[str, str]:
-        rows = await self._all("SELECT key, value FROM player_prefs WHERE user_id = $1", user_id)
-        return {str(r["key"]): str(r["value"]) for r in rows}
-
-    async def set_player_pref(self, user_id: int, key: str, value: str | None) -> None:
-        if value is None:
-            await self._pool.execute(
-                "DELETE FROM player_prefs WHERE user_id = $1 AND key = $2", user_id, key
-            )
-            return
-        await self._pool.execute(
-            "INSERT INTO player_prefs (user_id, key, value) VALUES ($1, $2, $3) "
-            "ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
-            user_id,
-            key,
-            value,
-        )
+    async def _rows(self, sql: str, *params: Any) -> list[dict[str, Any]]:
+        return [dict(r) for r in await self._all(numbered(sql), *params)]
 
     # -- challenges ------------------------------------------------------------
 
@@ -473,6 +427,14 @@ class PostgresStorage(Storage):
             limit,
         )
         return [(int(r["user_id"]), str(r["name"]), tally_of(dict(r))) for r in rows]
+
+    async def bot_record(self, guild_id: int | None) -> dict[str, tuple[int, int, int]]:
+        rows = await self._all(
+            "SELECT kind, SUM(losses) AS won, SUM(wins) AS lost, SUM(draws) AS drawn "
+            "FROM tallies WHERE guild_id = $1 AND kind LIKE 'bot:%' GROUP BY kind",
+            guild_key(guild_id),
+        )
+        return {str(r["kind"]): (int(r["won"]), int(r["lost"]), int(r["drawn"])) for r in rows}
 
     async def series(self, guild_id: int | None, x: str, y: str) -> Series:
         a, b = series_keys(x, y)

@@ -52,6 +52,7 @@ from bot.storage.schema import (
     SQLITE_MIGRATIONS,
     TABLES,
 )
+from bot.storage.settings import KeyValues
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, parent_channel_id, variant, record, white_id, white_name, "
@@ -91,7 +92,7 @@ def _tally(row: sqlite3.Row | None) -> Tally:
     return tally_of(None if row is None else dict(row))
 
 
-class SqliteStorage(Storage):
+class SqliteStorage(KeyValues, Storage):
     """The bot's database in one SQLite file."""
 
     def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
@@ -330,57 +331,8 @@ class SqliteStorage(Storage):
         )
         return int(rows[0]["used"]) if rows else None
 
-    # -- the bot's facts, server settings and player preferences ------------------------
-
-    async def get_meta(self, key: str) -> str | None:
-        row = await self._one("SELECT value FROM meta WHERE key = ?", (key,))
-        return None if row is None else str(row["value"])
-
-    async def set_meta(self, key: str, value: str) -> None:
-        await self._all(
-            "INSERT INTO meta (key, value) VALUES (?, ?) "
-            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            (key, value),
-        )
-
-    async def guild_settings(self, guild_id: int) -> dict[str, str]:
-        rows = await self._all(
-            "SELECT key, value FROM guild_settings WHERE guild_id = ?", (guild_id,)
-        )
-        return {str(r["key"]): str(r["value"]) for r in rows}
-
-    async def set_guild_setting(self, guild_id: int, key: str, value: str | None) -> None:
-        if value is None:
-            await self._all(
-                "DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key)
-            )
-            return
-        await self._all(
-            "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?) "
-            "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
-            (guild_id, key, value),
-        )
-
-    async def settings_named(self, key: str) -> dict[int, str]:
-        """One setting across every server that changed it: server id → value."""
-        rows = await self._all("SELECT guild_id, value FROM guild_settings WHERE key = ?", (key,))
-        return {int(r["guild_id"]): str(r["value"]) for r in rows}
-
-    async def player_prefs(self, user_id: int) -> dict[str, str]:
-        rows = await self._all("SELECT key, value FROM player_prefs WHERE user_id = ?", (user_id,))
-        return {str(r["key"]): str(r["value"]) for r in rows}
-
-    async def set_player_pref(self, user_id: int, key: str, value: str | None) -> None:
-        if value is None:
-            await self._all(
-                "DELETE FROM player_prefs WHERE user_id = ? AND key = ?", (user_id, key)
-            )
-            return
-        await self._all(
-            "INSERT INTO player_prefs (user_id, key, value) VALUES (?, ?, ?) "
-            "ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
-            (user_id, key, value),
-        )
+    async def _rows(self, sql: str, *params: Any) -> list[dict[str, Any]]:
+        return [dict(r) for r in await self._all(sql, params)]
 
     # -- challenges ------------------------------------------------------------
 
@@ -473,6 +425,14 @@ class SqliteStorage(Storage):
             (guild_key(guild_id), kind, limit),
         )
         return [(r["user_id"], r["name"], _tally(r)) for r in rows]
+
+    async def bot_record(self, guild_id: int | None) -> dict[str, tuple[int, int, int]]:
+        rows = await self._all(
+            "SELECT kind, SUM(losses) AS won, SUM(wins) AS lost, SUM(draws) AS drawn "
+            "FROM tallies WHERE guild_id = ? AND kind LIKE 'bot:%' GROUP BY kind",
+            (guild_key(guild_id),),
+        )
+        return {str(r["kind"]): (int(r["won"]), int(r["lost"]), int(r["drawn"])) for r in rows}
 
     async def series(self, guild_id: int | None, x: str, y: str) -> Series:
         a, b = series_keys(x, y)

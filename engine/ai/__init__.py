@@ -19,7 +19,9 @@ Levels (see :data:`engine.ai.levels.LEVEL_TABLE`):
   obvious jare about four times in five and otherwise plays like a beginner.
 - ``medium``: four plies, a little noise (temperature 12).
 - ``hard``: nine plies, no noise; within 1.8 s (it usually needs a tenth of that).
-- ``master``: iterative deepening until the 4.5 s budget runs out.
+- ``master``: iterative deepening until the 4.5 s budget runs out; where the endgame
+  tables are built (:mod:`engine.tables`) it plays endings by them, perfectly, and its
+  search takes their values as exact.
 
 Scores are in centi-stones (100 = one stone) from the point of view of the player to
 act; a forced win in n plies scores ``30000 - n``, a forced loss ``-(30000 - n)``.

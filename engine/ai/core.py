@@ -17,14 +17,9 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import hashlib
 import importlib.machinery
 import logging
 import os
-import shutil
-import subprocess
-import sysconfig
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,7 +46,12 @@ from engine.ai.common import (
     decode_action,
     encode_action,
 )
-from engine.build_flags import SHARED_LIBRARY_FLAGS, optimisation_flags
+from engine.build_flags import (
+    SHARED_LIBRARY_FLAGS,
+    BuildError,
+    compile_cached,
+    optimisation_flags,
+)
 from engine.position import Action, Outcome, Position
 from engine.variants import Color, Variant, get_variant
 
@@ -147,63 +147,14 @@ def _installed_library() -> Path | None:
     return None
 
 
-def find_compiler() -> str | None:
-    """The C compiler: ``$CC`` when set (and only it, as setuptools does), else Python's own
-    or ``cc`` / ``gcc`` on the PATH."""
-    chosen = os.environ.get("CC", "").split()
-    if chosen:
-        return shutil.which(chosen[0])
-    configured = str(sysconfig.get_config_var("CC") or "").split()
-    for name in (*configured[:1], "cc", "gcc"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
-
-
 def _build_library() -> Path:
     """Compile ``_core.c`` into a cache file named after its contents; returns its path."""
     if not SOURCE.exists():
         raise CoreUnavailableError("it was not built when the game was installed")
-    source = SOURCE.read_bytes()
-    digest = hashlib.sha256(source + " ".join(compile_flags()).encode()).hexdigest()[:16]
-    name = f"_core_{digest}.so"
-    for cache in (SOURCE.parent / "__pycache__", Path(tempfile.gettempdir()) / "shax-ai"):
-        target = cache / name
-        if target.exists():
-            return target
-        try:
-            cache.mkdir(parents=True, exist_ok=True)
-        except OSError:
-            continue
-        if not os.access(cache, os.W_OK):
-            continue
-        compiler = find_compiler()
-        if compiler is None:
-            raise CoreUnavailableError(
-                "it is not built and no C compiler was found"
-                + (f" (CC={os.environ['CC']})" if os.environ.get("CC") else "")
-            )
-        fd, tmp = tempfile.mkstemp(suffix=".so", dir=cache)
-        os.close(fd)
-        try:
-            subprocess.run(
-                [compiler, *compile_flags(), "-o", tmp, str(SOURCE)],
-                check=True,
-                capture_output=True,
-                text=True,
-            )
-            os.replace(tmp, target)  # atomic: concurrent builders agree
-            for old in cache.glob("_core_*.so"):
-                if old != target:
-                    old.unlink(missing_ok=True)  # builds of older sources
-        except subprocess.CalledProcessError as exc:
-            raise CoreUnavailableError(f"building the AI core failed:\n{exc.stderr}") from exc
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-        return target
-    raise CoreUnavailableError("no writable directory to build the AI core in")
+    try:
+        return compile_cached(SOURCE, compile_flags(), "shax-ai")
+    except BuildError as exc:
+        raise CoreUnavailableError(str(exc)) from exc
 
 
 def _bind(lib: ctypes.CDLL) -> ctypes.CDLL:

@@ -13,14 +13,10 @@ import ctypes
 import functools
 import hashlib
 import importlib.machinery
-import os
-import shutil
-import subprocess
-import sysconfig
-import tempfile
 from pathlib import Path
 
 from engine import build_flags
+from engine.build_flags import BuildError, compile_cached
 from engine.variants import Variant, iter_bits
 
 TABLES_ABI = 1
@@ -83,48 +79,12 @@ def _installed_library() -> Path | None:
 
 def _build_library() -> Path:
     """Compile ``_tables.c`` into a cache file named after its contents; returns its path."""
-    source = SOURCE.read_bytes()
-    digest = hashlib.sha256(source + " ".join(compile_flags()).encode()).hexdigest()[:16]
-    name = f"_tables_{digest}.so"
-    for cache in (SOURCE.parent / "__pycache__", Path(tempfile.gettempdir()) / "shax-tables"):
-        target = cache / name
-        if target.exists():
-            return target
-        try:
-            cache.mkdir(parents=True, exist_ok=True)
-        except OSError:
-            continue
-        if not os.access(cache, os.W_OK):
-            continue
-        compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
-        if shutil.which(compiler) is None:
-            compiler = shutil.which("cc") or shutil.which("gcc") or ""
-        if not compiler:
-            raise TablesUnavailableError(
-                "the endgame-table library is not built and no C compiler was found; "
-                "run `pip install -e .` on a machine with gcc"
-            )
-        fd, tmp = tempfile.mkstemp(suffix=".so", dir=cache)
-        os.close(fd)
-        try:
-            subprocess.run(
-                [compiler, *compile_flags(), "-o", tmp, str(SOURCE)],
-                check=True,
-                capture_output=True,
-                text=True,
-            )
-            os.replace(tmp, target)
-            for old in cache.glob("_tables_*.so"):
-                if old != target:
-                    old.unlink(missing_ok=True)
-        except (OSError, subprocess.CalledProcessError) as exc:
-            detail = exc.stderr if isinstance(exc, subprocess.CalledProcessError) else str(exc)
-            raise TablesUnavailableError(f"building the table library failed:\n{detail}") from exc
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-        return target
-    raise TablesUnavailableError("no writable directory to build the table library in")
+    try:
+        return compile_cached(SOURCE, compile_flags(), "shax-tables")
+    except BuildError as exc:
+        raise TablesUnavailableError(
+            f"the endgame-table library: {exc} (run `pip install -e .` where gcc is)"
+        ) from exc
 
 
 def _bind(lib: ctypes.CDLL) -> ctypes.CDLL:

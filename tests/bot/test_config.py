@@ -40,6 +40,7 @@ def test_every_setting_is_read(tmp_path: Path) -> None:
         DISCORD_GATEWAY_URL="ws://127.0.0.1:8080/gateway",
         SHAX_CHALLENGE_EXPIRY_SECONDS="120",
         SHAX_TURN_TIMEOUT_SECONDS="3600",
+        SHAX_TICK_SECONDS="0.5",
         SHAX_AI_WORKERS="3",
         SHAX_SHARDS="2",
         SHAX_SYNC_COMMANDS="yes",
@@ -52,6 +53,7 @@ def test_every_setting_is_read(tmp_path: Path) -> None:
     assert s.gateway_url == "ws://127.0.0.1:8080/gateway"
     assert (s.challenge_expiry_seconds, s.turn_timeout_seconds, s.ai_workers) == (120, 3600, 3)
     assert (s.shards, s.sync_commands, s.log_level) == (2, "always", "DEBUG")
+    assert s.tick_seconds == 0.5
 
 
 def test_dotenv_file_is_read_and_the_environment_wins(tmp_path: Path) -> None:
@@ -67,6 +69,8 @@ def test_dotenv_file_is_read_and_the_environment_wins(tmp_path: Path) -> None:
         ("SHAX_DEV_GUILD_ID", "my-server", "SHAX_DEV_GUILD_ID must be a Discord server id"),
         ("SHAX_CHALLENGE_EXPIRY_SECONDS", "ten", "must be a whole number"),
         ("SHAX_TURN_TIMEOUT_SECONDS", "0", "greater than 0"),
+        ("SHAX_TICK_SECONDS", "often", "must be a number of seconds, such as 30 or 0.5"),
+        ("SHAX_TICK_SECONDS", "0", "more than 0 and at most 3600 seconds"),
         ("SHAX_AI_WORKERS", "500", "between 1 and 64"),
         ("SHAX_SHARDS", "-1", "greater than 0"),
         ("SHAX_SYNC_COMMANDS", "maybe", "auto, always, never"),
@@ -166,6 +170,7 @@ def test_env_example_documents_every_setting() -> None:
         "DISCORD_GATEWAY_URL",
         "SHAX_CHALLENGE_EXPIRY_SECONDS",
         "SHAX_TURN_TIMEOUT_SECONDS",
+        "SHAX_TICK_SECONDS",
         "SHAX_AI_WORKERS",
         "SHAX_SHARDS",
         "SHAX_SYNC_COMMANDS",

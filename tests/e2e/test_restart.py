@@ -157,14 +157,7 @@ async def test_sigkill_mid_game_then_restart_loses_nothing(process_scene: Scene)
     first = await BotProcess(scene, "first").start()
     second: BotProcess | None = None
     try:
-        await fake.wait_for(lambda: fake.commands(fake.guild_id), what="the commands synced")
-        challenge = await fake.slash(
-            scene.amina, scene.channel, "shax", "challenge", {"opponent": scene.bashir}
-        )
-        posted = await challenge.wait_for_response(timeout=ANSWER_SECONDS)
-        accept = next(b["custom_id"] for b in posted.buttons() if "accept" in b["custom_id"])
-        await fake.click(scene.bashir, posted, accept)
-        board = await next_board(scene, 1, 0)
+        board = await start_two_player_game(scene)
         game_id, version = game_version(board)
         for _ in range(4):
             await click_first_option(scene, board)

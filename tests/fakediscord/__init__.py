@@ -10,6 +10,12 @@ Usage::
             result = await fake.slash(alice, general, "shax", "move", {"action": "d7"})
             assert result.content == "..."
         fake.assert_clean()
+
+Several servers and shards: ``FakeDiscord(shard_count=2)``, then ``fake.add_guild("North",
+shard=1)`` makes a server whose events (GUILD_CREATE, INTERACTION_CREATE, …) go only to the
+gateway session that identified with ``[1, 2]`` — Discord's ``(guild_id >> 22) % 2`` —
+while direct messages go to shard 0; ``add_user``/``add_channel`` take ``guild=``, and an
+interaction's result says which shard received it (``result.shards``).
 """
 
 from .limits import FormErrors

@@ -48,7 +48,12 @@ _REPLAY_BUFFER = 1000
 
 
 class GatewaySession:
-    """An identified session: id, intents, shard, sequence and the frames kept for RESUME."""
+    """An identified session: id, intents, shard, sequence and the frames kept for RESUME.
+
+    With a shard (``IDENTIFY`` with ``[shard_id, shard_count]``) it gets the events of the
+    guilds on that shard — ``(guild_id >> 22) % shard_count`` — and, on shard 0, those of
+    direct messages.
+    """
 
     def __init__(self, session_id: str, intents: int, shard: tuple[int, int] | None) -> None:
         self.id = session_id
@@ -186,7 +191,11 @@ class Gateway:
 
         Returns how many sessions received it now (dropped but resumable sessions get it on RESUME).
         """
-        reached = 0
+        return len(self.dispatch_to(event, payload, guild_id))
+
+    def dispatch_to(self, event: str, payload: JSON, guild_id: int | None) -> list[GatewaySession]:
+        """:meth:`dispatch`, returning the sessions that received the event now."""
+        reached: list[GatewaySession] = []
         for session in self.sessions.values():
             if (
                 not session.alive
@@ -197,7 +206,7 @@ class Gateway:
             frame = session.frame(event, self._redact(session, event, payload, guild_id))
             if session.connection is not None and not session.connection.closed:
                 session.connection.send(frame)
-                reached += 1
+                reached.append(session)
         return reached
 
     def _redact(
@@ -313,14 +322,12 @@ class Gateway:
         self.sessions[session.id] = session
         session.connection = connection
         connection.session = session
-        guild_id = self.world.guild.id
+        guild_ids = [guild_id for guild_id in self.world.guilds if session.covers(guild_id)]
         bot = self.world.bot_user
         ready: JSON = {
             "v": 10,
             "user": {**bot.payload(), "verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(guild_id), "unavailable": True}]
-            if session.covers(guild_id)
-            else [],
+            "guilds": [{"id": str(guild_id), "unavailable": True} for guild_id in guild_ids],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.url,
@@ -335,8 +342,10 @@ class Gateway:
         if shard is not None:
             ready["shard"] = list(shard)
         connection.send(session.frame("READY", ready))
-        if session.covers(guild_id):
-            connection.send(session.frame("GUILD_CREATE", self.world.guild_create_payload()))
+        for guild_id in guild_ids:
+            connection.send(
+                session.frame("GUILD_CREATE", self.world.guild_create_payload(guild_id))
+            )
 
     def _resume(self, connection: GatewayConnection, data: JSON) -> None:
         session = self.sessions.get(str(data.get("session_id")))
@@ -363,7 +372,10 @@ class Gateway:
         connection.send(session.frame("RESUMED", {}))
 
     def _request_members(self, session: GatewaySession, data: JSON) -> None:
-        members = list(self.world.members.values())
+        guild_id = int(data.get("guild_id") or self.world.guild.id)
+        if guild_id not in self.world.guilds or not session.covers(guild_id):
+            return  # Discord ignores a request for a guild the session does not have
+        members = list(self.world.members_of(guild_id).values())
         user_ids = {int(x) for x in data.get("user_ids") or []}
         if user_ids:
             members = [m for m in members if m.user.id in user_ids]
@@ -372,7 +384,7 @@ class Gateway:
         if data.get("limit"):
             members = members[: int(data["limit"])]
         chunk = {
-            "guild_id": str(self.world.guild.id),
+            "guild_id": str(guild_id),
             "members": [m.payload() for m in members],
             "chunk_index": 0,
             "chunk_count": 1,

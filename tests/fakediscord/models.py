@@ -59,6 +59,17 @@ class Snowflakes:
         self._last = max(candidate, self._last + 1)
         return self._last
 
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """The next id whose server would be on shard ``shard_id`` of ``shard_count``
+        (Discord's rule: ``(guild_id >> 22) % shard_count``); it moves the clock of the ids
+        on by at most ``shard_count - 1`` milliseconds."""
+        if not 0 <= shard_id < shard_count:
+            raise ValueError(f"shard {shard_id} is not one of 0..{shard_count - 1}")
+        stamp = (self.next() >> 22) + 1
+        stamp += (shard_id - stamp) % shard_count
+        self._last = stamp << 22
+        return self._last
+
 
 @dataclass
 class FakeUser:
@@ -122,7 +133,7 @@ class FakeMember:
 
 @dataclass
 class FakeGuild:
-    """The single guild of the fake world."""
+    """A guild (server) of the fake world."""
 
     id: int
     name: str

@@ -125,8 +125,9 @@ class CommandDataBuilder:
         if kind in (USER, MENTIONABLE):
             user = world.user(value)
             resolved.setdefault("users", {})[str(user.id)] = user.payload()
-            member = world.members.get(user.id)
-            if member is not None and channel.guild_id is not None:
+            guild_id = channel.guild_id
+            member = None if guild_id is None else world.members_of(guild_id).get(user.id)
+            if member is not None:
                 resolved.setdefault("members", {})[str(user.id)] = member.payload(
                     with_user=False, with_permissions=True
                 )
@@ -139,9 +140,10 @@ class CommandDataBuilder:
             return str(target.id)
         if kind == ROLE:
             role_id = _id(value)
-            if role_id != world.guild.id:
-                raise ValueError("the fake guild only has the @everyone role")
-            resolved.setdefault("roles", {})[str(role_id)] = world.guild.everyone_role()
+            if role_id != channel.guild_id:
+                raise ValueError("a fake guild only has the @everyone role")
+            guild = world.guild_of(role_id)
+            resolved.setdefault("roles", {})[str(role_id)] = guild.everyone_role()
             return str(role_id)
         if kind == ATTACHMENT:
             raise NotImplementedError("attachment options are not simulated")
@@ -164,7 +166,6 @@ def interaction_payload(
     locale: str,
 ) -> JSON:
     """The INTERACTION_CREATE payload, with every field discord.py 2.7 reads."""
-    guild = world.guild
     payload: JSON = {
         "id": str(result.id),
         "application_id": str(world.application_id),
@@ -180,9 +181,10 @@ def interaction_payload(
         "attachment_size_limit": world.upload_limit,
     }
     if channel.guild_id is not None:
-        member = world.members.get(result.user.id)
+        guild = world.guild_of(channel.guild_id)
+        member = world.members_of(guild).get(result.user.id)
         if member is None:
-            raise ValueError(f"{result.user.username} is not a member of the guild")
+            raise ValueError(f"{result.user.username} is not a member of the guild {guild.name}")
         payload.update(
             guild_id=str(guild.id),
             guild={"id": str(guild.id), "locale": "en-US", "features": []},

@@ -15,7 +15,7 @@ from aiohttp import BodyPartReader, web
 from .faults import Faults
 from .gateway import Gateway
 from .limits import FormErrors, check_choices, check_commands, check_message, check_modal
-from .models import GUILD_TEXT, PERMISSION, PRIVATE_THREAD, FakeChannel
+from .models import GUILD_TEXT, PERMISSION, PRIVATE_THREAD, FakeChannel, FakeGuild
 from .payloads import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -317,9 +317,11 @@ class RestApi:
         if _snowflake(request, "application_id") != self.world.application_id:
             raise ApiError(404, 10002, "Unknown Application")
 
-    def _check_guild(self, request: web.Request) -> None:
-        if _snowflake(request, "guild_id") != self.world.guild.id:
+    def _check_guild(self, request: web.Request) -> FakeGuild:
+        guild = self.world.guilds.get(_snowflake(request, "guild_id"))
+        if guild is None:
             raise ApiError(404, 10004, "Unknown Guild")
+        return guild
 
     # -- login, users, guild -----------------------------------------------------------------
 
@@ -366,7 +368,7 @@ class RestApi:
                 "tags": [],
                 "redirect_uris": [],
                 "interactions_endpoint_url": None,
-                "approximate_guild_count": 1,
+                "approximate_guild_count": len(self.world.guilds),
             }
         )
 
@@ -388,26 +390,26 @@ class RestApi:
         )
 
     async def _get_guild(self, request: web.Request) -> web.Response:
-        self._check_guild(request)
-        data = self.world.guild.payload()
-        count = len(self.world.members)
+        guild = self._check_guild(request)
+        data = guild.payload()
+        count = len(self.world.members_of(guild))
         data.update(approximate_member_count=count, approximate_presence_count=count)
         return json_response(data)
 
     async def _get_guild_channels(self, request: web.Request) -> web.Response:
-        self._check_guild(request)
-        return json_response([c.payload() for c in self.world.guild_channels()])
+        guild = self._check_guild(request)
+        return json_response([c.payload() for c in self.world.guild_channels(guild)])
 
     async def _get_members(self, request: web.Request) -> web.Response:
-        self._check_guild(request)
+        guild = self._check_guild(request)
         limit = int(request.query.get("limit", "1"))
         after = int(request.query.get("after", "0"))
-        members = sorted(self.world.members.values(), key=lambda m: m.user.id)
+        members = sorted(self.world.members_of(guild).values(), key=lambda m: m.user.id)
         return json_response([m.payload() for m in members if m.user.id > after][:limit])
 
     async def _get_member(self, request: web.Request) -> web.Response:
-        self._check_guild(request)
-        member = self.world.members.get(_snowflake(request, "user_id"))
+        guild = self._check_guild(request)
+        member = self.world.members_of(guild).get(_snowflake(request, "user_id"))
         if member is None:
             raise ApiError(404, 10007, "Unknown Member")
         return json_response(member.payload())
@@ -425,8 +427,7 @@ class RestApi:
         self._check_application(request)
         if "guild_id" not in request.match_info:
             return None
-        self._check_guild(request)
-        return self.world.guild.id
+        return self._check_guild(request).id
 
     async def _get_commands(self, request: web.Request) -> web.Response:
         return json_response(self.world.commands.get(self._command_scope(request), []))

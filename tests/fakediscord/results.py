@@ -174,6 +174,9 @@ class InteractionResult:
     modal: JSON | None = field(default=None, repr=False)
     expired: bool = False
     violations: list[Violation] = field(default_factory=list)
+    shards: tuple[tuple[int, int] | None, ...] = ()
+    """The shard — ``(shard_id, shard_count)``, or ``None`` for an unsharded session — of
+    each gateway session the interaction was dispatched to (Discord: exactly one)."""
 
     @property
     def acknowledged(self) -> bool:

@@ -13,7 +13,7 @@ from aiohttp import web
 from .faults import Faults
 from .gateway import PRIVILEGED_INTENTS, Gateway, GatewaySession
 from .limits import STRING_SELECT
-from .models import FakeChannel, FakeUser
+from .models import FakeChannel, FakeGuild, FakeMember, FakeUser
 from .payloads import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -208,6 +208,14 @@ class FakeDiscord:
     def sessions(self) -> list[GatewaySession]:
         return list(self.gateway.sessions.values())
 
+    def add_guild(
+        self, name: str, *, guild_id: int | None = None, shard: int | None = None
+    ) -> FakeGuild:
+        """Another guild with the bot in it; ``shard`` picks an id on that shard of
+        :attr:`shard_count` (``(guild_id >> 22) % shard_count == shard``)."""
+        on = None if shard is None else (shard, self.shard_count)
+        return self.world.add_guild(name, guild_id=guild_id, shard=on)
+
     def add_user(
         self,
         username: str,
@@ -216,13 +224,28 @@ class FakeDiscord:
         bot: bool = False,
         member: bool = True,
         nick: str | None = None,
+        guild: FakeGuild | int | None = None,
     ) -> FakeUser:
+        """A new user, a member of ``guild`` (default: the first) unless ``member=False``."""
         return self.world.add_user(
-            username, global_name=global_name, bot=bot, member=member, nick=nick
+            username, global_name=global_name, bot=bot, member=member, nick=nick, guild=guild
         )
 
-    def add_channel(self, name: str, *, topic: str | None = None) -> FakeChannel:
-        return self.world.add_channel(name, topic=topic)
+    def add_member(
+        self, user: FakeUser | int, guild: FakeGuild | int, *, nick: str | None = None
+    ) -> FakeMember:
+        """An existing user joins another guild."""
+        return self.world.add_member(self.world.user(user), nick=nick, guild=guild)
+
+    def add_channel(
+        self, name: str, *, topic: str | None = None, guild: FakeGuild | int | None = None
+    ) -> FakeChannel:
+        """A text channel in ``guild`` (default: the first)."""
+        return self.world.add_channel(name, topic=topic, guild=guild)
+
+    def shard_of(self, guild: FakeGuild | int | None) -> int:
+        """The shard of :attr:`shard_count` that gets a guild's events (DMs: shard 0)."""
+        return 0 if guild is None else (_id(guild) >> 22) % self.shard_count
 
     def add_thread(
         self,
@@ -384,7 +407,8 @@ class FakeDiscord:
         data: JSON = {"id": synced["id"], "name": name, "type": 2, "target_id": str(who.id)}
         if resolved:
             data["resolved"] = {"users": {str(who.id): who.payload()}}
-            member = self.world.members.get(who.id)
+            in_guild = where.guild_id is not None
+            member = self.world.members_of(where.guild_id).get(who.id) if in_guild else None
             if member is not None:
                 data["resolved"]["members"] = {
                     str(who.id): member.payload(with_user=False, with_permissions=True)
@@ -533,9 +557,11 @@ class FakeDiscord:
         loop = asyncio.get_running_loop()
         self.world.interactions[result.id] = result
         result.dispatched_at = loop.time()
-        if self.gateway.dispatch("INTERACTION_CREATE", result.payload, target.guild_id) == 0:
+        reached = self.gateway.dispatch_to("INTERACTION_CREATE", result.payload, target.guild_id)
+        if not reached:
             del self.world.interactions[result.id]
             raise RuntimeError(f"{label}: no connected gateway session to receive it")
+        result.shards = tuple(session.shard for session in reached)
         self.results.append(result)
         self._timers.append(loop.call_later(self.ack_deadline, self.world.expire, result))
         with contextlib.suppress(TimeoutError):

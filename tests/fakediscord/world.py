@@ -1,4 +1,4 @@
-"""The state of the fake Discord: guild, users, channels, messages, commands, interactions."""
+"""The state of the fake Discord: guilds, users, channels, messages, commands, interactions."""
 
 from __future__ import annotations
 
@@ -76,6 +76,17 @@ class StoredMessage:
         return bool(self.flags & EPHEMERAL)
 
 
+@dataclass(frozen=True)
+class MessageEvent:
+    """One change of a message, as users saw it: ``kind`` is ``create``, ``edit`` or
+    ``delete``; ``content`` is the text after the change."""
+
+    kind: str
+    channel_id: int
+    message_id: int
+    content: str
+
+
 def _png_size(data: bytes) -> tuple[int, int] | None:
     if data.startswith(PNG_SIGNATURE) and data[12:16] == b"IHDR":
         return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
@@ -84,6 +95,9 @@ def _png_size(data: bytes) -> tuple[int, int] | None:
 
 class World:
     """Everything the fake server knows, with no networking: tests and handlers both change it.
+
+    It starts with one guild (:attr:`guild`, the default wherever a guild may be named);
+    :meth:`add_guild` adds more, each with its own members and channels.
 
     Gateway events caused by a change are handed to ``event_sink(name, payload, guild_id)``.
     Every change should be followed by :meth:`changed`, which wakes :meth:`wait_for`.
@@ -104,8 +118,9 @@ class World:
         self.bot_user = FakeUser(self.ids.next(), bot_name, bot=True)
         self.owner = FakeUser(self.ids.next(), "owner", global_name="Guild Owner")
         self.guild = FakeGuild(guild_id or self.ids.next(), guild_name, owner_id=self.owner.id)
+        self.guilds: dict[int, FakeGuild] = {self.guild.id: self.guild}
+        self.guild_members: dict[int, dict[int, FakeMember]] = {self.guild.id: {}}
         self.users: dict[int, FakeUser] = {}
-        self.members: dict[int, FakeMember] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.commands: dict[int | None, list[JSON]] = {}
         self.command_syncs: list[tuple[int | None, list[JSON]]] = []
@@ -114,6 +129,8 @@ class World:
         self.unknown_routes: list[str] = []
         self.server_errors: list[str] = []
         self.requests: list[RecordedRequest] = []
+        self.message_log: list[MessageEvent] = []
+        """Every change of a message that is not ephemeral, in order."""
         self.cdn_base = ""
         self.event_sink: EventSink = lambda name, payload, guild_id: None
         self._messages: dict[int, StoredMessage] = {}
@@ -126,6 +143,19 @@ class World:
     @property
     def application_id(self) -> int:
         return self.bot_user.id
+
+    @property
+    def members(self) -> dict[int, FakeMember]:
+        """The members of the first guild (:attr:`guild`)."""
+        return self.guild_members[self.guild.id]
+
+    def members_of(self, guild: FakeGuild | int | None) -> dict[int, FakeMember]:
+        """The members of a guild by id (``None``: the first guild)."""
+        return self.guild_members[self.guild_of(guild).id]
+
+    def guild_of(self, guild: FakeGuild | int | None) -> FakeGuild:
+        """A guild of the world by id (``None``: the first guild); KeyError if unknown."""
+        return self.guild if guild is None else self.guilds[_id(guild)]
 
     # -- change notification ----------------------------------------------------------------
 
@@ -188,6 +218,29 @@ class World:
 
     # -- users, members, channels -------------------------------------------------------------
 
+    def add_guild(
+        self,
+        name: str,
+        *,
+        guild_id: int | None = None,
+        shard: tuple[int, int] | None = None,
+    ) -> FakeGuild:
+        """Add a guild the bot is in (GUILD_CREATE to the session of its shard). Its id is
+        ``guild_id``, or one on ``shard`` — ``(shard_id, shard_count)`` — or the next id.
+        The bot and the owner are its first members."""
+        if guild_id is None:
+            guild_id = self.ids.next() if shard is None else self.ids.next_on_shard(*shard)
+        if guild_id in self.guilds:
+            raise ValueError(f"guild {guild_id} already exists")
+        guild = FakeGuild(guild_id, name, owner_id=self.owner.id)
+        self.guilds[guild.id] = guild
+        self.guild_members[guild.id] = {
+            user.id: FakeMember(user) for user in (self.bot_user, self.owner)
+        }
+        self.event_sink("GUILD_CREATE", self.guild_create_payload(guild.id), guild.id)
+        self.changed()
+        return guild
+
     def add_user(
         self,
         username: str,
@@ -196,31 +249,41 @@ class World:
         bot: bool = False,
         member: bool = True,
         nick: str | None = None,
+        guild: FakeGuild | int | None = None,
     ) -> FakeUser:
-        """Create a user; unless ``member=False`` they also join the guild (GUILD_MEMBER_ADD)."""
+        """Create a user; unless ``member=False`` they also join ``guild`` (default: the
+        first guild; GUILD_MEMBER_ADD)."""
         user = FakeUser(self.ids.next(), username, global_name=global_name, bot=bot)
         self.users[user.id] = user
         if member:
-            self.add_member(user, nick=nick)
+            self.add_member(user, nick=nick, guild=guild)
         self.changed()
         return user
 
-    def add_member(self, user: FakeUser, *, nick: str | None = None) -> FakeMember:
+    def add_member(
+        self, user: FakeUser, *, nick: str | None = None, guild: FakeGuild | int | None = None
+    ) -> FakeMember:
+        """``user`` joins ``guild`` (default: the first guild; GUILD_MEMBER_ADD)."""
+        target = self.guild_of(guild)
         member = FakeMember(user, nick=nick)
-        self.members[user.id] = member
+        self.guild_members[target.id][user.id] = member
         payload = member.payload()
-        payload["guild_id"] = str(self.guild.id)
-        self.event_sink("GUILD_MEMBER_ADD", payload, self.guild.id)
+        payload["guild_id"] = str(target.id)
+        self.event_sink("GUILD_MEMBER_ADD", payload, target.id)
+        self.changed()
         return member
 
-    def add_channel(self, name: str, *, topic: str | None = None) -> FakeChannel:
-        """Create a text channel in the guild (CHANNEL_CREATE)."""
-        position = sum(1 for c in self.channels.values() if c.type == GUILD_TEXT)
+    def add_channel(
+        self, name: str, *, topic: str | None = None, guild: FakeGuild | int | None = None
+    ) -> FakeChannel:
+        """Create a text channel in ``guild`` (default: the first guild; CHANNEL_CREATE)."""
+        target = self.guild_of(guild)
+        position = sum(1 for c in self.guild_channels(target.id) if c.type == GUILD_TEXT)
         channel = FakeChannel(
-            self.ids.next(), name, GUILD_TEXT, self.guild.id, position=position, topic=topic
+            self.ids.next(), name, GUILD_TEXT, target.id, position=position, topic=topic
         )
         self.channels[channel.id] = channel
-        self.event_sink("CHANNEL_CREATE", channel.payload(), self.guild.id)
+        self.event_sink("CHANNEL_CREATE", channel.payload(), target.id)
         self.changed()
         return channel
 
@@ -241,14 +304,16 @@ class World:
             thread_id or self.ids.next(),
             name,
             PRIVATE_THREAD if private else PUBLIC_THREAD,
-            self.guild.id,
+            parent_channel.guild_id,
             parent_id=parent_channel.id,
             owner_id=owner_id,
             auto_archive_duration=auto_archive_duration,
             thread_member_ids={owner_id},
         )
         self.channels[thread.id] = thread
-        self.event_sink("THREAD_CREATE", {**thread.payload(), "newly_created": True}, self.guild.id)
+        self.event_sink(
+            "THREAD_CREATE", {**thread.payload(), "newly_created": True}, thread.guild_id
+        )
         self.changed()
         return thread
 
@@ -282,21 +347,31 @@ class World:
     def channel(self, channel: FakeChannel | int) -> FakeChannel:
         return self.channels[_id(channel)]
 
-    def guild_channels(self) -> list[FakeChannel]:
-        return [c for c in self.channels.values() if c.guild_id is not None and not c.is_thread]
+    def guild_channels(self, guild: FakeGuild | int | None = None) -> list[FakeChannel]:
+        """The channels (not threads) of ``guild`` (default: the first guild)."""
+        guild_id = self.guild_of(guild).id
+        return [c for c in self.channels.values() if c.guild_id == guild_id and not c.is_thread]
 
-    def threads(self) -> list[FakeChannel]:
-        return [c for c in self.channels.values() if c.is_thread]
+    def threads(self, guild: FakeGuild | int | None = None) -> list[FakeChannel]:
+        """The threads of ``guild``, or of every guild when it is not given."""
+        return [
+            c
+            for c in self.channels.values()
+            if c.is_thread and (guild is None or c.guild_id == _id(guild))
+        ]
 
-    def guild_create_payload(self) -> JSON:
-        """The GUILD_CREATE payload: guild, channels, active threads and all members."""
-        data = self.guild.payload()
-        bot_member = self.members[self.bot_user.id]
+    def guild_create_payload(self, guild: FakeGuild | int | None = None) -> JSON:
+        """The GUILD_CREATE payload of ``guild`` (default: the first guild): the guild, its
+        channels, active threads and all members."""
+        target = self.guild_of(guild)
+        members = self.guild_members[target.id]
+        data = target.payload()
+        bot_member = members[self.bot_user.id]
         data.update(
-            channels=[c.payload() for c in self.guild_channels()],
-            threads=[c.payload() for c in self.threads() if not c.archived],
-            members=[m.payload() for m in self.members.values()],
-            member_count=len(self.members),
+            channels=[c.payload() for c in self.guild_channels(target.id)],
+            threads=[c.payload() for c in self.threads(target.id) if not c.archived],
+            members=[m.payload() for m in members.values()],
+            member_count=len(members),
             presences=[],
             voice_states=[],
             stage_instances=[],
@@ -357,6 +432,7 @@ class World:
         if not stored.ephemeral:
             target.last_message_id = message_id
             target.message_count += 1
+            self._log("create", stored)
             self._emit_message("MESSAGE_CREATE", stored)
         self.changed()
         return stored
@@ -372,12 +448,14 @@ class World:
         else:
             stored.data["edited_timestamp"] = iso_now()
         if not stored.ephemeral:
+            self._log("edit", stored)
             self._emit_message("MESSAGE_UPDATE", stored)
         self.changed()
 
     def delete_message(self, stored: StoredMessage) -> None:
         stored.deleted = True
         if not stored.ephemeral:
+            self._log("delete", stored)
             channel = self.channels.get(stored.channel_id)
             payload: JSON = {"id": str(stored.id), "channel_id": str(stored.channel_id)}
             guild_id = channel.guild_id if channel else None
@@ -445,11 +523,19 @@ class World:
     def message_payload(self, stored: StoredMessage) -> JSON:
         return copy.deepcopy(stored.data)
 
+    def _log(self, kind: str, stored: StoredMessage) -> None:
+        content = str(stored.data.get("content") or "")
+        self.message_log.append(MessageEvent(kind, stored.channel_id, stored.id, content))
+
     def _emit_message(self, event: str, stored: StoredMessage) -> None:
         payload = self.message_payload(stored)
         guild_id = self.channels[stored.channel_id].guild_id
-        member = self.members.get(int(payload["author"]["id"]))
-        if guild_id is not None and member is not None:
+        member = (
+            None
+            if guild_id is None
+            else self.guild_members[guild_id].get(int(payload["author"]["id"]))
+        )
+        if member is not None:
             payload["member"] = member.payload(with_user=False)
         self.event_sink(event, payload, guild_id)
 
@@ -556,14 +642,15 @@ class World:
 
     def _mentions(self, content: str, channel_id: int) -> list[JSON]:
         mentioned: list[JSON] = []
-        in_guild = self.channels[channel_id].guild_id is not None
+        guild_id = self.channels[channel_id].guild_id
+        members = {} if guild_id is None else self.guild_members[guild_id]
         for match in _USER_MENTION.finditer(content):
             user = self.users.get(int(match.group(1)))
             if user is None:
                 continue
             payload = user.payload()
-            member = self.members.get(user.id)
-            if in_guild and member is not None:
+            member = members.get(user.id)
+            if member is not None:
                 payload["member"] = member.payload(with_user=False)
             mentioned.append(payload)
         return mentioned

@@ -39,7 +39,7 @@ from renderer import (
 from renderer.layout import make_layout
 from tests.renderer.games import find_record, random_record
 
-WIDTH, HEIGHT = 820, 560
+WIDTH, HEIGHT = 880, 560
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 

@@ -41,7 +41,7 @@ def test_the_cli_writes_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert code == 0
     with Image.open(out) as img:
         assert img.format == "PNG"
-        assert img.size == (820, 560)
+        assert img.size == (880, 560)
     assert str(out) in capsys.readouterr().out
 
 

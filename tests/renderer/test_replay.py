@@ -63,7 +63,7 @@ def test_every_frame_shows_the_stones_of_its_position(variant: str) -> None:
     for k, (position, _) in enumerate(iter_positions(variant, record)):
         img.seek(k)
         frame = img.convert("RGB")
-        assert frame.size[0] < 820  # replay frames are drawn smaller than the live board
+        assert frame.size[0] < 880  # replay frames are drawn smaller than the live board
         for name, xy in geometry.items():
             stone = position.at(name)
             expected = {
@@ -96,3 +96,41 @@ def test_a_replay_is_deterministic() -> None:
 def test_a_bad_record_raises_before_drawing() -> None:
     with pytest.raises(RecordError, match="action 2"):
         render_replay("shax", "d7 zz9")
+
+
+def frames_rgb(data: bytes) -> list[bytes]:
+    """Every frame as shown (each drawn over the one before), as RGB bytes."""
+    from PIL import ImageSequence
+
+    return [f.convert("RGB").tobytes() for f in ImageSequence.Iterator(open_gif(data))]
+
+
+JAR_BLACK_WINS = "a1 a3 a2 b3 b2 c2 b2-b1 c2-c3"
+
+
+def test_series_stones_earned_by_the_game_appear_on_the_last_frame_only() -> None:
+    from renderer.replay import series_before
+
+    no_series = frames_rgb(render_replay("jar", JAR_BLACK_WINS))
+    first_win = frames_rgb(
+        render_replay("jar", JAR_BLACK_WINS, BoardView(series_color=Color.BLACK, series_stones=1))
+    )
+    # Black's first stone is this game's: no frame before the end may show it.
+    assert first_win[:-1] == no_series[:-1]
+    assert first_win[-1] != no_series[-1]
+    # A longer series: every frame shows the stones as they stood, one more at the end.
+    third = frames_rgb(
+        render_replay("jar", JAR_BLACK_WINS, BoardView(series_color=Color.BLACK, series_stones=3))
+    )
+    # Had the game been drawn, the two stones black held would have stood throughout.
+    drawn = BoardView(
+        series_color=Color.BLACK,
+        series_stones=2,
+        outcome=Outcome(None, Termination.AGREEMENT),
+    )
+    assert third[:-1] == frames_rgb(render_replay("jar", JAR_BLACK_WINS, drawn))[:-1]
+    assert third[0] != no_series[0]
+    view = BoardView(series_color=Color.WHITE, series_stones=2)
+    assert series_before(view, Color.WHITE, over=True) == (Color.WHITE, 1)
+    assert series_before(view, None, over=True) == (Color.WHITE, 2)  # a draw changes nothing
+    assert series_before(view, Color.BLACK, over=False) == (Color.WHITE, 2)

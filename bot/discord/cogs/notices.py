@@ -93,6 +93,10 @@ class Notices(commands.Cog):
             self.bot.responder.undelivered.clear()
             try:
                 notices = await self.bot.service.reconcile()
+                if notices:
+                    # Answers that began while the boards were drawn show their own.
+                    await self.bot.responder.wait_answered(ANSWERS_WAIT_SECONDS)
+                    notices = [n for n in notices if await self.bot.service.unseen(n.reply)]
             except Exception:
                 log.exception("Could not look for boards the players have not seen")
                 return

@@ -51,7 +51,10 @@ THREAD_CHOICES = [
     Choice(name="Always", value="always"),
     Choice(name="Never", value="never"),
 ]
-THEMES = [Choice(name="Dark", value="dark"), Choice(name="Light", value="light")]
+THEMES = [
+    Choice(name="Dark — as Discord's dark theme", value="dark"),
+    Choice(name="Light — sand", value="light"),
+]
 LANGUAGES = [Choice(name="English", value="en"), Choice(name="Soomaali", value="so")]
 RESETS = [Choice(name=label, value=name) for name, label in LABELS.items()]
 
@@ -322,6 +325,16 @@ class ShaxCommands(
         await self.bot.responder.command(
             interaction,
             lambda _: self.bot.service.settings(place, change, may_change=may_change),
+        )
+
+    @app_commands.command(name="theme", description="Draw the boards you ask for dark or light")
+    @app_commands.describe(theme="dark or light (leave out to see yours)")
+    @app_commands.choices(theme=THEMES)
+    async def theme(self, interaction: discord.Interaction[Any], theme: str | None = None) -> None:
+        user = actor(interaction)
+        chosen = None if theme is None else text_option(theme)
+        await self.bot.responder.command(
+            interaction, lambda _: self.bot.service.theme(user, chosen)
         )
 
     @app_commands.command(name="rules", description="The rules in short, with the board's points")

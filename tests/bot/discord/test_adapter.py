@@ -56,6 +56,7 @@ SUBCOMMANDS = {
     "draw": [],
     "streak": ["user"],
     "leaderboard": [],
+    "theme": ["theme"],
     "rules": ["variant"],
     "settings": [
         "turn-timeout",
@@ -203,6 +204,14 @@ async def test_sharding_setting_builds_an_autosharded_bot() -> None:
     assert isinstance(sharded, ShardedShaxBot)
     assert isinstance(sharded, discord.AutoShardedClient) and sharded.shard_count == 3
     assert isinstance(single, ShaxBot) and not isinstance(single, discord.AutoShardedClient)
+
+
+async def test_the_clock_ticks_as_often_as_the_settings_say() -> None:
+    settings = Settings(tick_seconds=0.25, shards=2, shard_ids=(1,))
+    built = create_bot(settings, service=NoService())  # type: ignore[arg-type]
+    assert built.tick_seconds == 0.25 and built.shard_ids == [1]
+    chosen = create_bot(settings, service=NoService(), tick_seconds=5.0)  # type: ignore[arg-type]
+    assert chosen.tick_seconds == 5.0
 
 
 def test_endpoints_point_discord_py_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -102,3 +102,17 @@ async def test_each_process_shows_only_its_own_servers_games(
     service = await make_service(owns=lambda guild_id: guild_id != GUILD)
     await play_first(service, await start_game(service))
     assert await service.reconcile() == []
+
+
+async def test_a_board_is_no_longer_unseen_once_its_game_moved_on_or_was_shown(
+    service: ShaxService,
+) -> None:
+    board = await start_game(service)
+    moved = await play_first(service, board)
+    notice = await only_notice(service)
+    assert await service.unseen(notice.reply)
+    await play_first(service, moved)  # an answer that began meanwhile: it shows its own
+    assert not await service.unseen(notice.reply)
+    newer = await only_notice(service)
+    await service.posted(newer.reply, 1002)
+    assert not await service.unseen(newer.reply)

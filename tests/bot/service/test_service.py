@@ -553,3 +553,20 @@ async def test_a_forged_long_action_is_refused_and_quoted_only_briefly(
     with pytest.raises(MalformedAction) as info:
         await service.play(AMINA, HERE, "b" * 4500)
     assert len(info.value.message) < 400 and "b" * 17 not in info.value.message
+
+
+async def test_the_bots_own_streak_counts_its_finished_games(service: ShaxService) -> None:
+    empty = await service.streak(HERE, BOT)
+    assert "hasn't finished a game here yet" in empty.text and "/shax play-bot" in empty.text
+    await service.play_bot(AMINA, HERE, "easy", "jar", "me")
+    await service.resign(AMINA, HERE)
+    await service.play_bot(BASHIR, HERE, "hard", "jar", "me")
+    await service.resign(BASHIR, HERE)
+    await service.play_bot(AMINA, HERE, "easy", "jar", "me")
+    await service.resign(AMINA, HERE)
+    text = (await service.streak(HERE, BOT)).text
+    assert text.splitlines() == [
+        f"**{BOT.name}** — its games on this server",
+        "As the easy bot: 2 won, 0 lost, 0 drawn",
+        "As the hard bot: 1 won, 0 lost, 0 drawn",
+    ]

@@ -295,3 +295,24 @@ async def test_rows_carry_their_vocabularies(storage: Storage) -> None:
         GameResult.DRAW,
         Termination.AGREEMENT,
     )
+
+
+async def test_the_bots_record_is_its_opponents_tallies_turned_round(storage: Storage) -> None:
+    assert await storage.bot_record(1) == {}
+    for channel, (kind, outcome) in enumerate(
+        [("bot:easy", "loss"), ("bot:easy", "win"), ("bot:hard", "draw"), ("human", "win")]
+    ):
+        game = await storage.create_game(new_game(channel=100 + channel), NOW)
+        done = await storage.finish_game(
+            game.id,
+            0,
+            record=["a1"],
+            result="white",
+            termination="RESIGNATION",
+            now=NOW,
+            players=[PlayerResult(11, "Amina", kind, outcome)],
+            series=SeriesResult("u:11", "bot:x", None),
+        )
+        assert done is not None
+    assert await storage.bot_record(1) == {"bot:easy": (1, 1, 0), "bot:hard": (0, 0, 1)}
+    assert await storage.bot_record(2) == {}

@@ -1,0 +1,44 @@
+"""``/shax theme`` in the console: light by default, the choice remembered, bad names refused."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from PIL import Image
+
+import renderer
+from tests.bot.console.test_session import run_console
+
+
+def ground(path: str) -> tuple[int, ...]:
+    with Image.open(path) as img:
+        pixel = img.convert("RGB").getpixel((24, 24))
+    assert isinstance(pixel, tuple)
+    return pixel
+
+
+def test_the_console_draws_light_boards_until_the_player_chooses_dark(tmp_path: Path) -> None:
+    script = (
+        "/shax play-bot level:easy variant:jar first:me\n"
+        "/shax theme purple\n"
+        "/shax theme\n"
+        "/shax theme dark\n"
+        "/shax move b2\n"
+    )
+    result = run_console(tmp_path, script)
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert "Unknown theme 'purple' — choose one of: dark, light." in out
+    assert "Your boards are drawn in the light theme" in out
+    assert "Your boards are now drawn in the dark theme." in out
+    paths = re.findall(r"Board image: (\S+)", out)
+    assert [ground(p) for p in paths] == [
+        renderer.get_theme("light").ground,
+        renderer.get_theme("dark").ground,
+    ]
+    # Remembered: the next session starts dark.
+    again = run_console(tmp_path, "/shax move a1\n")
+    assert [ground(p) for p in re.findall(r"Board image: (\S+)", again.stdout)] == [
+        renderer.get_theme("dark").ground
+    ]

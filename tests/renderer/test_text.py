@@ -1,0 +1,183 @@
+"""Names in every script: the fallback chain, right-to-left order, emoji, ellipses."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+
+import pytest
+from PIL import Image, ImageChops
+
+from engine import get_variant
+from renderer import BoardView, render_board
+from renderer import text as T
+from renderer.layout import make_layout
+
+NAMES = {
+    "latin": ("Cabdi Ḥasan", "Zoë Ørsted", "NotoSans-Regular.ttf"),
+    "cyrillic": ("Жанна", "Дмитрий", "NotoSans-Regular.ttf"),
+    "greek": ("Ελένη", "Νίκος", "NotoSans-Regular.ttf"),
+    "arabic": ("محمد", "فاطمة", "NotoSansArabic-Regular.ttf"),
+    "hebrew": ("שלום", "דוד", "NotoSansHebrew-Regular.ttf"),
+    "ethiopic": ("አበበ", "ማርታ", "NotoSansEthiopic-Regular.ttf"),
+    "devanagari": ("प्रिया", "राहुल", "NotoSansDevanagari-Regular.ttf"),
+    "chinese": ("李雷", "韩梅梅", "NotoSansCJK-Common.otf"),
+    "japanese": ("さくら", "山田太郎", "NotoSansCJK-Common.otf"),
+    "hangul": ("김민준", "이서연", "NotoSansCJK-Common.otf"),
+}
+
+
+@pytest.fixture
+def basic_layout(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Pillow without raqm: the fallback (arabic_reshaper and our own reordering)."""
+
+    def clear() -> None:
+        T.text_width.cache_clear()
+        T._text_mask.cache_clear()
+
+    clear()
+    monkeypatch.setattr(T, "use_raqm", lambda: False)
+    yield
+    monkeypatch.undo()
+    clear()
+
+
+def _name_box(flip: bool = False) -> tuple[int, int, int, int]:
+    """Where the top card's name goes on a shax board (black's card, unflipped)."""
+    lay = make_layout(get_variant("shax"), 1.0, flip)
+    x0 = lay.panel_x + lay.px(14)
+    return (x0 + lay.px(40), lay.px(14) + lay.px(8), x0 + lay.panel_w - lay.px(28), lay.px(56))
+
+
+def _crop(png: bytes, box: tuple[int, int, int, int]) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("L").crop(box)
+
+
+def _ink(img: Image.Image, ground: Image.Image) -> int:
+    """Pixels that differ from ``ground`` by more than a faint edge."""
+    diff = ImageChops.difference(img, ground).point(lambda v: 255 if v > 40 else 0)
+    return diff.width * diff.height - diff.histogram()[0]
+
+
+@pytest.mark.parametrize("script", list(NAMES))
+def test_the_chain_picks_the_expected_font_for_every_character(script: str) -> None:
+    first, second, font_file = NAMES[script]
+    for g in T.graphemes(first + second):
+        assert T.FONT_CHAIN[T.font_for(g)] == font_file, (script, g)
+
+
+def test_emoji_without_a_font_get_the_placeholder_and_symbols_their_font() -> None:
+    assert T.font_for("🎉") == T.PLACEHOLDER
+    assert T.font_for("👩‍👩‍👧") == T.PLACEHOLDER
+    assert T.FONT_CHAIN[T.font_for("★")] == "NotoSansSymbols2-Regular.ttf"
+    assert T.FONT_CHAIN[T.font_for("a")] == "NotoSans-Regular.ttf"
+
+
+@pytest.mark.parametrize("script", list(NAMES))
+def test_each_script_draws_its_name_where_the_name_goes(script: str) -> None:
+    first, second, _ = NAMES[script]
+    box = _name_box()
+    blank = _crop(render_board("shax", "d7", BoardView(black_name=" ")), box)
+    one = _crop(render_board("shax", "d7", BoardView(black_name=first)), box)
+    two = _crop(render_board("shax", "d7", BoardView(black_name=second)), box)
+    assert _ink(one, blank) > 40, script
+    assert _ink(two, blank) > 40, script
+    # Different names, different glyphs: not the same missing-glyph boxes.
+    assert _ink(one, two) > 40, script
+
+
+def test_a_name_that_cannot_be_drawn_is_not_replaced_by_the_colour() -> None:
+    box = _name_box()
+    emoji = _crop(render_board("shax", "d7", BoardView(black_name="🎉")), box)
+    colour = _crop(render_board("shax", "d7", BoardView(black_name="Black")), box)
+    assert _ink(emoji, colour) > 40
+
+
+def test_glyphs_are_real_glyphs_not_the_missing_glyph_box() -> None:
+    for script, (first, second, _) in NAMES.items():
+        for g in T.graphemes(first + second):
+            f = T.font_at(T.font_for(g), 40)
+            notdef = bytes(f.getmask("\U0010fffd"))
+            assert bytes(f.getmask(g)) != notdef, (script, g)
+
+
+def test_runs_of_a_mixed_name_come_in_visual_order() -> None:
+    assert T.runs("Zoë شلوم") == [T.Run("Zoë ", 0, False), T.Run("شلوم", 1, True)]
+    # A right-to-left name: the Latin word after it is drawn to its left.
+    assert T.runs("محمد Ali") == [T.Run("Ali", 0, False), T.Run("محمد ", 1, True)]
+    # Two Hebrew words stay in one run, in their own order, the first at the right.
+    assert T.runs("דוד כהן") == [T.Run("דוד כהן", 2, True)]
+
+
+def _mask(text: str, size: int = 40) -> Image.Image:
+    return T._text_mask(text, size, "ls")[0]
+
+
+def _same_part(whole: Image.Image, part: Image.Image, at_right: bool) -> int:
+    """How far ``part`` is from the matching end of ``whole`` (summed pixel difference)."""
+    w = min(part.width, whole.width)
+    x = whole.width - w if at_right else 0
+    piece = whole.crop((x, 0, x + w, whole.height))
+    ref = part.crop(
+        (part.width - w if at_right else 0, 0, (part.width if at_right else w), part.height)
+    )
+    hist = ImageChops.difference(piece, ref).histogram()
+    return sum(v * n for v, n in enumerate(hist))
+
+
+@pytest.mark.parametrize("raqm", [True, False])
+def test_a_right_to_left_name_keeps_its_letter_order(
+    raqm: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    T.text_width.cache_clear()
+    T._text_mask.cache_clear()
+    if not raqm:  # else raqm where this Pillow has it
+        monkeypatch.setattr(T, "use_raqm", lambda: False)
+    # Hebrew letters do not join, so "אב" is "א" at the right and "ב" at the left.
+    whole, alef, bet = _mask("אב"), _mask("א"), _mask("ב")
+    assert _same_part(whole, alef, at_right=True) < _same_part(whole, bet, at_right=True)
+    assert _same_part(whole, bet, at_right=False) < _same_part(whole, alef, at_right=False)
+    T.text_width.cache_clear()
+    T._text_mask.cache_clear()
+
+
+def test_without_raqm_arabic_is_joined_and_turned_around(basic_layout: None) -> None:
+    shown, direction = T._shown(T.Run("محمد", 1, True))
+    assert direction is None
+    # Presentation forms, last letter first: final dal, medial mim, medial ha, initial mim.
+    assert shown == "\ufeaa\ufee4\ufea4\ufee3"
+    assert _ink(_mask("محمد").convert("L"), Image.new("L", _mask("محمد").size)) > 100
+
+
+def test_an_emoji_does_not_eat_its_neighbours() -> None:
+    assert [r.font for r in T.runs("Ali 🎉 Zoë")] == [0, T.PLACEHOLDER, 0]
+    assert T.text_width("Ali 🎉 Zoë", 30) > T.text_width("Ali  Zoë", 30) + 15
+    both = _mask("A🎉B")
+    a, b = _mask("A"), _mask("B")
+    assert _same_part(both, a, at_right=False) < _same_part(both, b, at_right=False)
+    assert _same_part(both, b, at_right=True) < _same_part(both, a, at_right=True)
+
+
+def test_too_long_is_cut_with_an_ellipsis_at_a_grapheme_boundary() -> None:
+    flags = "🇸🇴" * 30
+    cut = T.fit(flags, 24, 200)
+    assert cut.endswith(T.ELLIPSIS)
+    kept = cut[: -len(T.ELLIPSIS)]
+    assert kept and flags.startswith(kept) and len(kept) % 4 == 0  # whole flags
+    name = "नमस्ते " * 12
+    cut = T.fit(name, 24, 150)
+    kept = cut[: -len(T.ELLIPSIS)]
+    assert T.graphemes(kept) == T.graphemes(name)[: len(T.graphemes(kept))]
+    assert T.text_width(cut, 24) <= 150
+    assert T.fit("Zoë", 24, 500) == "Zoë"
+
+
+def test_control_characters_and_bidi_overrides_are_left_out() -> None:
+    assert T.clean("Ali\u202e\u0007  Zoe\u0308\n") == "Ali Zoë"
+
+
+def test_a_caption_in_many_scripts_keeps_every_word() -> None:
+    caption = "Жанна vs 李雷 🎉"
+    kinds = [(r.font, r.rtl) for r in T.runs(caption)]
+    assert kinds == [(0, False), (5, False), (0, False), (T.PLACEHOLDER, False)]
+    assert "".join(r.text for r in T.runs(caption)) == caption

@@ -1,0 +1,136 @@
+"""Make the fonts shipped in renderer/fonts/ from Debian's Noto packages (SIL OFL 1.1).
+
+    apt-get install fonts-noto-core fonts-noto-cjk
+    python3 -m pip install fonttools
+    python3 tools/subset_fonts.py
+
+Each font keeps its shaping tables (GSUB, GPOS, GDEF) and drops hinting; the CJK
+font keeps the common ideographs (GB 2312 level 1 and JIS X 0208 level 1), kana
+and the 2,350 Hangul syllables of KS X 1001. ``coverage.json`` lists, per font,
+the code points it draws, for the renderer's fallback chain.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from fontTools import subset
+from fontTools.ttLib import TTCollection, TTFont
+
+NOTO = Path("/usr/share/fonts/truetype/noto")
+CJK = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
+OUT = Path(__file__).resolve().parent.parent / "renderer" / "fonts"
+
+
+def _ranges(*spans: tuple[int, int]) -> set[int]:
+    return {cp for lo, hi in spans for cp in range(lo, hi + 1)}
+
+
+def _encodable(cp: int, codec: str) -> bytes | None:
+    try:
+        return chr(cp).encode(codec)
+    except UnicodeEncodeError:
+        return None
+
+
+def _common_cjk() -> set[int]:
+    keep = _ranges(
+        (0x3000, 0x303F),  # CJK punctuation
+        (0x3040, 0x30FF),  # hiragana, katakana
+        (0x31F0, 0x31FF),
+        (0xFF01, 0xFF60),  # full-width forms
+        (0x1100, 0x11FF),  # Hangul jamo
+        (0x3130, 0x318F),
+    )
+    for cp in range(0x4E00, 0xA000):
+        gb = _encodable(cp, "gb2312")
+        if gb is not None and 0xB0 <= gb[0] <= 0xD7:  # level 1: the 3,755 common hanzi
+            keep.add(cp)
+        sj = _encodable(cp, "shift_jis")
+        if sj is not None and 0x88 <= sj[0] <= 0x98 and sj != b"\x88\x9e":  # JIS level 1
+            keep.add(cp)
+    for cp in range(0xAC00, 0xD7A4):
+        kr = _encodable(cp, "euc_kr")  # KS X 1001's syllables (others take 8 bytes)
+        if kr is not None and len(kr) == 2:
+            keep.add(cp)
+    return keep
+
+
+def _subset(font: TTFont, unicodes: set[int] | None, out: Path) -> list[int]:
+    opts = subset.Options()
+    opts.layout_features = ["*"]
+    opts.hinting = False
+    opts.name_IDs = ["*"]
+    opts.notdef_outline = True
+    opts.drop_tables += ["DSIG"]
+    sub = subset.Subsetter(opts)
+    cmap = font.getBestCmap()
+    sub.populate(unicodes=set(cmap) if unicodes is None else unicodes & set(cmap))
+    sub.subset(font)
+    font.save(out)
+    return sorted(font.getBestCmap())
+
+
+def _spans(cps: list[int]) -> list[list[int]]:
+    spans: list[list[int]] = []
+    for cp in cps:
+        if spans and spans[-1][1] == cp - 1:
+            spans[-1][1] = cp
+        else:
+            spans.append([cp, cp])
+    return spans
+
+
+def main() -> int:
+    OUT.mkdir(exist_ok=True)
+    coverage: dict[str, list[list[int]]] = {}
+    latin = _ranges(
+        (0x0020, 0x024F),
+        (0x0250, 0x02FF),
+        (0x0300, 0x036F),
+        (0x0370, 0x03FF),
+        (0x0400, 0x052F),
+        (0x1AB0, 0x1AFF),
+        (0x1C80, 0x1C8F),
+        (0x1D00, 0x1DFF),
+        (0x1E00, 0x1FFF),
+        (0x2000, 0x206F),
+        (0x20A0, 0x20CF),
+        (0x2100, 0x214F),
+        (0x2190, 0x21FF),
+        (0x2C60, 0x2C7F),
+        (0x2DE0, 0x2DFF),
+        (0xA640, 0xA69F),
+        (0xA720, 0xA7FF),
+        (0x25A0, 0x25FF),
+        (0xFFFD, 0xFFFD),
+    )
+    jobs: list[tuple[str, TTFont, set[int] | None]] = [
+        ("NotoSans-Regular.ttf", TTFont(NOTO / "NotoSans-Regular.ttf"), latin),
+        ("NotoSansArabic-Regular.ttf", TTFont(NOTO / "NotoSansArabic-Regular.ttf"), None),
+        ("NotoSansHebrew-Regular.ttf", TTFont(NOTO / "NotoSansHebrew-Regular.ttf"), None),
+        ("NotoSansEthiopic-Regular.ttf", TTFont(NOTO / "NotoSansEthiopic-Regular.ttf"), None),
+        (
+            "NotoSansDevanagari-Regular.ttf",
+            TTFont(NOTO / "NotoSansDevanagari-Regular.ttf"),
+            None,
+        ),
+        ("NotoSansSymbols2-Regular.ttf", TTFont(NOTO / "NotoSansSymbols2-Regular.ttf"), None),
+        ("NotoSansCJK-Common.otf", TTCollection(CJK).fonts[2], _common_cjk()),  # SC
+    ]
+    total = 0
+    for name, font, keep in jobs:
+        cps = _subset(font, keep, OUT / name)
+        coverage[name] = _spans(cps)
+        size = (OUT / name).stat().st_size
+        total += size
+        print(f"{name}: {len(cps)} code points, {size / 1e6:.2f} MB")
+    (OUT / "coverage.json").write_text(json.dumps(coverage, separators=(",", ":")) + "\n")
+    print(f"total {total / 1e6:.2f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
