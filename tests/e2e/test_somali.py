@@ -72,7 +72,7 @@ async def test_a_whole_jar_game_on_a_somali_server(live: Live, somali_server: No
     assert "**Waxaa guuleystay Amina: saddex isku xariiq ah.**" in final.content
     assert "Amina: 1 isku xiga — saddex kale ayaa gal ka dhiman." in final.content
     assert "Ciyaar wanaagsan," in final.content
-    assert labels(final) == ["Ciyaar kale"]
+    assert labels(final) == ["Ciyaar kale", "Eeg ciyaarta"]
     record, _, status = game_state(scene.db_path, 1)
     assert list(record) == JAR_GAME and status == "over"
     for english in ("your turn", "wins", "challenge", "Good game"):
