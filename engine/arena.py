@@ -1,45 +1,222 @@
 """``python -m engine.arena``: games between two AI levels (or a level and a random player).
 
 Games come in pairs from the same random opening (the first few placements), with the
-colours swapped, so each side places first equally often. Prints wins, draws and losses
+colours swapped, so each side places first equally often. Openings are drawn at random
+and kept only when a shallow search finds them balanced. Prints wins, draws and losses
 of ``--a``, its score and the Elo difference with a 95% error bar.
 
     python -m engine.arena --a hard --b medium --games 40 --variant shax --movetime 0.5
+    python -m engine.arena --a master --b baseline@3a13e0e --movetime 0.3 --games 40
+
+``baseline@REV`` (or ``baseline@REV:LEVEL``, default level ``master``) is the engine as
+it was at git revision REV: the arena extracts that revision into a temporary directory,
+builds its C core there and plays it in a separate process, which answers one line of
+JSON (variant, record, level, time) with one line of JSON (the action).
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
+import contextlib
+import json
 import math
+import os
 import random
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 
-from engine.ai import DEFAULT_MOVETIME, LEVELS, choose_action
+from engine.ai import DEFAULT_MOVETIME, LEVELS, choose_action, core
+from engine.ai.levels import weights_for
 from engine.position import Position
 from engine.variants import VARIANT_IDS, Color
 
 RANDOM = "random"
+BASELINE = "baseline"
+BALANCE = 80
+"""Centi-stones: an opening is kept when a shallow search scores it within this."""
 
 
 @dataclass(frozen=True)
 class Player:
-    """One side of a match: a level (or ``random``), with an optional fixed time or depth."""
+    """One side of a match: a level (or ``random``), with an optional fixed time or depth.
+
+    ``revision`` names a git revision to play instead of the current code (a baseline);
+    ``tree`` is the directory it was extracted and built in.
+    """
 
     level: str
     movetime: float | None = None
     depth: int | None = None
+    revision: str | None = None
+    tree: str | None = None
 
     @property
     def label(self) -> str:
         if self.level == RANDOM:
             return RANDOM
+        name = self.level if self.revision is None else f"{BASELINE}@{self.revision}:{self.level}"
         if self.depth is not None:
-            return f"{self.level}@d{self.depth}"
-        return f"{self.level}@{self.movetime or DEFAULT_MOVETIME[self.level]:g}s"
+            return f"{name}@d{self.depth}"
+        return f"{name}@{self.movetime or DEFAULT_MOVETIME[self.level]:g}s"
+
+
+def parse_player(text: str) -> Player:
+    """``easy`` .. ``master``, ``random``, or ``baseline@REV[:LEVEL]``."""
+    if text in (*LEVELS, RANDOM):
+        return Player(text)
+    if text.startswith(BASELINE + "@"):
+        rev, _, level = text[len(BASELINE) + 1 :].partition(":")
+        level = level or "master"
+        if rev and level in LEVELS:
+            return Player(level, revision=rev)
+    raise argparse.ArgumentTypeError(
+        f"unknown player {text!r}; choose one of: {', '.join((*LEVELS, RANDOM))}, "
+        f"or {BASELINE}@REV[:LEVEL] for the engine at a git revision"
+    )
+
+
+# -- a baseline: the engine at a pinned git revision, in its own process ----------
+
+SERVER = """
+import json, sys
+from engine.ai import choose_action, warm_up
+warm_up()
+print(json.dumps({"ready": True}), flush=True)
+for line in sys.stdin:
+    q = json.loads(line)
+    try:
+        r = choose_action(q["variant"], q["record"], q["level"], movetime=q["movetime"],
+                          seed=q["seed"], depth=q["depth"])
+        print(json.dumps({"action": r.action, "depth": r.depth}), flush=True)
+    except Exception as exc:
+        print(json.dumps({"error": f"{type(exc).__name__}: {exc}"}), flush=True)
+"""
+
+
+def repository_root() -> Path:
+    here = Path(__file__).resolve().parent
+    out = subprocess.run(
+        ["git", "rev-parse", "--show-toplevel"], cwd=here, capture_output=True, text=True
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"a baseline needs the git repository: {out.stderr.strip()}")
+    return Path(out.stdout.strip())
+
+
+def resolve_revision(revision: str) -> str:
+    """The full commit hash of ``revision`` (a ``RuntimeError`` naming it if unknown)."""
+    out = subprocess.run(
+        ["git", "rev-parse", "--verify", f"{revision}^{{commit}}"],
+        cwd=repository_root(),
+        capture_output=True,
+        text=True,
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"unknown git revision {revision!r}")
+    return out.stdout.strip()
+
+
+@contextlib.contextmanager
+def baseline_tree(revision: str) -> Iterator[Path]:
+    """The source at ``revision`` in a temporary directory, its C core built; removed after."""
+    commit = resolve_revision(revision)
+    tmp = Path(tempfile.mkdtemp(prefix=f"shax-baseline-{commit[:10]}-"))
+    try:
+        archive = subprocess.run(
+            ["git", "archive", "--format=tar", commit],
+            cwd=repository_root(),
+            capture_output=True,
+            check=True,
+        )
+        subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive.stdout, check=True)
+        build = subprocess.run(  # the revision's own builder compiles its core in the tree
+            [sys.executable, "-c", "from engine.ai import core; core.library()"],
+            cwd=tmp,
+            env=dict(os.environ, PYTHONPATH=str(tmp)),
+            capture_output=True,
+            text=True,
+        )
+        if build.returncode != 0:
+            raise RuntimeError(f"building the baseline at {commit[:10]} failed:\n{build.stderr}")
+        yield tmp
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+class Engine:
+    """A baseline's process: one JSON line in, one out."""
+
+    def __init__(self, tree: str) -> None:
+        env = dict(os.environ, PYTHONPATH=tree)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", SERVER],
+            cwd=tree,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        self._read()
+        atexit.register(self.close)
+
+    def _read(self) -> dict[str, object]:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the baseline engine stopped")
+        answer: dict[str, object] = json.loads(line)
+        if "error" in answer:
+            raise RuntimeError(f"the baseline engine failed: {answer['error']}")
+        return answer
+
+    def choose(
+        self,
+        variant: str,
+        record: Sequence[str],
+        level: str,
+        movetime: float | None,
+        seed: int,
+        depth: int | None,
+    ) -> str:
+        assert self.proc.stdin is not None
+        query = {
+            "variant": variant,
+            "record": " ".join(record),
+            "level": level,
+            "movetime": movetime,
+            "seed": seed,
+            "depth": depth,
+        }
+        self.proc.stdin.write(json.dumps(query) + "\n")
+        self.proc.stdin.flush()
+        return str(self._read()["action"])
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            assert self.proc.stdin is not None
+            self.proc.stdin.close()
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+_ENGINES: dict[str, Engine] = {}
+
+
+def engine_for(tree: str) -> Engine:
+    """This process's baseline engine for ``tree`` (started on first use)."""
+    if tree not in _ENGINES:
+        _ENGINES[tree] = Engine(tree)
+    return _ENGINES[tree]
 
 
 @dataclass(frozen=True)
@@ -77,6 +254,22 @@ def opening(variant: str, plies: int, rng: random.Random) -> list[str]:
     return record
 
 
+def balanced_opening(
+    variant: str, plies: int, rng: random.Random, depth: int = 4, tries: int = 50
+) -> list[str]:
+    """A random opening that a depth-``depth`` search scores within :data:`BALANCE`."""
+    start: list[str] = []
+    for _ in range(tries):
+        start = opening(variant, plies, rng)
+        position = Position.initial(variant)
+        for text in start:
+            position = position.apply(text)
+        params = core.make_params(weights_for(variant), max_depth=depth, tt_log2=16)
+        if abs(core.search(position, params).score) <= BALANCE:
+            return start
+    return start
+
+
 def play_game(
     variant: str, a: Player, b: Player, a_color: Color, start: Sequence[str], seed: int, index: int
 ) -> GameResult:
@@ -95,6 +288,10 @@ def play_game(
         t0 = time.perf_counter()
         if player.level == RANDOM:
             action = rng.choice(position.legal_actions()).notation(position.variant)
+        elif player.tree is not None:
+            action = engine_for(player.tree).choose(
+                variant, record, player.level, player.movetime, rng.getrandbits(32), player.depth
+            )
         else:
             action = choose_action(
                 variant,
@@ -184,7 +381,7 @@ def run_match(
     rng = random.Random(seed)
     tasks = []
     for pair in range((games + 1) // 2):
-        start = opening(variant, rng.randint(min_open, max_open), rng)
+        start = balanced_opening(variant, rng.randint(min_open, max_open), rng)
         for a_color in (Color.WHITE, Color.BLACK):
             index = 2 * pair + (a_color is Color.BLACK)
             tasks.append((variant, a, b, a_color, start, rng.getrandbits(32), index))
@@ -205,13 +402,27 @@ def run_match(
     return results
 
 
+@contextlib.contextmanager
+def baselines(*players: Player) -> Iterator[tuple[Player, ...]]:
+    """The players, each baseline with its revision extracted and built (removed after)."""
+    out: list[Player] = []
+    with contextlib.ExitStack() as stack:
+        for p in players:
+            if p.revision is not None and p.tree is None:
+                tree = stack.enter_context(baseline_tree(p.revision))
+                short = resolve_revision(p.revision)[:10]
+                p = replace(p, revision=short, tree=str(tree))
+            out.append(p)
+        yield tuple(out)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m engine.arena", description=__doc__.split("\n")[0]
     )
-    choices = [*LEVELS, RANDOM]
-    parser.add_argument("--a", default="hard", choices=choices, help="the player scored")
-    parser.add_argument("--b", default="medium", choices=choices, help="the opponent")
+    who = f"{', '.join((*LEVELS, RANDOM))} or {BASELINE}@REV[:LEVEL]"
+    parser.add_argument("--a", default="hard", type=parse_player, help=f"the player scored: {who}")
+    parser.add_argument("--b", default="medium", type=parse_player, help=f"the opponent: {who}")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--variant", choices=VARIANT_IDS, default="shax")
     parser.add_argument("--movetime", type=float, default=None, help="seconds per move, both")
@@ -228,21 +439,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    a = Player(args.a, args.movetime_a or args.movetime, args.depth_a)
-    b = Player(args.b, args.movetime_b or args.movetime, args.depth_b)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    a = replace(args.a, movetime=args.movetime_a or args.movetime, depth=args.depth_a)
+    b = replace(args.b, movetime=args.movetime_b or args.movetime, depth=args.depth_b)
     t0 = time.perf_counter()
-    results = run_match(
-        args.variant,
-        a,
-        b,
-        args.games,
-        args.seed,
-        args.workers,
-        args.min_open,
-        args.max_open,
-        verbose=not args.quiet,
-    )
+    try:
+        with baselines(a, b) as (a, b):
+            results = run_match(
+                args.variant,
+                a,
+                b,
+                args.games,
+                args.seed,
+                args.workers,
+                args.min_open,
+                args.max_open,
+                verbose=not args.quiet,
+            )
+    except RuntimeError as exc:
+        parser.error(str(exc))
     print(summarize(a, b, results))
     print(f"  {time.perf_counter() - t0:.0f} s on {args.workers} workers, variant {args.variant}")
     return 0

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#define CORE_ABI 11
+#define CORE_ABI 12
 
 #define MAXP 24
 #define MAXLINES 16
@@ -81,7 +81,7 @@ typedef struct {
     int32_t tt_log2;       /* transposition table size: 2**tt_log2 buckets */
     int32_t all_scores;    /* 1: exact scores for every root action (for noisy levels) */
     int32_t min_depth;     /* with a time limit, always finish this depth */
-    int32_t soft_ms;       /* 0: none; do not start a new iteration after this */
+    int32_t soft_ms;       /* 0: none; a settled best move starts no iteration after this */
     int32_t tt_min_depth;  /* probe and store the table only at this depth or more */
     int32_t weights[NW];
 } Params;
@@ -966,6 +966,29 @@ static int search_root(Ctx *c, const Node *x, int *moves, int *rs, int n, int de
     return best;
 }
 
+/* Iterations a best move must survive to count as settled. */
+#define SETTLED 3
+
+/*
+ * Whether to start another iteration, with a time limit (nanoseconds from the start):
+ * never with one legal action; not past the soft limit once the best move has held for
+ * SETTLED iterations; not when the next iteration would likely overrun the hard limit,
+ * unless the last one changed the best move (a partial iteration then searches the new
+ * best first, and keeps a move that beats it). The hard limit stops any iteration.
+ */
+int core_keep_going(int n, int stable, int64_t elapsed, int64_t last, int64_t prev,
+                    int64_t hard, int64_t soft) {
+    if (n <= 1) return 0;
+    if (soft > 0 && stable >= SETTLED && elapsed > soft) return 0;
+    /* The next iteration costs the last one times the recent growth (2..6). */
+    int64_t growth_x10 = prev > 0 ? last * 10 / prev : 40;
+    if (growth_x10 < 20) growth_x10 = 20;
+    if (growth_x10 > 60) growth_x10 = 60;
+    int64_t predicted = last * growth_x10 / 10;
+    if (elapsed + predicted > hard && stable >= 1) return 0;
+    return 1;
+}
+
 /*
  * Iterative deepening from a root position. keys[0..hlen) is its history (the
  * position's own key last, for a movement position). Returns 0, or -1 when the
@@ -1019,8 +1042,17 @@ int core_search(const Board *B, const Node *root, const uint64_t *hist, int32_t 
     int done_depth = 0, best_move = moves[0], best_score = 0;
     int last_scores[MAXMOVES];
     for (int i = 0; i < n; i++) last_scores[i] = 0;
+    int stable = 0;
+    int64_t last_ns = 0, prev_ns = 0, iter_start = start;
     for (int depth = 1; depth <= max_depth; depth++) {
-        if (depth > prm->min_depth && done_depth > 0 && soft_ns && now_ns() > soft_ns) break;
+        if (depth > prm->min_depth && done_depth > 0 && c->use_time) {
+            int64_t t = now_ns();
+            if (!core_keep_going(n, stable, t - start, last_ns, prev_ns,
+                                 (int64_t)prm->time_ms * 1000000ll,
+                                 soft_ns ? soft_ns - start : 0))
+                break;
+        }
+        iter_start = now_ns();
         int saved = c->use_time;
         if (depth <= prm->min_depth) c->use_time = 0;
         for (int i = 0; i < n; i++) rs[i] = -INF;
@@ -1035,6 +1067,9 @@ int core_search(const Board *B, const Node *root, const uint64_t *hist, int32_t 
             }
             break;
         }
+        stable = done_depth > 0 && bm == best_move ? stable + 1 : 0;
+        prev_ns = last_ns;
+        last_ns = now_ns() - iter_start;
         done_depth = depth;
         best_move = bm;
         best_score = s;
@@ -1054,7 +1089,6 @@ int core_search(const Board *B, const Node *root, const uint64_t *hist, int32_t 
             /* A forced result: deeper iterations only find the same. */
             if (MATE - (s > 0 ? s : -s) < depth) break;
         }
-        if (n == 1 && depth >= 2 && c->use_time) break;
     }
     res->action = best_move;
     res->score = best_score;

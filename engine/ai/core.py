@@ -55,7 +55,7 @@ from engine.build_flags import (
 from engine.position import Action, Outcome, Position
 from engine.variants import Color, Variant, get_variant
 
-CORE_ABI = 11
+CORE_ABI = 12
 """Must equal ``CORE_ABI`` in ``_core.c``."""
 
 SOURCE = Path(__file__).with_name("_core.c")
@@ -180,6 +180,12 @@ def _bind(lib: ctypes.CDLL) -> ctypes.CDLL:
         ctypes.c_int32,
         ctypes.POINTER(CoreParams),
         ctypes.POINTER(CoreResult),
+    )
+    lib.core_keep_going.restype = ctypes.c_int
+    lib.core_keep_going.argtypes = (
+        ctypes.c_int,
+        ctypes.c_int,
+        *[ctypes.c_int64] * 5,
     )
     lib.core_features.restype = ctypes.c_int
     lib.core_features.argtypes = (board_p, node_p, ctypes.POINTER(ctypes.c_int32))

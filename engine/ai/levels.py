@@ -74,7 +74,10 @@ class Level:
     movetime: float
     tt_log2: int
     soft_fraction: float = 0.55
-    """Do not start a new iteration after this fraction of the time budget."""
+    """Once the best move has held for a few iterations, start no new one after this
+    fraction of the time budget; before that, an iteration starts when it will likely
+    finish in the budget, or when the last one changed the best move (see
+    ``core_keep_going`` in ``_core.c``)."""
     jare_salience: int = 0
     """Centi-stones added, for the noisy choice only, to actions that close a jare: the
     capture a human sees at a glance."""

@@ -1040,6 +1040,30 @@ class _Search:
         return best, best_move
 
 
+SETTLED = 3
+"""Iterations a best move must survive to count as settled."""
+
+
+def keep_going(
+    n: int, stable: int, elapsed: int, last: int, prev: int, hard: int, soft: int
+) -> bool:
+    """Whether to start another iteration, as ``core_keep_going`` (times in nanoseconds).
+
+    Never with one legal action; not past the soft limit once the best move has held for
+    :data:`SETTLED` iterations; not when the next iteration would likely overrun the hard
+    limit, unless the last one changed the best move (a partial iteration then searches
+    the new best first and keeps a move that beats it).
+    """
+    if n <= 1:
+        return False
+    if soft > 0 and stable >= SETTLED and elapsed > soft:
+        return False
+    growth_x10 = last * 10 // prev if prev > 0 else 40
+    growth_x10 = min(max(growth_x10, 20), 60)
+    predicted = last * growth_x10 // 10
+    return not (elapsed + predicted > hard and stable >= 1)
+
+
 def search(
     position: Position,
     weights: Sequence[int],
@@ -1054,7 +1078,8 @@ def search(
 ) -> CoreSearch:
     """Iterative deepening from ``position`` (not over), as ``core_search`` in ``_core.c``.
 
-    ``time_ms`` (0: none) stops the search; no new iteration starts after ``soft_ms``;
+    ``time_ms`` (0: none) stops the search; whether a new iteration starts is
+    :func:`keep_going`'s call (``soft_ms``: the soft limit for a settled best move);
     ``all_scores`` gives every root action an exact score (for the noisy levels).
     """
     if position.outcome is not None:
@@ -1062,7 +1087,6 @@ def search(
     start = time.perf_counter()
     tt_log2 = 10 if tt_log2 < 10 else 26 if tt_log2 > 26 else tt_log2
     deadline = start + time_ms / 1000 if time_ms > 0 else None
-    soft = start + soft_ms / 1000 if soft_ms > 0 else None
     b = board(position.variant)
     c = _Search(b, [*weights, *[0] * (NW - len(weights))], tt_log2, tt_min_depth, deadline)
     x, hist = node_of(position)
@@ -1087,9 +1111,14 @@ def search(
     max_depth = 1 if max_depth < 1 else 100 if max_depth > 100 else max_depth
     done_depth, best_move, best_score = 0, moves[0], 0
     last_scores = [0] * n
+    stable, last_ns, prev_ns = 0, 0, 0
     for depth in range(1, max_depth + 1):
-        if depth > min_depth and done_depth > 0 and soft and time.perf_counter() > soft:
-            break
+        if depth > min_depth and done_depth > 0 and c.use_time:
+            elapsed = int((time.perf_counter() - start) * 1e9)
+            hard = time_ms * 1_000_000
+            if not keep_going(n, stable, elapsed, last_ns, prev_ns, hard, soft_ms * 1_000_000):
+                break
+        iter_start = time.perf_counter()
         saved = c.use_time
         if depth <= min_depth:
             c.use_time = False
@@ -1101,6 +1130,8 @@ def search(
             if not all_scores and rs[0] != -INF and bm != moves[0]:
                 best_move, best_score = bm, s
             break
+        stable = stable + 1 if done_depth > 0 and bm == best_move else 0
+        prev_ns, last_ns = last_ns, int((time.perf_counter() - iter_start) * 1e9)
         done_depth, best_move, best_score = depth, bm, s
         # Reorder root actions: best first, then by score (stable).
         order = sorted(range(n), key=lambda i: -rs[i])
@@ -1109,8 +1140,6 @@ def search(
         forced = not all_scores and (s > MATE_BOUND or s < -MATE_BOUND) and depth >= 2
         if forced and MATE - abs(s) < depth:
             break  # a forced result: deeper iterations only find the same
-        if n == 1 and depth >= 2 and c.use_time:
-            break
     root = tuple((decode_action(moves[i]), last_scores[i]) for i in range(n))
     return CoreSearch(
         decode_action(best_move),

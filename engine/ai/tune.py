@@ -1,14 +1,18 @@
 """Tuning the evaluation weights from self-play games (a developer tool, not used in play).
 
     python -m engine.ai.tune games --variant shax --games 3000 --out /tmp/shax.jsonl
-    python -m engine.ai.tune fit /tmp/shax.jsonl
+    python -m engine.ai.tune games --variant shax --games 500 --seed 2 --out /tmp/held.jsonl
+    python -m engine.ai.tune fit /tmp/shax.jsonl --holdout /tmp/held.jsonl
 
 ``games`` plays the engine against itself at a fixed depth from random openings and
 writes, for every position where a player places or moves, the evaluation's features
 and the game's result for the player to act. ``fit`` finds the weights of a logistic
 model of the result (Texel's method) by Newton's method, rescaled so that a stone is
-worth 100, and prints them as a ``WEIGHTS`` table for :mod:`engine.ai.levels` (plain
-Python: the engine needs no libraries).
+worth 100, prints the log loss on the training samples and on held-apart games (other
+seeds: positions of one game are alike, so the games, not the positions, are held apart)
+next to a model that knows only the average result, and prints the weights as a
+``WEIGHTS`` table for :mod:`engine.ai.levels` (plain Python: the engine needs no
+libraries).
 """
 
 from __future__ import annotations
@@ -136,15 +140,41 @@ def _sigmoid(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
 
-def fit(paths: list[str], l2: float, iterations: int) -> dict[str, int]:
-    """Logistic regression of the results on the features (Newton's method, L2-regularised),
-    scaled so that one stone of material is 100."""
+def load(paths: list[str]) -> tuple[list[list[float]], list[float]]:
+    """The scaled features and results of the samples in ``paths``."""
     rows: list[list[float]] = []
     labels: list[float] = []
     for path in paths:
         for feats, result in read_samples(path):
             rows.append([f / FSCALE for f in feats])
             labels.append(float(result))
+    return rows, labels
+
+
+def log_loss(rows: list[list[float]], labels: list[float], w: list[float]) -> float:
+    """Mean log loss of the logistic model with weights ``w`` (over all features)."""
+    loss = 0.0
+    for x, y in zip(rows, labels, strict=True):
+        p = _sigmoid(sum(a * b for a, b in zip(x, w, strict=True)))
+        loss -= y * math.log(p + 1e-12) + (1 - y) * math.log(1 - p + 1e-12)
+    return loss / max(1, len(labels))
+
+
+def constant_loss(labels: list[float]) -> float:
+    """Log loss of always predicting the average result (what features must beat)."""
+    if not labels:
+        return 0.0
+    m = min(max(sum(labels) / len(labels), 1e-6), 1 - 1e-6)
+    return -sum(y * math.log(m) + (1 - y) * math.log(1 - m) for y in labels) / len(labels)
+
+
+def fit(
+    paths: list[str], l2: float, iterations: int, holdout: list[str] | None = None
+) -> dict[str, int]:
+    """Logistic regression of the results on the features (Newton's method, L2-regularised),
+    scaled so that one stone of material is 100; with ``holdout``, the loss on those
+    samples too."""
+    rows, labels = load(paths)
     width = len(WEIGHT_NAMES)
     used = [j for j in range(width) if any(row[j] for row in rows)]
     xs = [[row[j] for j in used] for row in rows]
@@ -165,14 +195,10 @@ def fit(paths: list[str], l2: float, iterations: int) -> dict[str, int]:
                         row[j] += hx * x[j]
         step = _solve(hess, grad)
         w = [a - b for a, b in zip(w, step, strict=True)]
-    loss = 0.0
-    for x, y in zip(xs, labels, strict=True):
-        p = _sigmoid(sum(a * b for a, b in zip(x, w, strict=True)))
-        loss -= y * math.log(p + 1e-12) + (1 - y) * math.log(1 - p + 1e-12)
-    loss /= max(1, len(labels))
     full = [0.0] * width
     for j, wj in zip(used, w, strict=True):
         full[j] = wj
+    loss = log_loss(rows, labels, full)
     names = WEIGHT_NAMES
     mat = full[names.index("mat")]
     scale = 100.0 / mat if mat > 0 else 1.0
@@ -181,6 +207,14 @@ def fit(paths: list[str], l2: float, iterations: int) -> dict[str, int]:
         f"(so 100 centi-stones = {1 / (1 + math.exp(-mat)):.0%} to win)",
         file=sys.stderr,
     )
+    print(f"train: log loss {loss:.4f} (average result alone: {constant_loss(labels):.4f})")
+    if holdout:
+        held_rows, held_labels = load(holdout)
+        print(
+            f"held out: {len(held_labels)} positions, log loss "
+            f"{log_loss(held_rows, held_labels, full):.4f} "
+            f"(average result alone: {constant_loss(held_labels):.4f})"
+        )
     return {name: round(full[i] * scale) for i, name in enumerate(names)}
 
 
@@ -198,11 +232,12 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("paths", nargs="+")
     f.add_argument("--l2", type=float, default=1.0)
     f.add_argument("--iterations", type=int, default=12)
+    f.add_argument("--holdout", nargs="+", default=None, help="sample files of other games")
     args = parser.parse_args(argv)
     if args.command == "games":
         games(args.variant, args.games, args.depth, args.seed, args.out, args.workers)
     else:
-        weights = fit(args.paths, args.l2, args.iterations)
+        weights = fit(args.paths, args.l2, args.iterations, args.holdout)
         print(json.dumps(weights, indent=4))
     return 0
 

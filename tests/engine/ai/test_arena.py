@@ -2,9 +2,27 @@
 
 from __future__ import annotations
 
+import argparse
 import random
+from pathlib import Path
 
-from engine.arena import Player, elo, elo_interval, opening, run_match, summarize
+import pytest
+
+from engine.ai import core
+from engine.ai.levels import weights_for
+from engine.arena import (
+    BALANCE,
+    Player,
+    balanced_opening,
+    baselines,
+    elo,
+    elo_interval,
+    opening,
+    parse_player,
+    resolve_revision,
+    run_match,
+    summarize,
+)
 from engine.position import Position
 from engine.variants import Color
 
@@ -37,3 +55,46 @@ def test_match_pairs_openings_and_swaps_colours() -> None:
     for r in results:
         assert r.record.split()[:2] == results[r.index - r.index % 2].record.split()[:2]
     assert "4 games" in summarize(easy, rand, results)
+
+
+def test_baseline_names_are_parsed_and_bad_ones_named() -> None:
+    assert parse_player("baseline@abc123") == Player("master", revision="abc123")
+    assert parse_player("baseline@main:hard") == Player("hard", revision="main")
+    assert parse_player("easy") == Player("easy")
+    for bad in ("grandmaster", "baseline@", "baseline@main:expert"):
+        with pytest.raises(argparse.ArgumentTypeError, match="baseline@REV"):
+            parse_player(bad)
+
+
+def test_unknown_revision_is_named() -> None:
+    with pytest.raises(RuntimeError, match="no-such-revision"):
+        resolve_revision("no-such-revision")
+
+
+def test_balanced_openings_are_balanced() -> None:
+    rng = random.Random(5)
+    for _ in range(3):
+        start = balanced_opening("shax-small", 4, rng)
+        position = Position.initial("shax-small")
+        for action in start:
+            position = position.apply(action)
+        params = core.make_params(weights_for("shax-small"), max_depth=4, tt_log2=16)
+        assert abs(core.search(position, params).score) <= BALANCE
+
+
+def test_match_against_the_baseline_at_head_runs_in_its_own_process() -> None:
+    """The plumbing: HEAD extracted, built and played as another process, colours swapped."""
+    us = Player("master", depth=2)
+    with baselines(us, Player("master", depth=2, revision="HEAD")) as (a, b):
+        assert b.tree is not None and Path(b.tree, "engine", "ai", "_core.c").exists()
+        assert b.revision == resolve_revision("HEAD")[:10]
+        results = run_match(
+            "shax-small", a, b, 2, seed=2, workers=1, min_open=2, max_open=4, verbose=False
+        )
+        tree = b.tree
+    assert not Path(tree).exists()  # the temporary tree is removed afterwards
+    assert [r.a_color for r in results] == [Color.WHITE, Color.BLACK]
+    for r in results:
+        assert r.b_moves > 0 and r.plies == len(r.record.split())
+    report = summarize(a, b, results)
+    assert f"baseline@{b.revision}:master@d2" in report and "2 games" in report

@@ -100,10 +100,10 @@ def test_search_dispatches_to_the_python_backend(python_backend: None) -> None:
 
 
 def test_python_search_keeps_to_its_time_budget() -> None:
-    """A time limit stops the search and still leaves a legal answer (no speed asserted)."""
+    """A time limit ends the search (stopped mid-iteration, or no iteration started that
+    would overrun) and still leaves a legal answer (no speed asserted)."""
     position = Position.initial("shax")
     found = python_search.search(position, weight_vector("shax"), max_depth=99, time_ms=50)
-    assert found.stopped
     assert found.action in position.legal_actions()
     assert 1 <= found.depth < 99
 
@@ -136,3 +136,40 @@ def test_levels_stay_distinct_with_the_python_backend(python_backend: None) -> N
     assert at_medium.score > MATE_BOUND  # the action it chose wins by force
     at_easy = choose_for_position(position, easy, seed=1, depth=easy.max_depth)
     assert at_easy.score <= MATE_BOUND
+
+
+def test_the_clock_rule_is_the_same_in_c_and_python() -> None:
+    lib = core.library()
+    ms = 1_000_000
+    for n in (1, 2, 20):
+        for stable in (0, 1, 2, 3, 5):
+            for elapsed in (0, 100 * ms, 600 * ms, 950 * ms):
+                for last, prev in ((0, 0), (50 * ms, 0), (50 * ms, 10 * ms), (200 * ms, 90 * ms)):
+                    for soft in (0, 550 * ms):
+                        args = (n, stable, elapsed, last, prev, 1000 * ms, soft)
+                        assert bool(lib.core_keep_going(*args)) == python_search.keep_going(*args)
+
+
+def test_the_clock_rule() -> None:
+    ms = 1_000_000
+    keep = python_search.keep_going
+    assert not keep(1, 0, 0, 1, 0, 1000 * ms, 0)  # one legal action: no deeper search
+    assert keep(20, 5, 100 * ms, 10 * ms, 5 * ms, 1000 * ms, 550 * ms)  # time to spare
+    assert not keep(20, 3, 600 * ms, 10 * ms, 5 * ms, 1000 * ms, 550 * ms)  # settled, past soft
+    assert keep(20, 2, 600 * ms, 10 * ms, 5 * ms, 1000 * ms, 550 * ms)  # not settled yet
+    assert not keep(20, 1, 400 * ms, 300 * ms, 100 * ms, 1000 * ms, 550 * ms)  # would overrun
+    assert keep(20, 0, 400 * ms, 300 * ms, 100 * ms, 1000 * ms, 550 * ms)  # best move just changed
+
+
+def test_a_forced_move_is_answered_at_once() -> None:
+    """With one legal action a timed search does not deepen."""
+    for variant in ("shax", "shax-small"):
+        forced = [p for p in unfinished_positions(variant, 400, 1) if len(p.legal_actions()) == 1]
+        assert forced
+        for position in forced[:5]:
+            params = core.make_params(weights_for(variant), max_depth=50, time_limit=5.0)
+            assert core.c_search(position, params).depth == 1
+            found = python_search.search(
+                position, weight_vector(variant), max_depth=50, time_ms=5000
+            )
+            assert found.depth == 1

@@ -46,5 +46,36 @@ def test_fit_recovers_which_feature_decides_the_game(tmp_path: Path) -> None:
     assert abs(weights[names[noise]]) < 15
 
 
+def test_fit_reports_the_loss_on_held_apart_samples(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Train and held-out files from the same material-only model: the fit beats the
+    average result on both, and the held-out loss is printed."""
+    rng = random.Random(11)
+    names = core.WEIGHT_NAMES
+    mat = names.index("mat")
+    paths = []
+    for name in ("train", "held"):
+        path = tmp_path / f"{name}.jsonl"
+        with path.open("w") as fh:
+            for _ in range(1500):
+                feats = [0] * len(names)
+                feats[mat] = rng.randint(-3, 3) * core.FSCALE
+                p = 1 / (1 + math.exp(-0.9 * feats[mat] / core.FSCALE))
+                fh.write(json.dumps([feats, 1.0 if rng.random() < p else 0.0]) + "\n")
+        paths.append(str(path))
+    tune.fit(paths[:1], l2=1.0, iterations=8, holdout=paths[1:])
+    out = capsys.readouterr().out
+    losses = [
+        (float(line.split("log loss ")[1].split()[0]), float(line.rsplit(" ", 1)[1][:-1]))
+        for line in out.splitlines()
+        if "log loss" in line
+    ]
+    assert out.startswith("train:") and "held out: 1500 positions" in out
+    assert len(losses) == 2
+    for fitted, constant in losses:
+        assert fitted < constant - 0.05
+
+
 def test_the_solver_solves() -> None:
     assert tune._solve([[2.0, 1.0], [1.0, 3.0]], [3.0, 5.0]) == pytest.approx([0.8, 1.4])
