@@ -1,0 +1,171 @@
+"""Streaks, the leaderboard and the language."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.service.streaks import GABAD, GAL, Tally
+from bot.service.texts.words import EN, level_name
+from shax_i18n import Translator
+
+# -- streaks ---------------------------------------------------------------------------
+
+
+def streak_phrase(streak: int, t: Translator = EN) -> str:
+    """How a winning streak sounds: ``"3 in a row — one more for a gal"``."""
+    if streak <= 0:
+        return t.gettext("no wins in a row yet")
+    if streak < GAL:
+        more = GAL - streak
+        if more == 1:
+            return t.gettext("{n} in a row — one more for a gal", n=streak)
+        if more == 2:
+            return t.gettext("{n} in a row — two more for a gal", n=streak)
+        return t.gettext("{n} in a row — three more for a gal", n=streak)
+    if streak == GAL:
+        return t.gettext("{n} in a row: a gal!", n=streak)
+    if streak == GABAD:
+        return t.gettext("{n} in a row: a gabad!", n=streak)
+    return t.gettext("{n} in a row — past a gabad!", n=streak)
+
+
+def change_text(
+    winner_name: str | None,
+    winner_after: Tally | None,
+    loser_name: str | None,
+    loser_before: Tally | None,
+    t: Translator = EN,
+) -> str:
+    """The streak line under a result; ``winner_name=None`` for a draw.
+
+    A missing tally (the bot's side) is left out.
+    """
+    if winner_name is None:
+        return t.gettext("A draw breaks nobody's streak.")
+    parts = []
+    if winner_after is not None:
+        parts.append(
+            t.gettext(
+                "{player}: {streak}.",
+                player=winner_name,
+                streak=streak_phrase(winner_after.streak, t),
+            )
+        )
+    if loser_before is not None and loser_before.streak > 0:
+        parts.append(
+            t.gettext("{player}'s run of {n} ends.", player=loser_name, n=loser_before.streak)
+        )
+    return " ".join(parts)
+
+
+def _badges(tally: Tally, t: Translator) -> str:
+    extra = t.gettext(" · gal ×{n}", n=tally.gal) if tally.gal else ""
+    return extra + (t.gettext(" · gabad ×{n}", n=tally.gabad) if tally.gabad else "")
+
+
+def tally_line(tally: Tally, t: Translator = EN) -> str:
+    now = streak_phrase(tally.streak, t) if tally.streak else t.gettext("no current streak")
+    return t.gettext(
+        "{wins} won, {losses} lost, {draws} drawn — {streak}; best {best} in a row",
+        wins=tally.wins,
+        losses=tally.losses,
+        draws=tally.draws,
+        streak=now,
+        best=tally.best,
+    ) + _badges(tally, t)
+
+
+def no_games_yet(name: str, t: Translator = EN) -> str:
+    return t.gettext("{player} hasn't finished a game here yet.", player=name)
+
+
+def streaks_heading(name: str, t: Translator = EN) -> str:
+    return t.gettext("**{player}** — streaks on this server", player=name)
+
+
+def against_people(tally: Tally, t: Translator = EN) -> str:
+    return t.gettext("Against people: {tally}", tally=tally_line(tally, t))
+
+
+def against_bot(level: str, tally: Tally, t: Translator = EN) -> str:
+    return t.gettext(
+        "Against the {level} bot: {tally}", level=level_name(level, t), tally=tally_line(tally, t)
+    )
+
+
+def bot_record_heading(name: str, t: Translator = EN) -> str:
+    return t.gettext("**{player}** — its games on this server", player=name)
+
+
+def bot_record_line(level: str, won: int, lost: int, drawn: int, t: Translator = EN) -> str:
+    return t.gettext(
+        "As the {level} bot: {won} won, {lost} lost, {drawn} drawn",
+        level=level_name(level, t),
+        won=won,
+        lost=lost,
+        drawn=drawn,
+    )
+
+
+def bot_no_games_yet(name: str, t: Translator = EN) -> str:
+    return t.gettext(
+        "{player} hasn't finished a game here yet: challenge it with /shax play-bot.",
+        player=name,
+    )
+
+
+def leaderboard(
+    current: Sequence[tuple[str, Tally]], best: Sequence[tuple[str, Tally]], t: Translator = EN
+) -> str:
+    lines = [
+        t.gettext(
+            "**Leaderboard** — streaks against people (games against the bot show in /shax streak)"
+        )
+    ]
+    if not best:
+        lines.append(t.gettext("Nobody has won a game against a person here yet."))
+        return "\n".join(lines)
+    lines.append(t.gettext("Current streaks:"))
+    lines += [
+        t.gettext("{rank}. {player} — {n} in a row", rank=i, player=name, n=tally.streak)
+        for i, (name, tally) in enumerate(current, 1)
+    ] or [t.gettext("(no running streaks)")]
+    lines.append(t.gettext("All-time best:"))
+    lines += [
+        t.gettext("{rank}. {player} — {n} in a row", rank=i, player=name, n=tally.best)
+        + _badges(tally, t)
+        for i, (name, tally) in enumerate(best, 1)
+    ]
+    return "\n".join(lines)
+
+
+# -- the language -----------------------------------------------------------------------
+
+
+def language_set(language: str, t: Translator = EN) -> str:
+    """The answer to ``/shax language``, in the language just chosen."""
+    from shax_i18n import LANGUAGES
+
+    return t.gettext(
+        "Language: {language}. Choose another with /shax language.", language=LANGUAGES[language]
+    )
+
+
+def language_reset(language: str, t: Translator = EN) -> str:
+    from shax_i18n import LANGUAGES
+
+    return t.gettext(
+        "Language: {language}, as your Discord app or the server says. Choose one with "
+        "/shax language.",
+        language=LANGUAGES[language],
+    )
+
+
+def unknown_language(language: str, t: Translator = EN) -> str:
+    from shax_i18n import LANGUAGES
+
+    return t.gettext(
+        "Unknown language {language} — choose one of: {languages}.",
+        language=repr(language),
+        languages=", ".join(f"{code} ({name})" for code, name in LANGUAGES.items()),
+    )

@@ -1,0 +1,124 @@
+"""The game's own words and the outcomes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import Enum
+
+from engine import (
+    Color,
+    Outcome,
+    Termination,
+    Variant,
+)
+from shax_i18n import N_, Translator, translator
+
+EN = translator("en")
+"""English: the language of a sentence asked for without a translator (tests, logs)."""
+
+STONE = {Color.WHITE: "○", Color.BLACK: "●"}
+
+
+class Surface(Enum):
+    """Where the service's words are shown, for the sentences that name its controls."""
+
+    DISCORD = "discord"
+    """Buttons under the messages (Accept, Decline, Rematch, Accept draw) and threads."""
+    CONSOLE = "console"
+    """Typed commands only (``/shax accept``, ``/shax cancel``, ``/shax rematch``)."""
+
+
+# -- the game's own words ---------------------------------------------------------------
+
+
+def color_name(color: Color, t: Translator = EN) -> str:
+    """``"white"`` / ``"black"``: a colour as a word in a sentence."""
+    return t.pgettext("color", "white") if color is Color.WHITE else t.pgettext("color", "black")
+
+
+def variant_title(variant: Variant, t: Translator = EN) -> str:
+    """The variant's title (``"Shax (small board)"``) in the reply's language."""
+    if variant.id == "shax":
+        return t.pgettext("variant", "Shax")
+    if variant.id == "shax-small":
+        return t.pgettext("variant", "Shax (small board)")
+    if variant.id == "jar":
+        return t.pgettext("variant", "Jar (children's game)")
+    return variant.title
+
+
+def level_name(level: str, t: Translator = EN) -> str:
+    """A bot level as a word (``"hard"``); an unknown one as it is."""
+    if level == "easy":
+        return t.pgettext("level", "easy")
+    if level == "medium":
+        return t.pgettext("level", "medium")
+    if level == "hard":
+        return t.pgettext("level", "hard")
+    if level == "master":
+        return t.pgettext("level", "master")
+    return level
+
+
+def duration(seconds: float, t: Translator = EN) -> str:
+    """``600`` → ``"10 minutes"``; ``86400`` → ``"24 hours"``; ``45`` → ``"45 seconds"``."""
+    s = round(seconds)
+    if (s >= 3_600 and s % 3_600 == 0) or s >= 7_200:
+        return t.ngettext("{n} hour", "{n} hours", round(s / 3_600))
+    if (s >= 60 and s % 60 == 0) or s >= 120:
+        return t.ngettext("{n} minute", "{n} minutes", round(s / 60))
+    return t.ngettext("{n} second", "{n} seconds", s)
+
+
+LEGAL_LIMIT = 25
+
+
+def legal_list(legal: list[str], t: Translator = EN) -> str:
+    """The legal actions, the first :data:`LEGAL_LIMIT` of them and how many in all."""
+    shown = sorted(legal)
+    text = ", ".join(shown[:LEGAL_LIMIT])
+    if len(shown) <= LEGAL_LIMIT:
+        return text or "none"
+    return t.gettext("{actions}, … ({n} in all)", actions=text, n=len(shown))
+
+
+# -- outcomes ---------------------------------------------------------------------------
+
+_REASONS: Mapping[Termination, str] = {
+    Termination.TWO_PIECES: N_("{loser} has only two stones left"),
+    Termination.THREE_IN_A_ROW: N_("three in a row"),
+    Termination.RESIGNATION: N_("{loser} resigned"),
+    Termination.TIMEOUT: N_("{loser} ran out of time"),
+    Termination.MUTUAL_BLOCKADE: N_("neither player can move"),
+    Termination.THREEFOLD_REPETITION: N_("the same position occurred three times"),
+    Termination.MOVE_LIMIT: N_("100 moves without a capture"),
+    Termination.AGREEMENT: N_("both players agreed"),
+}
+
+
+def outcome_headline(outcome: Outcome, t: Translator = EN) -> str:
+    """``"White wins"``, ``"Black wins"`` or ``"Draw"``."""
+    if outcome.winner is Color.WHITE:
+        return t.gettext("White wins")
+    if outcome.winner is Color.BLACK:
+        return t.gettext("Black wins")
+    return t.gettext("Draw")
+
+
+def outcome_reason(
+    outcome: Outcome, white: str | None = None, black: str | None = None, t: Translator = EN
+) -> str:
+    """Why the game ended, naming the loser (by colour when no names are given)."""
+    white = color_name(Color.WHITE, t) if white is None else white
+    black = color_name(Color.BLACK, t) if black is None else black
+    loser = black if outcome.winner is Color.WHITE else white
+    return t.gettext(_REASONS[outcome.termination], loser=loser)
+
+
+def result_sentence(outcome: Outcome, white_name: str, black_name: str, t: Translator = EN) -> str:
+    """The ending with names: ``"Amina wins: Bashir has only two stones left"``."""
+    reason = outcome_reason(outcome, white_name, black_name, t)
+    if outcome.winner is None:
+        return t.gettext("Draw: {reason}", reason=reason)
+    winner = white_name if outcome.winner is Color.WHITE else black_name
+    return t.gettext("{winner} wins: {reason}", winner=winner, reason=reason)
