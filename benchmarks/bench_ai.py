@@ -2,6 +2,12 @@
 
     python benchmarks/bench_ai.py            # nodes/s per variant, then time per move per level
     python benchmarks/bench_ai.py --quick    # smaller depths, two levels only
+    python benchmarks/bench_ai.py --tables-max 5 --tables-dir ~/.cache/shax/tables
+
+After the search it builds the endgame tables (``--tables-max`` stones a side, into a
+fresh directory unless ``--tables-dir`` names one to reuse) and prints their build and
+probe times (``bench_tables.py``), then times the review of a 150-action game on two AI
+worker processes (``bench_review.py``).
 
 Nodes are the positions the search visits (interior, quiescence and terminal); the
 reference is a strong C++ mill engine set to Shax rules, measured at about 5.8 million
@@ -12,12 +18,18 @@ budget the time management spends (it stops early on a settled or forced move).
 from __future__ import annotations
 
 import argparse
+import asyncio
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bench_review
+import bench_tables
 
 from engine.ai import DEFAULT_MOVETIME, LEVELS, choose_action, core, warm_up
 from engine.ai.levels import WEIGHTS
@@ -97,6 +109,8 @@ def bench_levels(levels: list[str], variant: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--tables-max", type=int, default=4, help="stones a side (default 4)")
+    parser.add_argument("--tables-dir", type=Path, default=None, help="reuse this directory")
     args = parser.parse_args()
     t0 = time.perf_counter()
     warm_up()
@@ -117,6 +131,14 @@ def main() -> None:
     print(f"  all: {nps / 1e6:.2f} M nodes/s ({nps / REFERENCE_NPS:.2f}x the {REFERENCE})")
     print("time per move (default budgets, shax bench positions):")
     bench_levels(["easy", "hard"] if args.quick else list(LEVELS), "shax")
+    print("endgame tables (build and probe):")
+    if args.tables_dir is not None:
+        bench_tables.report("shax", args.tables_max, args.tables_dir)
+    else:
+        with tempfile.TemporaryDirectory(prefix="shax-bench-tables-") as scratch:
+            bench_tables.report("shax", args.tables_max, Path(scratch))
+    print("review of a 150-action game (the Review button):")
+    asyncio.run(bench_review.main(2, 1 if args.quick else 3, bench_review.REVIEW_DEPTH))
 
 
 if __name__ == "__main__":

@@ -72,7 +72,8 @@ async def review_once(pool: AIPool, depth: int) -> tuple[float, float, int]:
     return searched - start, drawn - searched, len(reviews)
 
 
-async def main(workers: int, runs: int, depth: int) -> None:
+async def main(workers: int, runs: int, depth: int) -> float:
+    """Prints each run and the verdict; returns the median review time in seconds."""
     replay("shax", GAME)  # the record is legal
     renderer.warm_up(("shax",), ("sand",))
     pool = AIPool(workers)
@@ -104,6 +105,7 @@ async def main(workers: int, runs: int, depth: int) -> None:
         f"(at most {POSITION_SECONDS} s a position), {workers} worker(s): "
         f"median {median:.2f} s — {verdict} the {TARGET_SECONDS:.0f} s target"
     )
+    return median
 
 
 if __name__ == "__main__":

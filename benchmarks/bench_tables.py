@@ -48,6 +48,45 @@ def python_probe_us(variant: str, directory: Path, due: int, other: int) -> floa
     return (time.perf_counter() - start) * 1e6 / len(boards)
 
 
+def report(variant: str, max_stones: int, directory: Path, threads: int | None = None) -> None:
+    """Builds what ``directory`` lacks of ``variant`` up to ``max_stones`` a side and prints,
+    per material, positions, size, build and probe times and the win/draw/loss counts."""
+    start = time.perf_counter()
+    meter = Meter(sys.stderr)
+    built = build(variant, max_stones, directory, threads, meter, meter.built)
+    wall = time.perf_counter() - start
+    tables = open_tables(variant, directory)
+    assert tables is not None
+    lib = tables._lib
+    infos = [
+        i
+        for i in read_info(directory)
+        if i.variant == variant and max(i.due, i.other) <= max_stones
+    ]
+    print(f"{variant} endgame tables up to {max_stones} stones a side ({directory})")
+    head = (
+        f"{'material':>8} {'positions':>12} {'MB':>7} {'build s':>8} {'probe ns':>9} "
+        f"{'py µs':>6} {'wins':>11} {'draws':>10} {'losses':>11} {'longest':>7}"
+    )
+    print(head)
+    for i in infos:
+        ns = lib.tables_bench_probe(tables.handle, i.due, i.other, PROBES, 12345)
+        py = python_probe_us(variant, directory, i.due, i.other)
+        longest = max(i.longest_win, i.longest_loss)
+        print(
+            f"{i.material:>8} {i.positions:>12,} {i.size / 1e6:>7.1f} {i.seconds:>8.1f} "
+            f"{ns:>9.0f} {py:>6.1f} {i.wins:>11,} {i.draws:>10,} {i.losses:>11,} "
+            f"{longest:>7}"
+        )
+    total_mb = sum(i.size for i in infos) / 1e6
+    systems = {(min(i.due, i.other), max(i.due, i.other)): i.seconds for i in infos}
+    print(
+        f"total: {sum(i.positions for i in infos):,} positions, {total_mb:.1f} MB, "
+        f"build {sum(systems.values()):.1f} s as recorded"
+        + (f" ({len(built)} systems built now in {wall:.1f} s)" if built else "")
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variant", choices=VARIANT_IDS, default="shax")
@@ -58,40 +97,7 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory(prefix="shax-bench-tables-") as scratch:
         directory = Path(args.dir) if args.dir else Path(scratch)
-        start = time.perf_counter()
-        meter = Meter(sys.stderr)
-        built = build(args.variant, args.max, directory, args.threads, meter, meter.built)
-        wall = time.perf_counter() - start
-        tables = open_tables(args.variant, directory)
-        assert tables is not None
-        lib = tables._lib
-        infos = [
-            i
-            for i in read_info(directory)
-            if i.variant == args.variant and max(i.due, i.other) <= args.max
-        ]
-        print(f"{args.variant} endgame tables up to {args.max} stones a side ({directory})")
-        head = (
-            f"{'material':>8} {'positions':>12} {'MB':>7} {'build s':>8} {'probe ns':>9} "
-            f"{'py µs':>6} {'wins':>11} {'draws':>10} {'losses':>11} {'longest':>7}"
-        )
-        print(head)
-        for i in infos:
-            ns = lib.tables_bench_probe(tables.handle, i.due, i.other, PROBES, 12345)
-            py = python_probe_us(args.variant, directory, i.due, i.other)
-            longest = max(i.longest_win, i.longest_loss)
-            print(
-                f"{i.material:>8} {i.positions:>12,} {i.size / 1e6:>7.1f} {i.seconds:>8.1f} "
-                f"{ns:>9.0f} {py:>6.1f} {i.wins:>11,} {i.draws:>10,} {i.losses:>11,} "
-                f"{longest:>7}"
-            )
-        total_mb = sum(i.size for i in infos) / 1e6
-        systems = {(min(i.due, i.other), max(i.due, i.other)): i.seconds for i in infos}
-        print(
-            f"total: {sum(i.positions for i in infos):,} positions, {total_mb:.1f} MB, "
-            f"build {sum(systems.values()):.1f} s as recorded"
-            + (f" ({len(built)} systems built now in {wall:.1f} s)" if built else "")
-        )
+        report(args.variant, args.max, directory, args.threads)
     return 0
 
 
