@@ -476,8 +476,9 @@ class PostgresStorage(KeyValues, Storage):
 async def _insert_game(conn: Conn, new: NewGame, now: datetime) -> GameRow:
     try:
         row = await conn.fetchrow(
-            f"INSERT INTO games ({NEW_GAME_COLUMNS}, created_at, updated_at, turn_started_at) "
-            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $12) "
+            f"INSERT INTO games ({NEW_GAME_COLUMNS}, created_at, updated_at, turn_started_at, "
+            "shown_version) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $12, -1) "
             f"RETURNING {_GAME_COLUMNS}",
             *new.values(),
             now,

@@ -95,6 +95,7 @@ class GameRow:
     turn_started_at: datetime
     ended_at: datetime | None
     shown_version: int
+    """The version of the board the players last saw (-1 until the first board is shown)."""
 
     @property
     def active(self) -> bool:

@@ -485,7 +485,8 @@ class _Tx:
         try:
             cursor = await self.db.execute(
                 f"INSERT INTO games ({NEW_GAME_COLUMNS}, created_at, updated_at, "
-                "turn_started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "turn_started_at, shown_version) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, -1)",
                 (*new.values(), _ts(now), _ts(now), _ts(now)),
             )
         except sqlite3.IntegrityError as exc:

@@ -304,6 +304,63 @@ async def test_a_move_nobody_saw_is_shown_once_after_sigkill_and_restart(
     fake.assert_clean()
 
 
+async def test_a_new_game_nobody_saw_is_shown_after_sigkill_and_restart(
+    process_scene: Scene,
+) -> None:
+    scene, fake = process_scene, process_scene.fake
+    first = await BotProcess(scene, "first").start()
+    second: BotProcess | None = None
+    try:
+        await fake.wait_for(lambda: fake.commands(fake.guild_id), what="the commands synced")
+        challenge = await fake.slash(
+            scene.amina, scene.channel, "shax", "challenge", {"opponent": scene.bashir}
+        )
+        posted = await challenge.wait_for_response(timeout=ANSWER_SECONDS)
+        accept = next(b["custom_id"] for b in posted.buttons() if "accept" in b["custom_id"])
+
+        # Discord refuses every answer: the game is stored, and nobody sees its board.
+        fake.faults.add(*ANSWERS, status=500)
+        clicked = asyncio.create_task(
+            fake.click(scene.bashir, posted, accept, expect_ack=False)
+        )
+        await fake.wait_for(
+            lambda: bool(db_rows(scene.db_path)["games"]),
+            timeout=ANSWER_SECONDS,
+            what="the game stored",
+        )
+        await first.kill()
+        assert not (await clicked).acknowledged
+        assert game_state(scene.db_path, 1) == ((), 0, "active")
+        assert game_row(scene.db_path, 1)["shown_version"] == -1
+        assert live_boards(fake, scene.channel) == [], "the board was shown after all"
+        fake.violations.clear()
+
+        # Discord answers again; the new process shows the first board once connected.
+        fake.faults.clear()
+        second = await BotProcess(scene, "second").start()
+        shown = await next_board(scene, 1, 0, timeout=START_SECONDS)
+        assert on_turn(scene, shown) == scene.amina and scene.amina.id in mentioned_ids(shown)
+        assert_board_png(shown, "shax")
+        await fake.wait_for(
+            lambda: game_row(scene.db_path, 1)["shown_version"] == 0,
+            what="the board recorded as shown",
+        )
+
+        # The challenger plays from the board that was shown.
+        played, _ = await click_first_option(scene, shown)
+        assert played.acknowledged and not played.ephemeral, played.content
+        await next_board(scene, 1, 1)
+    finally:
+        for process in (first, second):
+            if process and process.process and process.process.returncode is None:
+                await process.stop()
+    assert second is not None and second.process is not None
+    log = second.log()
+    assert second.process.returncode == 0, log
+    assert "Traceback" not in log, log
+    fake.assert_clean()
+
+
 async def test_sigterm_finishes_the_answer_in_flight_and_closes_the_database(
     process_scene: Scene,
 ) -> None:

@@ -226,6 +226,9 @@ async def test_leaderboard_orders_by_streak(storage: Storage) -> None:
 
 async def test_a_committed_move_is_unshown_until_its_board_is_posted(storage: Storage) -> None:
     game = await storage.create_game(new_game(), NOW)
+    # A new game's first board is still to be shown, like any committed move's.
+    assert [g.id for g in await storage.unshown_games()] == [game.id]
+    await storage.set_board_message(game.id, 554, game.version)
     assert await storage.unshown_games() == []
     moved = await storage.update_game(
         game.id, 0, record=["a1"], draw_offered_by=None, now=NOW, new_turn=True
