@@ -320,9 +320,7 @@ async def test_a_new_game_nobody_saw_is_shown_after_sigkill_and_restart(
 
         # Discord refuses every answer: the game is stored, and nobody sees its board.
         fake.faults.add(*ANSWERS, status=500)
-        clicked = asyncio.create_task(
-            fake.click(scene.bashir, posted, accept, expect_ack=False)
-        )
+        clicked = asyncio.create_task(fake.click(scene.bashir, posted, accept, expect_ack=False))
         await fake.wait_for(
             lambda: bool(db_rows(scene.db_path)["games"]),
             timeout=ANSWER_SECONDS,
