@@ -37,8 +37,8 @@ failing (a 5xx being retried, a rate limit that does not clear) after
 delivered, an action the service committed is shown anyway: its public reply is
 posted to the channel by id, and nobody is told that something went wrong with a
 move that was played. If even that post fails, the game's shown version stays behind
-its stored one and the bot shows the board at the next reconciliation (the next tick,
-every start and every reconnect; see :mod:`bot.discord.cogs.notices`).
+its stored one and the bot shows the board at the next reconciliation (a few seconds
+later, every start and every reconnect; see :mod:`bot.discord.cogs.notices`).
 
 **Refusals and failures.** ``UserError`` s are shown ephemerally with their own
 sentence; anything else is logged with its traceback and the user reads
@@ -70,7 +70,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SORRY = N_("Something went wrong on our side; your game is safe — try again.")
+SORRY = N_(
+    "Something went wrong on our side; your game is safe. If your move was taken, "
+    "its board appears here in a moment; if not, try again."
+)
 DONE = N_("Done.")
 UNKNOWN_INTERACTION = 10062
 """Discord's error code for an interaction acknowledged after its 3 seconds."""
@@ -274,8 +277,8 @@ class Responder:
         try:
             sent = await channel.send(**to_discord(reply).send_kwargs())
         except discord.HTTPException as error:
-            # The game is saved; the next reconciliation (the next tick, every start and
-            # every reconnect) shows its board.
+            # The game is saved; the next reconciliation (in a few seconds, every start
+            # and every reconnect) shows its board.
             log.warning(
                 "Could not post a reply in channel %s either (%s); it is shown later",
                 interaction.channel_id,
@@ -318,7 +321,7 @@ class Responder:
             )
             message = text_only(to_player().gettext(SORRY))
             # A call that failed after committing its action left a board unshown: the
-            # notices loop looks for it at its next tick.
+            # notices loop looks for it in a moment.
             self.undelivered.set()
         try:
             await self._private(interaction, message)

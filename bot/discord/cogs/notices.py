@@ -1,8 +1,9 @@
 """What the service says on its own: a loop calls ``ShaxService.tick`` and posts its notices.
 
 Expired challenges, timeout warnings and forfeits, and the bot's move in a game that
-was waiting for it across a restart. On every start and reconnect (and at the next tick
-after an answer could not be delivered at all) the boards the players have not seen
+was waiting for it across a restart. On every start and reconnect (and a few seconds
+after an answer could not be delivered at all, then less and less often while Discord
+still refuses, never less often than the tick) the boards the players have not seen
 are shown: ``ShaxService.reconcile`` returns each game whose stored version is newer
 than its shown board, posted anew with the player on turn pinged. Answers in flight
 are waited for first, and the tick and the reconciliation take turns, so a board that
@@ -34,6 +35,9 @@ ANSWERS_WAIT_SECONDS = 60.0
 sooner: its callbacks are bounded, and discord.py gives up a failing request)."""
 CLOSE_WAIT_SECONDS = 10.0
 """How long closing waits for the notices being shown."""
+RETRY_SECONDS = 2.0
+"""How soon after an undelivered answer its board is looked for (doubled after each
+attempt that could not show it, up to the tick's interval)."""
 
 
 class Notices(commands.Cog):
@@ -44,15 +48,35 @@ class Notices(commands.Cog):
         self.tick.change_interval(seconds=bot.tick_seconds)
         self._turn = asyncio.Lock()  # the tick and the reconciliation, one at a time
         self._closing = False
+        self._retrying: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
         self.tick.start()
+        self._retrying = asyncio.create_task(self._retry_undelivered())
+
+    async def _retry_undelivered(self) -> None:
+        """Shows an undelivered answer's board soon, not at the next tick."""
+        await self.bot.wait_until_ready()
+        delay = RETRY_SECONDS
+        while not self._closing:
+            await self.bot.responder.undelivered.wait()
+            await asyncio.sleep(delay)
+            if self._closing:
+                return
+            try:
+                await self.reconcile()
+            except Exception:  # the loop must outlive one failed attempt
+                log.exception("Could not show the undelivered boards")
+            still = self.bot.responder.undelivered.is_set()
+            delay = min(delay * 2, self.bot.tick_seconds) if still else RETRY_SECONDS
 
     async def cog_unload(self) -> None:
         """The bot is closing: let the tick or reconciliation under way finish showing
         what it shows (a while at most), and start no other."""
         self._closing = True
         self.tick.stop()
+        if self._retrying is not None:
+            self._retrying.cancel()
         try:
             async with asyncio.timeout(CLOSE_WAIT_SECONDS), self._turn:
                 pass
@@ -119,7 +143,7 @@ class Notices(commands.Cog):
                     type(error).__name__,
                 )
                 if not isinstance(error, discord.NotFound | discord.Forbidden):
-                    self.bot.responder.undelivered.set()  # the next tick tries again
+                    self.bot.responder.undelivered.set()  # tried again soon
                 elif unshown:
                     with contextlib.suppress(Exception):  # tried again on reconnect
                         await self.bot.service.shown(notice.reply)
