@@ -55,6 +55,10 @@ class Settings:
     tick_seconds: float = 30.0
     """How often the clock looks for expired challenges and turns (``SHAX_TICK_SECONDS``)."""
     ai_workers: int = 2
+    picture_workers: int = 2
+    """Processes drawing board pictures (``SHAX_PICTURE_WORKERS``)."""
+    replay_workers: int = 1
+    """Processes drawing the replays of finished games (``SHAX_REPLAY_WORKERS``)."""
     shards: int | None = None
     shard_ids: tuple[int, ...] | None = None
     """The shards this process runs (``SHAX_SHARD_IDS``); ``None``: all of them."""
@@ -129,6 +133,12 @@ def load_settings(
         ),
         tick_seconds=_positive_seconds("SHAX_TICK_SECONDS", values.get("SHAX_TICK_SECONDS"), 30.0),
         ai_workers=_positive_int("SHAX_AI_WORKERS", values.get("SHAX_AI_WORKERS"), 2, high=64),
+        picture_workers=_positive_int(
+            "SHAX_PICTURE_WORKERS", values.get("SHAX_PICTURE_WORKERS"), 2, high=64
+        ),
+        replay_workers=_positive_int(
+            "SHAX_REPLAY_WORKERS", values.get("SHAX_REPLAY_WORKERS"), 1, high=64
+        ),
         shards=(shards := _optional_positive_int("SHAX_SHARDS", values.get("SHAX_SHARDS"))),
         shard_ids=_shard_ids(values.get("SHAX_SHARD_IDS"), shards),
         sync_commands=_sync_mode(values.get("SHAX_SYNC_COMMANDS")),

@@ -55,7 +55,7 @@ from bot.service.turns import Turns
 from bot.storage import GameRow, Storage
 from bot.storage.backup import DailyBackups
 from bot.workers.ai import AIPool
-from bot.workers.pictures import BOARD_WORKERS, REPLAY_WORKERS, PicturePool
+from bot.workers.pictures import PicturePool
 from engine import Color, replay
 from engine.analysis import REVIEW_DEPTH
 from shax_i18n import LANGUAGES, Translator, language_code, pick_language, translator
@@ -168,14 +168,15 @@ class ShaxService:
     ) -> ShaxService:
         """A service over ``settings.database`` (PostgreSQL, or the SQLite file) with an AI
         pool of ``settings.ai_workers`` unless ``ai`` is given, and worker processes for the
-        pictures (the pools are closed by :meth:`close`). ``surface`` is where its words
+        pictures (``settings.picture_workers`` for boards, ``settings.replay_workers`` for
+        replays; the pools are closed by :meth:`close`). ``surface`` is where its words
         are shown."""
         speech.set_server_default(settings.language)
         storage = await Storage.open(settings.database)
         pool = AIPool(settings.ai_workers) if ai is None else None
-        boards = PicturePool(BOARD_WORKERS)
+        boards = PicturePool(settings.picture_workers)
         boards.start()  # every game needs boards: no first move waits for a worker
-        replays = PicturePool(REPLAY_WORKERS)  # apart: a replay takes ~100 boards' time
+        replays = PicturePool(settings.replay_workers)  # apart: a replay takes ~100 boards' time
 
         def close_pools() -> None:
             if pool is not None:

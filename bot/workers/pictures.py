@@ -6,8 +6,9 @@ loop and the database thread wait for the GIL, and every player's answer with th
 and the bot's one process would cap how many moves a second it can answer.
 :class:`PicturePool` draws in worker processes instead (started on first use,
 ``forkserver`` like the AI pool, at a lower priority than the event loop but above
-the AI's workers): :data:`BOARD_WORKERS` for the boards, and a pool of its own for
-replays so that a finishing game never holds up the other games' boards.
+the AI's workers): ``SHAX_PICTURE_WORKERS`` for the boards, and a pool of its own
+(``SHAX_REPLAY_WORKERS``) for replays so that a finishing game never holds up the
+other games' boards.
 """
 
 from __future__ import annotations
@@ -26,10 +27,6 @@ T = TypeVar("T")
 
 WORKER_NICENESS = 10
 """Below the event loop (0), above the AI workers (19)."""
-BOARD_WORKERS = 2
-"""Processes drawing board pictures (one is busy ~6 ms a move)."""
-REPLAY_WORKERS = 1
-"""Processes drawing replays (a few a minute on a busy server)."""
 
 
 def warm_up() -> None:

@@ -42,6 +42,8 @@ def test_every_setting_is_read(tmp_path: Path) -> None:
         SHAX_TURN_TIMEOUT_SECONDS="3600",
         SHAX_TICK_SECONDS="0.5",
         SHAX_AI_WORKERS="3",
+        SHAX_PICTURE_WORKERS="4",
+        SHAX_REPLAY_WORKERS="2",
         SHAX_SHARDS="2",
         SHAX_SYNC_COMMANDS="yes",
         SHAX_LOG_LEVEL="debug",
@@ -54,6 +56,7 @@ def test_every_setting_is_read(tmp_path: Path) -> None:
     assert (s.challenge_expiry_seconds, s.turn_timeout_seconds, s.ai_workers) == (120, 3600, 3)
     assert (s.shards, s.sync_commands, s.log_level) == (2, "always", "DEBUG")
     assert s.tick_seconds == 0.5
+    assert (s.picture_workers, s.replay_workers) == (4, 2)
 
 
 def test_dotenv_file_is_read_and_the_environment_wins(tmp_path: Path) -> None:
@@ -72,6 +75,8 @@ def test_dotenv_file_is_read_and_the_environment_wins(tmp_path: Path) -> None:
         ("SHAX_TICK_SECONDS", "often", "must be a number of seconds, such as 30 or 0.5"),
         ("SHAX_TICK_SECONDS", "0", "more than 0 and at most 3600 seconds"),
         ("SHAX_AI_WORKERS", "500", "between 1 and 64"),
+        ("SHAX_PICTURE_WORKERS", "0", "between 1 and 64"),
+        ("SHAX_REPLAY_WORKERS", "two", "must be a whole number"),
         ("SHAX_SHARDS", "-1", "greater than 0"),
         ("SHAX_SYNC_COMMANDS", "maybe", "auto, always, never"),
         ("SHAX_LOG_LEVEL", "LOUD", "SHAX_LOG_LEVEL must be one of"),
@@ -172,6 +177,8 @@ def test_env_example_documents_every_setting() -> None:
         "SHAX_TURN_TIMEOUT_SECONDS",
         "SHAX_TICK_SECONDS",
         "SHAX_AI_WORKERS",
+        "SHAX_PICTURE_WORKERS",
+        "SHAX_REPLAY_WORKERS",
         "SHAX_SHARDS",
         "SHAX_SYNC_COMMANDS",
         "SHAX_LOG_LEVEL",
