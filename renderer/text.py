@@ -1,8 +1,9 @@
 """Text: player names and words in every script, from the Noto fonts shipped in
 ``renderer/fonts`` (SIL OFL 1.1, see ``renderer/fonts/README.md``).
 
-A fallback chain picks, per grapheme, the first font that draws it; a grapheme
-no font has (most emoji) is drawn as a small rounded box, never dropped with its
+A fallback chain picks, per grapheme, the first font that draws it (emoji come
+last, in outline, in the text's colour); a grapheme no font has (a rare ideograph,
+a private-use character) is drawn as a small rounded box, never dropped with its
 neighbours. Right-to-left runs (Arabic, Hebrew) are shaped and ordered by
 Pillow's raqm layout where Pillow has it; otherwise Arabic is joined with
 ``arabic_reshaper`` and the runs are reversed here.
@@ -34,8 +35,12 @@ FONT_CHAIN: tuple[str, ...] = (
     "NotoSansDevanagari-Regular.ttf",
     "NotoSansCJK-Common.otf",
     "NotoSansSymbols2-Regular.ttf",
+    "NotoEmoji-Regular.ttf",
 )
 """The fallback chain, in order: a grapheme is drawn with the first font that has it."""
+_EMOJI_FONT = FONT_CHAIN.index("NotoEmoji-Regular.ttf")
+_EMOJI_STYLE = "\ufe0f"
+"""The variation selector that asks for a character's emoji form."""
 PLACEHOLDER = -1
 """The "font" of a grapheme that no font draws: a small rounded box."""
 ELLIPSIS = "\u2026"
@@ -75,6 +80,8 @@ def font_for(grapheme: str) -> int:
     ``grapheme`` (joiners and variation selectors aside); else the first that draws
     its base character; else :data:`PLACEHOLDER`."""
     cps = [ord(c) for c in grapheme if ord(c) not in _IGNORABLE] or [ord(grapheme[0])]
+    if _EMOJI_STYLE in grapheme and all(font_has(_EMOJI_FONT, cp) for cp in cps):
+        return _EMOJI_FONT  # asked for as an emoji (❤️), though a text font has it too
     base = None
     for i in range(len(FONT_CHAIN)):
         if all(font_has(i, cp) for cp in cps):
@@ -277,7 +284,7 @@ def _text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int
 
 
 def _draw_placeholders(d: ImageDraw.ImageDraw, x: float, baseline: int, size: int, n: int) -> None:
-    """A small rounded box per grapheme no font draws (an emoji, most often)."""
+    """A small rounded box per grapheme no font draws."""
     w = _placeholder_width(size)
     h = round(size * 0.7)
     line = max(1, round(size / 12))

@@ -1,8 +1,10 @@
-"""Make the fonts shipped in renderer/fonts/ from Debian's Noto packages (SIL OFL 1.1).
+"""Make the fonts shipped in renderer/fonts/ from Debian's Noto packages and, for the
+emoji, the Noto Emoji of the ``manimgx-fonts`` wheel (all SIL OFL 1.1).
 
     apt-get install fonts-noto-core fonts-noto-cjk
-    python3 -m pip install fonttools
+    python3 -m pip install fonttools manimgx-fonts
     python3 tools/subset_fonts.py
+    python3 tools/subset_fonts.py --only NotoEmoji-Regular.ttf   # one font; the rest kept
 
 Each font keeps its shaping tables (GSUB, GPOS, GDEF) and drops hinting; the CJK
 font keeps the common ideographs (GB 2312 level 1 and JIS X 0208 level 1), kana
@@ -12,12 +14,16 @@ the code points it draws, for the renderer's fallback chain.
 
 from __future__ import annotations
 
+import argparse
+import importlib.util
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from fontTools import subset
 from fontTools.ttLib import TTCollection, TTFont
+from fontTools.varLib import instancer
 
 NOTO = Path("/usr/share/fonts/truetype/noto")
 CJK = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
@@ -73,6 +79,17 @@ def _subset(font: TTFont, unicodes: set[int] | None, out: Path) -> list[int]:
     return sorted(font.getBestCmap())
 
 
+def _noto_emoji() -> TTFont:
+    """Noto Emoji (outlines, drawn in the text's colour) at its regular weight."""
+    spec = importlib.util.find_spec("manimgx_fonts")
+    if spec is None or spec.origin is None:
+        raise SystemExit("Noto Emoji comes from the manimgx-fonts wheel: pip install it")
+    variable = TTFont(Path(spec.origin).parent / "NotoEmoji[wght].ttf")
+    font = instancer.instantiateVariableFont(variable, {"wght": 400})
+    del font["STAT"]
+    return font
+
+
 def _spans(cps: list[int]) -> list[list[int]]:
     spans: list[list[int]] = []
     for cp in cps:
@@ -83,9 +100,11 @@ def _spans(cps: list[int]) -> list[list[int]]:
     return spans
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", nargs="+", help="make these fonts only (file names)")
+    args = parser.parse_args(argv)
     OUT.mkdir(exist_ok=True)
-    coverage: dict[str, list[list[int]]] = {}
     latin = _ranges(
         (0x0020, 0x024F),
         (0x0250, 0x02FF),
@@ -107,27 +126,29 @@ def main() -> int:
         (0x25A0, 0x25FF),
         (0xFFFD, 0xFFFD),
     )
-    jobs: list[tuple[str, TTFont, set[int] | None]] = [
-        ("NotoSans-Regular.ttf", TTFont(NOTO / "NotoSans-Regular.ttf"), latin),
-        ("NotoSansArabic-Regular.ttf", TTFont(NOTO / "NotoSansArabic-Regular.ttf"), None),
-        ("NotoSansHebrew-Regular.ttf", TTFont(NOTO / "NotoSansHebrew-Regular.ttf"), None),
-        ("NotoSansEthiopic-Regular.ttf", TTFont(NOTO / "NotoSansEthiopic-Regular.ttf"), None),
-        (
-            "NotoSansDevanagari-Regular.ttf",
-            TTFont(NOTO / "NotoSansDevanagari-Regular.ttf"),
-            None,
-        ),
-        ("NotoSansSymbols2-Regular.ttf", TTFont(NOTO / "NotoSansSymbols2-Regular.ttf"), None),
-        ("NotoSansCJK-Common.otf", TTCollection(CJK).fonts[2], _common_cjk()),  # SC
+    def noto(name: str) -> Callable[[], TTFont]:
+        return lambda: TTFont(NOTO / name)
+
+    jobs: list[tuple[str, Callable[[], TTFont], set[int] | None]] = [
+        ("NotoSans-Regular.ttf", noto("NotoSans-Regular.ttf"), latin),
+        ("NotoSansArabic-Regular.ttf", noto("NotoSansArabic-Regular.ttf"), None),
+        ("NotoSansHebrew-Regular.ttf", noto("NotoSansHebrew-Regular.ttf"), None),
+        ("NotoSansEthiopic-Regular.ttf", noto("NotoSansEthiopic-Regular.ttf"), None),
+        ("NotoSansDevanagari-Regular.ttf", noto("NotoSansDevanagari-Regular.ttf"), None),
+        ("NotoSansSymbols2-Regular.ttf", noto("NotoSansSymbols2-Regular.ttf"), None),
+        ("NotoSansCJK-Common.otf", lambda: TTCollection(CJK).fonts[2], _common_cjk()),  # SC
+        # Everything but ASCII (its digits, # and * are Noto Sans's to draw).
+        ("NotoEmoji-Regular.ttf", _noto_emoji, set(range(0x80, 0x110000))),
     ]
-    total = 0
-    for name, font, keep in jobs:
-        cps = _subset(font, keep, OUT / name)
-        coverage[name] = _spans(cps)
-        size = (OUT / name).stat().st_size
-        total += size
-        print(f"{name}: {len(cps)} code points, {size / 1e6:.2f} MB")
+    for name, load, keep in jobs:
+        if args.only and name not in args.only:
+            continue
+        cps = _subset(load(), keep, OUT / name)
+        print(f"{name}: {len(cps)} code points, {(OUT / name).stat().st_size / 1e6:.2f} MB")
+    # The coverage of every font in the folder, made now or before.
+    coverage = {name: _spans(sorted(TTFont(OUT / name).getBestCmap())) for name, _, _ in jobs}
     (OUT / "coverage.json").write_text(json.dumps(coverage, separators=(",", ":")) + "\n")
+    total = sum((OUT / name).stat().st_size for name, _, _ in jobs)
     print(f"total {total / 1e6:.2f} MB")
     return 0
 

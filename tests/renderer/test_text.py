@@ -66,11 +66,29 @@ def test_the_chain_picks_the_expected_font_for_every_character(script: str) -> N
         assert T.FONT_CHAIN[T.font_for(g)] == font_file, (script, g)
 
 
-def test_emoji_without_a_font_get_the_placeholder_and_symbols_their_font() -> None:
-    assert T.font_for("🎉") == T.PLACEHOLDER
-    assert T.font_for("👩‍👩‍👧") == T.PLACEHOLDER
+RARE = "\U00020000"
+"""A CJK Extension B ideograph: in no font shipped."""
+
+
+def test_emoji_and_symbols_get_their_fonts_and_the_rest_the_placeholder() -> None:
+    for emoji in ("🎉", "🌙", "👩‍👩‍👧", "🇸🇴", "👍🏽", "❤️"):
+        assert T.FONT_CHAIN[T.font_for(emoji)] == "NotoEmoji-Regular.ttf", emoji
     assert T.FONT_CHAIN[T.font_for("★")] == "NotoSansSymbols2-Regular.ttf"
     assert T.FONT_CHAIN[T.font_for("a")] == "NotoSans-Regular.ttf"
+    assert T.FONT_CHAIN[T.font_for("7")] == "NotoSans-Regular.ttf"  # digits stay text
+    assert T.font_for(RARE) == T.PLACEHOLDER
+    assert T.font_for("\ue000") == T.PLACEHOLDER  # private use
+
+
+def test_an_emoji_is_drawn_as_its_glyph_not_a_box() -> None:
+    index = T.FONT_CHAIN.index("NotoEmoji-Regular.ttf")
+    f = T.font_at(index, 40)
+    notdef = bytes(f.getmask("\U0010fffd"))
+    moon, party = _mask("🌙"), _mask("🎉")
+    assert bytes(f.getmask("🌙")) != notdef
+    assert _ink(moon.convert("L"), Image.new("L", moon.size)) > 100
+    # Two emoji, two different pictures (the placeholder box would be the same).
+    assert moon.size != party.size or _ink(moon.convert("L"), party.convert("L")) > 40
 
 
 @pytest.mark.parametrize("script", list(NAMES))
@@ -88,9 +106,9 @@ def test_each_script_draws_its_name_where_the_name_goes(script: str) -> None:
 
 def test_a_name_that_cannot_be_drawn_is_not_replaced_by_the_colour() -> None:
     box = _name_box()
-    emoji = _crop(render_board("shax", "d7", BoardView(black_name="🎉")), box)
+    rare = _crop(render_board("shax", "d7", BoardView(black_name=RARE)), box)
     colour = _crop(render_board("shax", "d7", BoardView(black_name="Black")), box)
-    assert _ink(emoji, colour) > 40
+    assert _ink(rare, colour) > 40
 
 
 def test_glyphs_are_real_glyphs_not_the_missing_glyph_box() -> None:
@@ -149,10 +167,13 @@ def test_without_raqm_arabic_is_joined_and_turned_around(basic_layout: None) -> 
     assert _ink(_mask("محمد").convert("L"), Image.new("L", _mask("محمد").size)) > 100
 
 
-def test_an_emoji_does_not_eat_its_neighbours() -> None:
-    assert [r.font for r in T.runs("Ali 🎉 Zoë")] == [0, T.PLACEHOLDER, 0]
-    assert T.text_width("Ali 🎉 Zoë", 30) > T.text_width("Ali  Zoë", 30) + 15
-    both = _mask("A🎉B")
+@pytest.mark.parametrize("odd", ["🎉", RARE])
+def test_an_emoji_or_a_missing_glyph_does_not_eat_its_neighbours(odd: str) -> None:
+    emoji = T.FONT_CHAIN.index("NotoEmoji-Regular.ttf")
+    expected = emoji if odd == "🎉" else T.PLACEHOLDER
+    assert [r.font for r in T.runs(f"Ali {odd} Zoë")] == [0, expected, 0]
+    assert T.text_width(f"Ali {odd} Zoë", 30) > T.text_width("Ali  Zoë", 30) + 15
+    both = _mask(f"A{odd}B")
     a, b = _mask("A"), _mask("B")
     assert _same_part(both, a, at_right=False) < _same_part(both, b, at_right=False)
     assert _same_part(both, b, at_right=True) < _same_part(both, a, at_right=True)
@@ -163,7 +184,7 @@ def test_too_long_is_cut_with_an_ellipsis_at_a_grapheme_boundary() -> None:
     cut = T.fit(flags, 24, 200)
     assert cut.endswith(T.ELLIPSIS)
     kept = cut[: -len(T.ELLIPSIS)]
-    assert kept and flags.startswith(kept) and len(kept) % 4 == 0  # whole flags
+    assert kept and flags.startswith(kept) and T.graphemes(kept) == ["🇸🇴"] * (len(kept) // 2)
     name = "नमस्ते " * 12
     cut = T.fit(name, 24, 150)
     kept = cut[: -len(T.ELLIPSIS)]
@@ -177,7 +198,9 @@ def test_control_characters_and_bidi_overrides_are_left_out() -> None:
 
 
 def test_a_caption_in_many_scripts_keeps_every_word() -> None:
-    caption = "Жанна vs 李雷 🎉"
+    caption = "Жанна vs 李雷 🎉 " + RARE
     kinds = [(r.font, r.rtl) for r in T.runs(caption)]
-    assert kinds == [(0, False), (5, False), (0, False), (T.PLACEHOLDER, False)]
+    emoji = T.FONT_CHAIN.index("NotoEmoji-Regular.ttf")
+    fonts = [0, 5, 0, emoji, 0, T.PLACEHOLDER]
+    assert kinds == [(f, False) for f in fonts]
     assert "".join(r.text for r in T.runs(caption)) == caption
