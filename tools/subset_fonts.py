@@ -126,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         (0x25A0, 0x25FF),
         (0xFFFD, 0xFFFD),
     )
+
     def noto(name: str) -> Callable[[], TTFont]:
         return lambda: TTFont(NOTO / name)
 
