@@ -1,9 +1,8 @@
-"""The board's components: their custom ids, and one ``DynamicItem`` class per kind.
+"""The board's components: one ``DynamicItem`` class per kind of control.
 
-Every custom id starts with ``shax:``, fits in 100 characters, and carries the game and
-its version (or the challenge), so a click on any message — also one posted before a
-restart — is routed by its template to the right game; a click on a superseded board
-is refused by the service (``StaleBoard``). Each ``callback`` only translates the click
+Each is routed by its custom id's template (:mod:`bot.discord.custom_ids`) to the right
+game, also after a restart; a click on a superseded board is refused by the service
+(``StaleBoard``). Each ``callback`` only translates the click
 to one typed service call; the responder (:mod:`bot.discord.respond`) acknowledges it
 in time and shows the reply.
 """
@@ -13,12 +12,24 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any, Self
 
 import discord
 
 from bot.discord.context import Placement, actor, client_of, place_of
+from bot.discord.custom_ids import (
+    TEMPLATES,
+    accept_id,
+    act_id,
+    decline_id,
+    destination_action,
+    draw_id,
+    nodraw_id,
+    rematch_id,
+    resign_id,
+    review_id,
+    to_id,
+)
 from bot.service import texts
 from bot.service.facade import ShaxService
 from bot.service.replies import Place, Reply, Thinking, User, UserError
@@ -27,98 +38,6 @@ from bot.service.texts import EN
 from shax_i18n import Translator
 
 log = logging.getLogger(__name__)
-
-CUSTOM_ID_MAX = 100
-
-TEMPLATES: dict[str, str] = {
-    "act": r"shax:act:(?P<game_id>[0-9]+):(?P<version>[0-9]+)",
-    "to": r"shax:to:(?P<game_id>[0-9]+):(?P<version>[0-9]+):(?P<src>[a-z][0-9]+)",
-    "resign": r"shax:resign:(?P<game_id>[0-9]+):(?P<version>[0-9]+)",
-    "draw": r"shax:draw:(?P<game_id>[0-9]+):(?P<version>[0-9]+)",
-    "nodraw": r"shax:nodraw:(?P<game_id>[0-9]+):(?P<version>[0-9]+)",
-    "rematch": r"shax:rematch:(?P<game_id>[0-9]+)",
-    "review": r"shax:review:(?P<game_id>[0-9]+)",
-    "accept": r"shax:accept:(?P<challenge_id>[0-9]+)",
-    "decline": r"shax:decline:(?P<challenge_id>[0-9]+)",
-}
-"""Regexes for ``discord.ui.DynamicItem(template=...)``, one per kind of control."""
-
-_COMPILED = {kind: re.compile(pattern) for kind, pattern in TEMPLATES.items()}
-
-
-def act_id(game_id: int, version: int) -> str:
-    """The select of legal actions (or of stones, in a two-step move)."""
-    return f"shax:act:{game_id}:{version}"
-
-
-def to_id(game_id: int, version: int, src: str) -> str:
-    """The select of destinations for the stone on ``src``."""
-    return f"shax:to:{game_id}:{version}:{src}"
-
-
-def resign_id(game_id: int, version: int) -> str:
-    return f"shax:resign:{game_id}:{version}"
-
-
-def draw_id(game_id: int, version: int) -> str:
-    """Offer a draw, or accept the one on the table."""
-    return f"shax:draw:{game_id}:{version}"
-
-
-def nodraw_id(game_id: int, version: int) -> str:
-    """Decline the draw on the table."""
-    return f"shax:nodraw:{game_id}:{version}"
-
-
-def rematch_id(game_id: int) -> str:
-    return f"shax:rematch:{game_id}"
-
-
-def review_id(game_id: int) -> str:
-    return f"shax:review:{game_id}"
-
-
-def accept_id(challenge_id: int) -> str:
-    return f"shax:accept:{challenge_id}"
-
-
-def decline_id(challenge_id: int) -> str:
-    return f"shax:decline:{challenge_id}"
-
-
-@dataclass(frozen=True)
-class CustomId:
-    """A parsed custom id: ``kind`` is a key of :data:`TEMPLATES`."""
-
-    kind: str
-    game_id: int | None = None
-    version: int | None = None
-    src: str | None = None
-    challenge_id: int | None = None
-
-
-def parse_custom_id(custom_id: str) -> CustomId | None:
-    """Read a custom id built by the functions above; ``None`` if it is not one of ours."""
-    for kind, pattern in _COMPILED.items():
-        m = pattern.fullmatch(custom_id)
-        if m is None:
-            continue
-        groups = m.groupdict()
-        return CustomId(
-            kind=kind,
-            game_id=int(groups["game_id"]) if "game_id" in groups else None,
-            version=int(groups["version"]) if "version" in groups else None,
-            src=groups.get("src"),
-            challenge_id=int(groups["challenge_id"]) if "challenge_id" in groups else None,
-        )
-    return None
-
-
-def destination_action(src: str, value: str) -> str:
-    """The move for a destination select's value: ``d7`` → ``a7-d7``; full actions pass."""
-    if "-" in value or value.startswith("x"):
-        return value
-    return f"{src}-{value}"
 
 
 def _service(interaction: discord.Interaction[Any]) -> ShaxService:
@@ -330,20 +249,33 @@ class NoDrawButton(_GameButton, template=TEMPLATES["nodraw"]):
         return await service.decline_draw(user, place, self.game_id, self.version)
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATES["rematch"]):
-    """Under a finished game: play again (the final board stays as the record)."""
+class _FinishedGameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A button under a finished game (its id carries the game only): a subclass says
+    its id, label, style and emoji, and how it answers."""
+
+    style = discord.ButtonStyle.secondary
+    emoji: str | None = None
 
     def __init__(self, game_id: int, *, row: int | None = None, t: Translator = EN) -> None:
         super().__init__(
             discord.ui.Button(
-                custom_id=rematch_id(game_id),
-                label=t.pgettext("button", "Rematch"),
-                style=discord.ButtonStyle.primary,
-                emoji="🔁",
+                custom_id=self.make_id(game_id),
+                label=self.label_in(t),
+                style=self.style,
+                emoji=self.emoji,
                 row=row,
             )
         )
         self.game_id = game_id
+
+    @staticmethod
+    def make_id(game_id: int) -> str:
+        raise NotImplementedError
+
+    @staticmethod
+    def label_in(t: Translator) -> str:
+        """The button's label in ``t``'s language."""
+        raise NotImplementedError
 
     @classmethod
     async def from_custom_id(
@@ -352,40 +284,50 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEM
         return cls(int(match["game_id"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        service = _service(interaction)
-        user, place = actor(interaction), place_of(interaction)
+        await self.answer(
+            interaction, _service(interaction), actor(interaction), place_of(interaction)
+        )
 
+    async def answer(
+        self, interaction: discord.Interaction[Any], service: ShaxService, user: User, place: Place
+    ) -> None:
+        raise NotImplementedError
+
+
+class RematchButton(_FinishedGameButton, template=TEMPLATES["rematch"]):
+    """Under a finished game: play again (the final board stays as the record)."""
+
+    style = discord.ButtonStyle.primary
+    emoji = "🔁"
+    make_id = staticmethod(rematch_id)
+
+    @staticmethod
+    def label_in(t: Translator) -> str:
+        return t.pgettext("button", "Rematch")
+
+    async def answer(
+        self, interaction: discord.Interaction[Any], service: ShaxService, user: User, place: Place
+    ) -> None:
         async def call(thinking: Thinking) -> Reply:
             return await service.rematch(user, place, self.game_id, thinking=thinking)
 
         await client_of(interaction).responder.click(interaction, call, Placement.NEW)
 
 
-class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATES["review"]):
+class ReviewButton(_FinishedGameButton, template=TEMPLATES["review"]):
     """Under a finished game: its review (the evaluation plot and the turning points),
     shown to the one who clicked."""
 
-    def __init__(self, game_id: int, *, row: int | None = None, t: Translator = EN) -> None:
-        super().__init__(
-            discord.ui.Button(
-                custom_id=review_id(game_id),
-                label=t.pgettext("button", "Review"),
-                style=discord.ButtonStyle.secondary,
-                emoji="🔎",
-                row=row,
-            )
-        )
-        self.game_id = game_id
+    emoji = "🔎"
+    make_id = staticmethod(review_id)
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> Self:
-        return cls(int(match["game_id"]))
+    @staticmethod
+    def label_in(t: Translator) -> str:
+        return t.pgettext("button", "Review")
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        service = _service(interaction)
-        user, place = actor(interaction), place_of(interaction)
+    async def answer(
+        self, interaction: discord.Interaction[Any], service: ShaxService, user: User, place: Place
+    ) -> None:
         await answer_when_ready(
             interaction, texts.REVIEWING, lambda: service.review(user, place, self.game_id)
         )

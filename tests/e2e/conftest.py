@@ -35,7 +35,7 @@ from PIL import Image
 
 import renderer
 from bot.discord import ShaxBotBase
-from bot.discord.components import accept_id, decline_id, parse_custom_id
+from bot.discord.custom_ids import accept_id, decline_id, parse_custom_id
 from bot.discord.respond import SORRY
 from bot.service.facade import ShaxService
 from bot.service.replies import BOARD_FILENAME

@@ -19,7 +19,7 @@ from discord import app_commands
 import bot.discord.render
 from bot.config import Settings
 from bot.discord import ShardedShaxBot, ShaxBot, ShaxBotBase, create_bot
-from bot.discord.components import accept_id, decline_id, parse_custom_id, rematch_id, review_id
+from bot.discord.custom_ids import accept_id, decline_id, parse_custom_id, rematch_id, review_id
 from bot.discord.respond import SORRY
 from bot.service.facade import ShaxService
 from bot.service.replies import RULES_FILENAME, Place, Reply, User

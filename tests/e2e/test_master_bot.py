@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import Awaitable
 from typing import Any
 
-from bot.discord.components import resign_id
+from bot.discord.custom_ids import resign_id
 from bot.workers.ai import AIPool
 from tests.bot.discord.helpers import Scene, act_select, bot_running, option_values
 from tests.e2e.conftest import (

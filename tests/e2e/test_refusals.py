@@ -11,7 +11,7 @@ from collections.abc import Awaitable
 from typing import TYPE_CHECKING, cast
 
 from bot.discord.cogs.play import MAX_ACTION_LENGTH
-from bot.discord.components import accept_id, decline_id, draw_id, resign_id
+from bot.discord.custom_ids import accept_id, decline_id, draw_id, resign_id
 from engine import replay
 from tests.bot.discord.helpers import act_select, live_boards, option_values, shown
 from tests.e2e.conftest import (

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.discord.components import accept_id
+from bot.discord.custom_ids import accept_id
 from bot.storage import Storage
 from tests.bot.discord.helpers import ROOT
 from tests.bot.storage.pgserver import PostgresServer, find_binaries, start_server

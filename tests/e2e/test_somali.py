@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.discord.components import accept_id
+from bot.discord.custom_ids import accept_id
 from bot.service import speech
 from tests.bot.discord.helpers import act_select, live_boards, option_values, shown
 from tests.e2e.conftest import Live, assert_board_png, assert_refused, challenge_of, game_state

@@ -8,7 +8,7 @@ import io
 
 from PIL import Image
 
-from bot.discord.components import rematch_id, review_id
+from bot.discord.custom_ids import rematch_id, review_id
 from bot.service import texts
 from bot.service.teacher import HINT_FILENAME, HINTS_PER_GAME
 from renderer import PLOT_FILENAME

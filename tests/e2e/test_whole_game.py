@@ -13,7 +13,7 @@ import random
 from PIL import Image
 
 import renderer
-from bot.discord.components import rematch_id, review_id
+from bot.discord.custom_ids import rematch_id, review_id
 from engine import replay
 from tests.bot.discord.helpers import act_select, button_ids, live_boards, option_values, shown
 from tests.e2e.conftest import (

@@ -16,9 +16,10 @@ import engine
 import engine.ai
 from bot.config import DEFAULT_API_BASE_URL, Settings
 from bot.discord import ShardedShaxBot, ShaxBot, ShaxBotBase, create_bot, use_endpoints
-from bot.discord.components import (
+from bot.discord.components import DYNAMIC_ITEMS
+from bot.discord.context import pings_someone_else
+from bot.discord.custom_ids import (
     CUSTOM_ID_MAX,
-    DYNAMIC_ITEMS,
     TEMPLATES,
     accept_id,
     act_id,
@@ -32,7 +33,6 @@ from bot.discord.components import (
     review_id,
     to_id,
 )
-from bot.discord.context import pings_someone_else
 from bot.discord.render import DiscordMessage, build_view, to_discord, truncate
 from bot.service.replies import (
     BOARD_FILENAME,
