@@ -9,6 +9,7 @@ Each call is answered by one part; this class only builds them and passes calls 
 * :mod:`bot.service.clock` — challenge expiry and turn timeouts;
 * :mod:`bot.service.statistics` — streaks and the leaderboard;
 * :mod:`bot.service.teacher` — hints in games against the bot, reviews of finished games;
+* :mod:`bot.service.shown` — which boards the players have seen, and showing the others;
 * :mod:`bot.service.compose` and :mod:`bot.service.texts` — the replies and their words
   (the words that depend on the board, and the rules, in :mod:`bot.service.board_words`).
 """
@@ -34,10 +35,9 @@ from bot.service.compose import (
     Offload,
     ReplayRenderer,
 )
-from bot.service.kernel import GameKernel, other, parse_variant, side, utcnow
+from bot.service.kernel import GameKernel, parse_variant, side, utcnow
 from bot.service.replies import (
     BadOption,
-    ChallengeControls,
     Choice,
     Notice,
     Place,
@@ -48,17 +48,17 @@ from bot.service.replies import (
     not_thinking,
 )
 from bot.service.server_settings import ServerSettings, ServerSettingsBook, SettingsChange
+from bot.service.shown import ShownBoards
 from bot.service.statistics import Statistics
 from bot.service.teacher import Analyser, Teacher, ThreadAnalyser
 from bot.service.texts import Surface
 from bot.service.turns import Turns
-from bot.storage import GameRow, Storage
+from bot.storage import Storage
 from bot.storage.backup import DailyBackups
 from bot.workers.ai import AIPool
 from bot.workers.pictures import PicturePool
-from engine import Color, replay
 from engine.analysis import REVIEW_DEPTH
-from shax_i18n import LANGUAGES, Translator, language_code, pick_language, translator
+from shax_i18n import LANGUAGES, language_code, pick_language, translator
 
 LANGUAGE_PREF = "language"
 """The player preference ``/shax language`` sets."""
@@ -154,6 +154,9 @@ class ShaxService:
             depth=REVIEW_DEPTH if review_depth is None else review_depth,
         )
         self.composer.summary_notes = self.teacher.hints_summary
+        self.boards = ShownBoards(
+            self.kernel, self.composer, self.bots, servers=self.servers, owns=owns
+        )
         self._on_close = on_close
 
     @classmethod
@@ -314,15 +317,23 @@ class ShaxService:
         return row.variant, row.record
 
     async def posted(self, reply: Reply, message_id: int) -> None:
-        """Remember the message that now shows ``reply``: a game's new live board (later
-        edits and notices find it there) or a challenge (edited when it expires)."""
-        if reply.live_board and reply.game_id is not None:
-            changed = message_id != reply.board_message_id
-            await self.storage.set_board_message(
-                reply.game_id, message_id if changed else None, reply.version
-            )
-        if isinstance(reply.controls, ChallengeControls):
-            await self.storage.set_challenge_message(reply.controls.challenge_id, message_id)
+        """Remember the message that now shows ``reply`` (see :meth:`ShownBoards.posted`)."""
+        await self.boards.posted(reply, message_id)
+
+    async def shown(self, reply: Reply) -> None:
+        """Record that ``reply``'s board needs no showing any more (a surface without
+        messages showed it, or its channel is gone or closed to the bot)."""
+        await self.boards.shown(reply)
+
+    async def reconcile(self) -> list[Notice]:
+        """The boards the players have not seen, to show now (see
+        :meth:`ShownBoards.reconcile`): on every start and reconnect, and after an answer
+        could not be delivered."""
+        return await self.boards.reconcile()
+
+    async def unseen(self, reply: Reply) -> bool:
+        """Whether a board from :meth:`reconcile` is still to be shown."""
+        return await self.boards.unseen(reply)
 
     # -- the teacher --------------------------------------------------------------------
 
@@ -370,54 +381,6 @@ class ShaxService:
     async def commands_synced(self, digest: str) -> None:
         """Remember that the commands with this hash are registered."""
         await self.storage.set_meta(COMMANDS_DIGEST, digest)
-
-    async def shown(self, reply: Reply) -> None:
-        """Record that ``reply``'s board needs no showing any more: a surface without
-        messages (the console) showed it, or its channel is gone or closed to the bot."""
-        if reply.live_board and reply.game_id is not None and reply.version is not None:
-            await self.storage.mark_shown(reply.game_id, reply.version)
-
-    async def reconcile(self) -> list[Notice]:
-        """The boards the players have not seen, to show now (the adapter calls this on
-        every start and reconnect, and after an answer could not be delivered).
-
-        A game needs one when its stored version is newer than the board last shown (the
-        bot died, or Discord refused every answer, between the commit and the post).
-        Each comes as a notice that posts the game's current board anew in its channel,
-        pinging the player on turn (the old board message is then deleted). Showing it
-        records its version (:meth:`posted`, or :meth:`shown` when its channel is gone),
-        so each board is shown once. Games being changed right now (their lock is held,
-        or the bot is thinking) are left to that call's own answer, and with several
-        processes each shows only the games of its own servers.
-        """
-        rows = await self.storage.unshown_games()
-        notices: list[Notice] = []
-        for row in rows:
-            busy = self.bots.is_thinking(row.id) or self.kernel.lock(row.id).locked()
-            if busy or not self.clock.owns(row.guild_id):
-                continue
-            try:
-                language = await self.servers.language(row.guild_id)
-                with speech.speaking(public=language):
-                    events = last_action(row, speech.in_public()) if row.active else []
-                    reply = await self.composer.board_reply(row, events=events)
-            except Exception:  # one broken game must not keep the others' boards hidden
-                log.exception("Could not compose the unshown board of game %s", row.id)
-                continue
-            notices.append(Notice(row.channel_id, reply, language=language))
-        return notices
-
-    async def unseen(self, reply: Reply) -> bool:
-        """Whether a board from :meth:`reconcile` is still to be shown: its game is still
-        at that version, no board of it was shown meanwhile, and nobody is changing it
-        right now (an answer that began since shows its own board)."""
-        if reply.game_id is None or reply.version is None:
-            return False
-        busy = self.bots.is_thinking(reply.game_id) or self.kernel.lock(reply.game_id).locked()
-        row = await self.storage.get_game(reply.game_id)
-        if busy or row is None:
-            return False
-        return row.version == reply.version and row.shown_version < row.version
 
     # -- the clock, statistics and help --------------------------------------------------
 
@@ -488,14 +451,3 @@ def _daily_backups(settings: Settings, clock: Callable[[], datetime]) -> DailyBa
     if settings.backup_dir is None or settings.database_url is not None:
         return None
     return DailyBackups(settings.db_path, settings.backup_dir, settings.backup_keep, clock)
-
-
-def last_action(row: GameRow, t: Translator = texts.EN) -> list[str]:
-    """The game's last action in words (what the player now on turn has not seen)."""
-    if not row.record:
-        return []
-    before = replay(row.variant, row.record[:-1])
-    action = before.parse(row.record[-1])
-    mover = side(row, Color(before.turn))
-    them = other(row, mover).name
-    return [texts.describe_action(before, action, before.apply(action), mover.name, them, t)]
