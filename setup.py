@@ -1,7 +1,8 @@
 """Builds the Shax AI's compiled core (engine/ai/_core.c) when a C compiler is at hand.
 
 The core is optional: without a compiler the install carries on and the AI uses its
-pure-Python search (engine/ai/python_search.py). Everything else is in pyproject.toml.
+pure-Python search (engine/ai/python_search.py, on python_board.py). Everything else is
+in pyproject.toml.
 """
 
 import importlib.util

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from engine.ai import common, python_search
+from engine.ai import common, python_board, python_search
 from engine.ai.common import (
     FAMILY_JAR,
     FAMILY_SHAX,
@@ -376,7 +376,7 @@ def c_search(position: Position, params: CoreParams) -> CoreSearch:
 def evaluate(position: Position, weights: Mapping[str, int]) -> int:
     """The static evaluation of a position, from the point of view of the player to act."""
     if backend() == "python":
-        return python_search.evaluate(position, [int(weights[name]) for name in WEIGHT_NAMES])
+        return python_board.evaluate(position, [int(weights[name]) for name in WEIGHT_NAMES])
     node, _ = core_node(position)
     params = make_params(weights, max_depth=1)
     return int(
@@ -389,7 +389,7 @@ def evaluate(position: Position, weights: Mapping[str, int]) -> int:
 def features(position: Position) -> list[int]:
     """The evaluation's features of a position, in the order of :data:`WEIGHT_NAMES`."""
     if backend() == "python":
-        return python_search.features(position)
+        return python_board.features(position)
     node, _ = core_node(position)
     out = (ctypes.c_int32 * NW)()
     n = library().core_features(
@@ -403,7 +403,7 @@ def warm_up(variants: Sequence[str | Variant] = ("shax", "shax-small", "jar")) -
     move pays nothing."""
     if backend() == "python":
         for v in variants:
-            python_search.board(get_variant(v))
+            python_board.board(get_variant(v))
         return
     for v in variants:
         core_board(get_variant(v).id)

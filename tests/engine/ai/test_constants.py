@@ -15,7 +15,7 @@ import pytest
 
 from engine import build_flags
 from engine import position as rules
-from engine.ai import common, core, python_search
+from engine.ai import common, core, python_board, python_search
 from engine.position import Kind, Phase, Step, Termination
 
 SOURCE = core.SOURCE.read_text()
@@ -125,7 +125,8 @@ def test_codes_agree() -> None:
     ["PLACEMENT", "MOVEMENT", "S_FREE", "K_REMOVE", "T_REP", "T_LIMIT", "TT_EXACT", "TT_UPPER"],
 )
 def test_the_python_search_uses_the_same_codes(name: str) -> None:
-    assert getattr(python_search, name) == enums()[name]
+    module = python_search if name.startswith("TT_") else python_board
+    assert getattr(module, name) == enums()[name]
 
 
 def test_weight_names_follow_the_feature_enums() -> None:
@@ -134,8 +135,8 @@ def test_weight_names_follow_the_feature_enums() -> None:
     placement = sorted((v, k) for k, v in e.items() if k.startswith("P_"))
     assert [k.removeprefix("M_").lower() for _, k in movement] == list(common.MOVEMENT_FEATURES)
     assert [k.removeprefix("P_").lower() for _, k in placement] == list(common.PLACEMENT_FEATURES)
-    assert (e["NM"], e["NP"]) == (python_search.NM, python_search.NP)
-    assert len(common.WEIGHT_NAMES) == python_search.NF <= common.NW
+    assert (e["NM"], e["NP"]) == (python_board.NM, python_board.NP)
+    assert len(common.WEIGHT_NAMES) == python_board.NF <= common.NW
     assert re.search(r"#define NF \(NM \+ 2 \* NP\)", SOURCE)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine.ai import core, python_search
+from engine.ai import core, python_board, python_search
 from engine.ai.common import MATE_BOUND, WEIGHT_NAMES
 from engine.ai.levels import LEVEL_TABLE, weights_for
 from engine.ai.player import choose_for_position
@@ -59,9 +59,9 @@ def test_python_rules_agree_with_engine_on_random_walks(variant: str) -> None:
     checked = 0
     for position in random_walk_positions(variant, 60, seed=99):
         legal = position.legal_actions()
-        assert python_search.legal_actions(position) == legal, position
+        assert python_board.legal_actions(position) == legal, position
         for action in legal:
-            assert python_search.play_action(position, action) == position.play(action)
+            assert python_board.play_action(position, action) == position.play(action)
             checked += 1
     assert checked > 1000
 
@@ -70,8 +70,8 @@ def test_python_rules_agree_with_engine_on_random_walks(variant: str) -> None:
 def test_python_evaluation_is_the_compiled_one(variant: str) -> None:
     weights = weights_for(variant)
     for position in unfinished_positions(variant, 150, seed=5):
-        assert python_search.features(position) == core.features(position), position
-        assert core.evaluate(position, weights) == python_search.evaluate(
+        assert python_board.features(position) == core.features(position), position
+        assert core.evaluate(position, weights) == python_board.evaluate(
             position, weight_vector(variant)
         )
 
