@@ -96,8 +96,6 @@ class Notices(commands.Cog):
                 log.exception("The service's tick failed")
                 notices = []
             await self.show_all(notices)
-        if self.bot.responder.undelivered.is_set():
-            await self.reconcile()
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
