@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#define CORE_ABI 12
+#define CORE_ABI 13
 
 #define MAXP 24
 #define MAXLINES 16
@@ -83,6 +83,8 @@ typedef struct {
     int32_t min_depth;     /* with a time limit, always finish this depth */
     int32_t soft_ms;       /* 0: none; a settled best move starts no iteration after this */
     int32_t tt_min_depth;  /* probe and store the table only at this depth or more */
+    int32_t keep_tt;       /* 1: use what earlier searches of this thread left in the table */
+    int32_t eager_ms;      /* 0: none; before this, a new iteration always starts */
     int32_t weights[NW];
 } Params;
 
@@ -545,8 +547,13 @@ typedef struct {
     uint16_t gen; /* the search that wrote it: older entries count as empty */
 } TTEntry;
 
-/* One table per thread, kept between searches (no page faults per call) and made
- * empty for each search by a new generation, so every search starts from nothing. */
+/* One table per thread, kept between searches (no page faults per call). Each search
+ * has a new generation. Without keep_tt an entry of an older generation counts as empty,
+ * so the search starts from nothing and its answer depends on its arguments alone; with
+ * keep_tt it reuses what earlier searches stored (the positions of the last move's
+ * search are mostly the next one's) and older entries are the first to be replaced.
+ * Keys carry a tag of the board and the weights, so only searches that would compute
+ * the same scores share entries. */
 static _Thread_local TTEntry *tt_buf;
 static _Thread_local size_t tt_buf_len;
 static _Thread_local uint16_t tt_gen;
@@ -578,8 +585,9 @@ typedef struct {
     uint8_t filter[4096];
     int path_start;
     TTEntry *tt;
-    uint64_t ttmask;
+    uint64_t ttmask, tag;
     uint16_t gen;
+    int keep;
     uint64_t nodes;
     int use_time, stop, seldepth, tt_min_depth;
     struct timespec t0;
@@ -596,6 +604,7 @@ static int64_t now_ns(void) {
     return (int64_t)t.tv_sec * 1000000000ll + t.tv_nsec;
 }
 
+/* A position in 55 bits (for the table, with the search's tag in the 9 above). */
 static inline uint64_t tt_key(const Node *x) {
     uint64_t first = x->phase == MOVEMENT ? 0 : (uint64_t)(x->first + 1);
     return (uint64_t)x->bb[0] | (uint64_t)x->bb[1] << 24 | (uint64_t)x->turn << 48 |
@@ -622,21 +631,27 @@ static inline int from_tt(int s, int ply) {
     return s;
 }
 
+static inline int tt_live(const Ctx *c, const TTEntry *e) {
+    return e->gen == c->gen || (c->keep && e->gen != 0);
+}
+
 static TTEntry *tt_probe(Ctx *c, uint64_t key) {
+    key |= c->tag;
     TTEntry *b = &c->tt[(mix(key) & c->ttmask) * 2];
-    uint16_t g = c->gen;
-    if (b[0].key == key && b[0].gen == g) return &b[0];
-    if (b[1].key == key && b[1].gen == g) return &b[1];
+    if (b[0].key == key && tt_live(c, &b[0])) return &b[0];
+    if (b[1].key == key && tt_live(c, &b[1])) return &b[1];
     return NULL;
 }
 
 static void tt_store(Ctx *c, uint64_t key, int depth, int flag, int score, int move, int ply) {
+    key |= c->tag;
     TTEntry *b = &c->tt[(mix(key) & c->ttmask) * 2];
     TTEntry *e;
     uint16_t g = c->gen;
+    /* The first slot keeps the deepest entry of this search; the second takes the rest. */
     if (b[0].gen != g || b[0].key == key || depth >= b[0].depth) e = &b[0];
     else e = &b[1];
-    if (e->gen == g && e->key == key && move == 0) move = e->move;
+    if (e->key == key && tt_live(c, e) && move == 0) move = e->move;
     e->key = key;
     e->score = (int16_t)to_tt(score, ply);
     e->move = (uint16_t)move;
@@ -972,14 +987,16 @@ static int search_root(Ctx *c, const Node *x, int *moves, int *rs, int n, int de
 /*
  * Whether to start another iteration, with a time limit (nanoseconds from the start):
  * never with one legal action; not past the soft limit once the best move has held for
- * SETTLED iterations; not when the next iteration would likely overrun the hard limit,
- * unless the last one changed the best move (a partial iteration then searches the new
- * best first, and keeps a move that beats it). The hard limit stops any iteration.
+ * SETTLED iterations; always before the eager limit (an unfinished iteration searches the
+ * best move first and keeps a move that beats it, so the budget is not left unspent);
+ * after it, not when the next iteration would likely overrun the hard limit, unless the
+ * last one changed the best move. The hard limit stops any iteration.
  */
 int core_keep_going(int n, int stable, int64_t elapsed, int64_t last, int64_t prev,
-                    int64_t hard, int64_t soft) {
+                    int64_t hard, int64_t soft, int64_t eager) {
     if (n <= 1) return 0;
     if (soft > 0 && stable >= SETTLED && elapsed > soft) return 0;
+    if (elapsed < eager) return 1;
     /* The next iteration costs the last one times the recent growth (2..6). */
     int64_t growth_x10 = prev > 0 ? last * 10 / prev : 40;
     if (growth_x10 < 20) growth_x10 = 20;
@@ -987,6 +1004,13 @@ int core_keep_going(int n, int stable, int64_t elapsed, int64_t last, int64_t pr
     int64_t predicted = last * growth_x10 / 10;
     if (elapsed + predicted > hard && stable >= 1) return 0;
     return 1;
+}
+
+/* A tag (1..511, in the key's top 9 bits) for the board and the weights. */
+static uint64_t search_tag(const Board *B, const Params *prm) {
+    uint64_t h = (uint64_t)B->n * 0x9e3779b97f4a7c15ull + (uint64_t)B->family;
+    for (int i = 0; i < NW; i++) h = mix(h ^ (uint64_t)(uint32_t)prm->weights[i]);
+    return (h % 511 + 1) << 55;
 }
 
 /*
@@ -1007,6 +1031,8 @@ int core_search(const Board *B, const Node *root, const uint64_t *hist, int32_t 
         return -1;
     }
     c->ttmask = ((uint64_t)1 << tt_log2) - 1;
+    c->keep = prm->keep_tt != 0;
+    c->tag = search_tag(B, prm);
     c->B = B;
     c->W = prm->weights;
     c->tt_min_depth = prm->tt_min_depth;
@@ -1049,7 +1075,8 @@ int core_search(const Board *B, const Node *root, const uint64_t *hist, int32_t 
             int64_t t = now_ns();
             if (!core_keep_going(n, stable, t - start, last_ns, prev_ns,
                                  (int64_t)prm->time_ms * 1000000ll,
-                                 soft_ns ? soft_ns - start : 0))
+                                 soft_ns ? soft_ns - start : 0,
+                                 (int64_t)prm->eager_ms * 1000000ll))
                 break;
         }
         iter_start = now_ns();

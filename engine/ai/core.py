@@ -55,7 +55,7 @@ from engine.build_flags import (
 from engine.position import Action, Outcome, Position
 from engine.variants import Color, Variant, get_variant
 
-CORE_ABI = 12
+CORE_ABI = 13
 """Must equal ``CORE_ABI`` in ``_core.c``."""
 
 SOURCE = Path(__file__).with_name("_core.c")
@@ -108,6 +108,8 @@ class CoreParams(ctypes.Structure):
         ("min_depth", ctypes.c_int32),
         ("soft_ms", ctypes.c_int32),
         ("tt_min_depth", ctypes.c_int32),
+        ("keep_tt", ctypes.c_int32),
+        ("eager_ms", ctypes.c_int32),
         ("weights", ctypes.c_int32 * NW),
     )
 
@@ -185,7 +187,7 @@ def _bind(lib: ctypes.CDLL) -> ctypes.CDLL:
     lib.core_keep_going.argtypes = (
         ctypes.c_int,
         ctypes.c_int,
-        *[ctypes.c_int64] * 5,
+        *[ctypes.c_int64] * 6,
     )
     lib.core_features.restype = ctypes.c_int
     lib.core_features.argtypes = (board_p, node_p, ctypes.POINTER(ctypes.c_int32))
@@ -313,6 +315,8 @@ def make_params(
     tt_log2: int = 20,
     min_depth: int = 1,
     tt_min_depth: int = 1,
+    keep_tt: bool = False,
+    eager_limit: float | None = None,
 ) -> CoreParams:
     p = CoreParams()
     p.max_depth = max_depth
@@ -322,6 +326,8 @@ def make_params(
     p.all_scores = int(all_scores)
     p.min_depth = min_depth
     p.tt_min_depth = tt_min_depth
+    p.keep_tt = int(keep_tt)
+    p.eager_ms = 0 if eager_limit is None else max(1, int(eager_limit * 1000))
     for i, name in enumerate(WEIGHT_NAMES):
         p.weights[i] = int(weights[name])
     return p
@@ -340,6 +346,8 @@ def search(position: Position, params: CoreParams) -> CoreSearch:
             all_scores=bool(params.all_scores),
             min_depth=params.min_depth,
             tt_min_depth=params.tt_min_depth,
+            keep_tt=bool(params.keep_tt),
+            eager_ms=params.eager_ms,
         )
     return c_search(position, params)
 

@@ -83,6 +83,13 @@ class Level:
     capture a human sees at a glance."""
     tables: bool = False
     """Play by the endgame tables where they are built (engine.tables): perfectly."""
+    eager_fraction: float = 0.0
+    """Before this fraction of the time budget a new iteration always starts, even one
+    that will not finish: it searches the best move first and keeps a move that beats it,
+    so the budget is spent rather than left over."""
+    keep_tt: bool = False
+    """Timed searches start from what the process's earlier searches left in the
+    transposition table (most of a move's tree was searched for the move before)."""
 
     @property
     def noisy(self) -> bool:
@@ -102,7 +109,15 @@ LEVEL_TABLE: MappingProxyType[str, Level] = MappingProxyType(
         "medium": Level("medium", max_depth=4, temperature=12.0, movetime=0.7, tt_log2=16),
         "hard": Level("hard", max_depth=9, temperature=0.0, movetime=1.8, tt_log2=20),
         "master": Level(
-            "master", max_depth=99, temperature=0.0, movetime=4.5, tt_log2=21, tables=True
+            "master",
+            max_depth=99,
+            temperature=0.0,
+            movetime=4.5,
+            tt_log2=21,
+            tables=True,
+            keep_tt=True,
+            soft_fraction=0.8,
+            eager_fraction=0.6,
         ),
     }
 )

@@ -125,17 +125,20 @@ def choose_for_position(
         left = budget - (time.perf_counter() - start) - SAFETY
         time_limit: float | None = max(0.001, left)
         soft: float | None = max(0.001, left * lv.soft_fraction)
+        eager: float | None = left * lv.eager_fraction or None
         max_depth = lv.max_depth
     else:
-        time_limit = soft = None
+        time_limit = soft = eager = None
         max_depth = depth
     params = core.make_params(
         weights_for(position.variant.id),
         max_depth=max_depth,
         time_limit=time_limit,
         soft_limit=soft,
+        eager_limit=eager,
         all_scores=lv.noisy,
         tt_log2=lv.tt_log2,
+        keep_tt=lv.keep_tt and depth is None,
     )
     with probing(tables) as probed:
         found = core.search(position, params)

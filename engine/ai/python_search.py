@@ -13,6 +13,7 @@ The bitboards, rules and evaluation are in :mod:`engine.ai.python_board`.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Sequence
 
@@ -462,23 +463,42 @@ SETTLED = 3
 
 
 def keep_going(
-    n: int, stable: int, elapsed: int, last: int, prev: int, hard: int, soft: int
+    n: int, stable: int, elapsed: int, last: int, prev: int, hard: int, soft: int, eager: int = 0
 ) -> bool:
     """Whether to start another iteration, as ``core_keep_going`` (times in nanoseconds).
 
     Never with one legal action; not past the soft limit once the best move has held for
-    :data:`SETTLED` iterations; not when the next iteration would likely overrun the hard
-    limit, unless the last one changed the best move (a partial iteration then searches
-    the new best first and keeps a move that beats it).
+    :data:`SETTLED` iterations; always before the eager limit (an unfinished iteration
+    searches the best move first and keeps a move that beats it, so the budget is not
+    left unspent); after it, not when the next iteration would likely overrun the hard
+    limit, unless the last one changed the best move.
     """
     if n <= 1:
         return False
     if soft > 0 and stable >= SETTLED and elapsed > soft:
         return False
+    if elapsed < eager:
+        return True
     growth_x10 = last * 10 // prev if prev > 0 else 40
     growth_x10 = min(max(growth_x10, 20), 60)
     predicted = last * growth_x10 // 10
     return not (elapsed + predicted > hard and stable >= 1)
+
+
+_KEPT = threading.local()
+
+
+def kept_tables(
+    variant: str, weights: Sequence[int], tt_log2: int
+) -> tuple[dict[int, TTEntry], dict[int, TTEntry]]:
+    """This thread's transposition table for ``keep_tt`` searches of one board, weights
+    and size (a new one when any of them changes)."""
+    tag = (variant, tuple(weights), tt_log2)
+    if getattr(_KEPT, "tag", None) != tag:
+        _KEPT.tag = tag
+        _KEPT.tables = ({}, {})
+    tables: tuple[dict[int, TTEntry], dict[int, TTEntry]] = _KEPT.tables
+    return tables
 
 
 def search(
@@ -492,12 +512,17 @@ def search(
     all_scores: bool = False,
     min_depth: int = 1,
     tt_min_depth: int = 1,
+    keep_tt: bool = False,
+    eager_ms: int = 0,
 ) -> CoreSearch:
     """Iterative deepening from ``position`` (not over), as ``core_search`` in ``_core.c``.
 
     ``time_ms`` (0: none) stops the search; whether a new iteration starts is
-    :func:`keep_going`'s call (``soft_ms``: the soft limit for a settled best move);
-    ``all_scores`` gives every root action an exact score (for the noisy levels).
+    :func:`keep_going`'s call (``soft_ms``: the soft limit for a settled best move,
+    ``eager_ms``: before it an iteration always starts); ``all_scores`` gives every root
+    action an exact score (for the noisy levels); ``keep_tt`` starts from the
+    transposition table the last such search of this thread left, for the same board,
+    weights and size.
     """
     if position.outcome is not None:
         raise RuntimeError("the AI cannot search a finished game")
@@ -505,7 +530,10 @@ def search(
     tt_log2 = 10 if tt_log2 < 10 else 26 if tt_log2 > 26 else tt_log2
     deadline = start + time_ms / 1000 if time_ms > 0 else None
     b = board(position.variant)
-    c = _Search(b, [*weights, *[0] * (NW - len(weights))], tt_log2, tt_min_depth, deadline)
+    vector = [*weights, *[0] * (NW - len(weights))]
+    c = _Search(b, vector, tt_log2, tt_min_depth, deadline)
+    if keep_tt:
+        c.tt0, c.tt1 = kept_tables(position.variant.id, vector, tt_log2)
     x, hist = node_of(position)
     hist = hist[-(KEYSTACK - MAXPLY - 8) :] if hist else hist
     hlen = len(hist)
@@ -533,7 +561,9 @@ def search(
         if depth > min_depth and done_depth > 0 and c.use_time:
             elapsed = int((time.perf_counter() - start) * 1e9)
             hard = time_ms * 1_000_000
-            if not keep_going(n, stable, elapsed, last_ns, prev_ns, hard, soft_ms * 1_000_000):
+            if not keep_going(
+                n, stable, elapsed, last_ns, prev_ns, hard, soft_ms * 1_000_000, eager_ms * 1_000_000
+            ):
                 break
         iter_start = time.perf_counter()
         saved = c.use_time

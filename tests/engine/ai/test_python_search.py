@@ -145,8 +145,8 @@ def test_the_clock_rule_is_the_same_in_c_and_python() -> None:
         for stable in (0, 1, 2, 3, 5):
             for elapsed in (0, 100 * ms, 600 * ms, 950 * ms):
                 for last, prev in ((0, 0), (50 * ms, 0), (50 * ms, 10 * ms), (200 * ms, 90 * ms)):
-                    for soft in (0, 550 * ms):
-                        args = (n, stable, elapsed, last, prev, 1000 * ms, soft)
+                    for soft, eager in itertools.product((0, 550 * ms), (0, 500 * ms)):
+                        args = (n, stable, elapsed, last, prev, 1000 * ms, soft, eager)
                         assert bool(lib.core_keep_going(*args)) == python_search.keep_going(*args)
 
 
@@ -159,6 +159,12 @@ def test_the_clock_rule() -> None:
     assert keep(20, 2, 600 * ms, 10 * ms, 5 * ms, 1000 * ms, 550 * ms)  # not settled yet
     assert not keep(20, 1, 400 * ms, 300 * ms, 100 * ms, 1000 * ms, 550 * ms)  # would overrun
     assert keep(20, 0, 400 * ms, 300 * ms, 100 * ms, 1000 * ms, 550 * ms)  # best move just changed
+    # Before the eager limit an iteration starts even if it will not finish ...
+    assert keep(20, 1, 400 * ms, 300 * ms, 100 * ms, 1000 * ms, 800 * ms, 600 * ms)
+    # ... and after it the prediction decides again.
+    assert not keep(20, 1, 650 * ms, 300 * ms, 100 * ms, 1000 * ms, 800 * ms, 600 * ms)
+    # A settled best move past the soft limit stops even before the eager limit.
+    assert not keep(20, 3, 560 * ms, 10 * ms, 5 * ms, 1000 * ms, 550 * ms, 600 * ms)
 
 
 def test_a_forced_move_is_answered_at_once() -> None:
