@@ -560,10 +560,8 @@ def search(
     for depth in range(1, max_depth + 1):
         if depth > min_depth and done_depth > 0 and c.use_time:
             elapsed = int((time.perf_counter() - start) * 1e9)
-            hard = time_ms * 1_000_000
-            if not keep_going(
-                n, stable, elapsed, last_ns, prev_ns, hard, soft_ms * 1_000_000, eager_ms * 1_000_000
-            ):
+            hard, soft, eager = (ms * 1_000_000 for ms in (time_ms, soft_ms, eager_ms))
+            if not keep_going(n, stable, elapsed, last_ns, prev_ns, hard, soft, eager):
                 break
         iter_start = time.perf_counter()
         saved = c.use_time
