@@ -12,12 +12,15 @@ from engine.ai import core
 from engine.ai.levels import weights_for
 from engine.arena import (
     BALANCE,
+    GameResult,
     Player,
     balanced_opening,
     baselines,
     elo,
     elo_interval,
     opening,
+    pair_interval,
+    pair_scores,
     parse_player,
     resolve_revision,
     run_match,
@@ -34,6 +37,30 @@ def test_elo_of_even_and_lopsided_scores() -> None:
     assert lo > 350 and mid > hi - 1  # a clean sweep still has a finite lower bound
     mid, lo, hi = elo_interval([1.0, 0.0] * 20)
     assert lo < 0 < hi and mid == 0
+
+
+def test_pairs_are_scored_as_units() -> None:
+    """Pairs that split 1-1 (the colour decided) carry no noise; a pair-based interval is
+    then narrower than one that counts the games as independent."""
+    mid, lo, hi = pair_interval([0.5] * 40 + [1.0] * 10)
+    g_mid, g_lo, g_hi = elo_interval([1.0, 0.0] * 40 + [1.0, 1.0] * 10)
+    assert round(mid) == round(g_mid) == round(elo(0.6))
+    assert g_lo < lo < mid < hi < g_hi
+    assert pair_interval([0.5, 0.5]) == (0.0, 0.0, 0.0)
+    mid, lo, hi = pair_interval([1.0])  # one pair: no spread to estimate
+    assert lo < 0 < hi
+
+
+def result(index: int, a_color: Color, winner: Color | None) -> GameResult:
+    return GameResult(index, a_color, winner, "two pieces left", 60, "", 1.0, 30, 1.0, 30)
+
+
+def test_pair_scores_average_each_complete_pair() -> None:
+    w, b = Color.WHITE, Color.BLACK
+    games = [result(0, w, w), result(1, b, w), result(2, w, w), result(3, b, b), result(4, w, None)]
+    assert pair_scores(games) == [0.5, 1.0]  # the unpaired fifth game is left out
+    report = summarize(Player("hard"), Player("medium"), games)
+    assert "by pairs: 2 pairs (0, 1/2, 1, 3/2, 2 points: 0 0 1 0 1)" in report
 
 
 def test_openings_are_legal_and_seeded() -> None:

@@ -159,3 +159,27 @@ def test_compiled_search_plays_only_legal_actions() -> None:
             found = core.search(position, params)
             assert found.action in position.legal_actions()
             assert {a for a, _ in found.root} == set(position.legal_actions())
+
+
+def test_a_kept_table_carries_one_search_into_the_next() -> None:
+    """With ``keep_tt`` a search starts from what earlier ones stored (far fewer nodes
+    for the same depth and the same answer); without it every search starts from
+    nothing, so its answer depends on its arguments alone; other weights never read
+    the entries."""
+    from engine.ai.levels import weights_for
+
+    position = next(
+        p
+        for p in random_walk_positions("shax", 4, seed=9)
+        if p.outcome is None and p.phase is Phase.MOVEMENT and p.step is Step.MOVE
+    )
+    weights = dict(weights_for("shax"))
+    fresh = core.search(position, core.make_params(weights, max_depth=9))
+    assert core.search(position, core.make_params(weights, max_depth=9)) == fresh
+    kept = core.search(position, core.make_params(weights, max_depth=9, keep_tt=True))
+    assert kept.nodes < fresh.nodes // 3
+    assert (kept.action, kept.score, kept.depth) == (fresh.action, fresh.score, fresh.depth)
+    other = dict(weights, mob=weights["mob"] + 3)
+    kept_other = core.search(position, core.make_params(other, max_depth=9, keep_tt=True))
+    fresh_other = core.search(position, core.make_params(other, max_depth=9))
+    assert kept_other == fresh_other

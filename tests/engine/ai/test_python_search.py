@@ -179,3 +179,20 @@ def test_a_forced_move_is_answered_at_once() -> None:
                 position, weight_vector(variant), max_depth=50, time_ms=5000
             )
             assert found.depth == 1
+
+
+def test_the_python_search_keeps_its_table_too() -> None:
+    """``keep_tt`` in pure Python: the second search of a position reuses the first's
+    entries (fewer nodes, the same answer); a search without it starts from nothing."""
+    position = next(
+        p
+        for p in unfinished_positions("shax", 40, seed=5)
+        if p.phase.value == "movement" and p.step.value == "move"
+    )
+    vector = weight_vector("shax")
+    fresh = python_search.search(position, vector, max_depth=5)
+    python_search.search(position, vector, max_depth=5, keep_tt=True)
+    kept = python_search.search(position, vector, max_depth=5, keep_tt=True)
+    assert kept.nodes < fresh.nodes
+    assert (kept.action, kept.score) == (fresh.action, fresh.score)
+    assert python_search.search(position, vector, max_depth=5) == fresh
