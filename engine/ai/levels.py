@@ -116,8 +116,8 @@ LEVEL_TABLE: MappingProxyType[str, Level] = MappingProxyType(
             tt_log2=21,
             tables=True,
             keep_tt=True,
-            soft_fraction=0.8,
-            eager_fraction=0.6,
+            soft_fraction=0.9,
+            eager_fraction=1.0,
         ),
     }
 )
