@@ -552,8 +552,9 @@ typedef struct {
  * so the search starts from nothing and its answer depends on its arguments alone; with
  * keep_tt it reuses what earlier searches stored (the positions of the last move's
  * search are mostly the next one's) and older entries are the first to be replaced.
- * Keys carry a tag of the board and the weights, so only searches that would compute
- * the same scores share entries. */
+ * Keys carry a 9-bit tag of the board and the weights, so searches that would compute
+ * other scores almost never share entries (two sets of weights share a tag one time in
+ * 511; the levels all use the same weights). */
 static _Thread_local TTEntry *tt_buf;
 static _Thread_local size_t tt_buf_len;
 static _Thread_local uint16_t tt_gen;
