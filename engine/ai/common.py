@@ -6,9 +6,12 @@ and checks that they agree."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
-from engine.position import Action, Kind, Phase, Step, Termination
+from engine.position import Action, Kind, Outcome, Phase, Position, Step, Termination
+from engine.variants import Color, Variant
 
 MAXP = 24
 """Points of the largest board."""
@@ -118,3 +121,53 @@ class CoreSearch:
     stopped: bool
     root: tuple[tuple[Action, int], ...]
     """Root actions, best first, with their scores at the last completed depth."""
+
+
+class NodeFields(Protocol):
+    """A node of either search (``CoreNode`` of the compiled core, ``Node`` of Python's)."""
+
+    @property
+    def bb(self) -> Sequence[int]: ...
+    @property
+    def hand(self) -> Sequence[int]: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def phase(self) -> int: ...
+    @property
+    def step(self) -> int: ...
+    @property
+    def first(self) -> int: ...
+    @property
+    def clock(self) -> int: ...
+    @property
+    def hstart(self) -> int: ...
+    @property
+    def hend(self) -> int: ...
+    @property
+    def outcome(self) -> int: ...
+    @property
+    def term(self) -> int: ...
+
+
+def node_position(v: Variant, out: NodeFields, keys: Sequence[int]) -> Position:
+    """The engine's position for a search node, its history read from ``keys``."""
+    outcome = None
+    if out.outcome:
+        winner = None if out.outcome == OUTCOME_DRAW else Color(out.outcome - OUTCOME_WHITE)
+        termination = TERMINATIONS[out.term]
+        assert termination is not None
+        outcome = Outcome(winner, termination)
+    return Position(
+        v,
+        out.bb[0],
+        out.bb[1],
+        (out.hand[0], out.hand[1]),
+        out.turn,
+        PHASES[out.phase],
+        STEPS[out.step],
+        out.first,
+        out.clock,
+        tuple(keys[out.hstart : out.hend]),
+        outcome,
+    )

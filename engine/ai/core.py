@@ -37,14 +37,13 @@ from engine.ai.common import (
     OUTCOME_DRAW,
     OUTCOME_WHITE,
     PHASE_CODE,
-    PHASES,
     STEP_CODE,
-    STEPS,
     TERMINATIONS,
     WEIGHT_NAMES,
     CoreSearch,
     decode_action,
     encode_action,
+    node_position,
 )
 from engine.build_flags import (
     SHARED_LIBRARY_FLAGS,
@@ -52,8 +51,8 @@ from engine.build_flags import (
     compile_cached,
     optimisation_flags,
 )
-from engine.position import Action, Outcome, Position
-from engine.variants import Color, Variant, get_variant
+from engine.position import Action, Position
+from engine.variants import Variant, get_variant
 
 CORE_ABI = 13
 """Must equal ``CORE_ABI`` in ``_core.c``."""
@@ -281,25 +280,7 @@ def play(position: Position, action: Action) -> Position:
     library().core_play(
         ctypes.byref(core_board(v.id)), node, encode_action(action), ctypes.byref(out), keys
     )
-    outcome = None
-    if out.outcome:
-        winner = None if out.outcome == OUTCOME_DRAW else Color(out.outcome - OUTCOME_WHITE)
-        termination = TERMINATIONS[out.term]
-        assert termination is not None
-        outcome = Outcome(winner, termination)
-    return Position(
-        v,
-        out.bb[0],
-        out.bb[1],
-        (out.hand[0], out.hand[1]),
-        out.turn,
-        PHASES[out.phase],
-        STEPS[out.step],
-        out.first,
-        out.clock,
-        tuple(keys[out.hstart : out.hend]),
-        outcome,
-    )
+    return node_position(v, out, list(keys))
 
 
 # -- search ----------------------------------------------------------------------

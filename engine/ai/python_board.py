@@ -25,26 +25,24 @@ from engine.ai.common import (
     OUTCOME_NONE,
     OUTCOME_WHITE,
     PHASE_CODE,
-    PHASES,
     PLACEMENT_FEATURES,
     STEP_CODE,
-    STEPS,
     TERMINATIONS,
     decode_action,
     encode_action,
+    node_position,
 )
 from engine.position import (
     MOVE_LIMIT,
     REPETITIONS,
     Action,
     Kind,
-    Outcome,
     Phase,
     Position,
     Step,
     Termination,
 )
-from engine.variants import Color, Variant
+from engine.variants import Variant
 
 PLACEMENT, REMOVAL, MOVEMENT = (PHASE_CODE[p] for p in Phase)
 S_PLACE, S_REMOVE, S_MOVE, S_FREE = (STEP_CODE[s] for s in Step)
@@ -588,25 +586,7 @@ def play_action(position: Position, action: Action) -> Position:
     for k in history:
         counts[k] = counts.get(k, 0) + 1
     out = play(board(v), node, encode_action(action), keys, counts)
-    outcome = None
-    if out.outcome:
-        winner = None if out.outcome == OUTCOME_DRAW else Color(out.outcome - OUTCOME_WHITE)
-        termination = TERMINATIONS[out.term]
-        assert termination is not None
-        outcome = Outcome(winner, termination)
-    return Position(
-        v,
-        out.bb[0],
-        out.bb[1],
-        (out.hand[0], out.hand[1]),
-        out.turn,
-        PHASES[out.phase],
-        STEPS[out.step],
-        out.first,
-        out.clock,
-        tuple(keys[out.hstart : out.hend]),
-        outcome,
-    )
+    return node_position(v, out, keys)
 
 
 def evaluate(position: Position, weights: Sequence[int]) -> int:
