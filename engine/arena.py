@@ -3,7 +3,9 @@
 Games come in pairs from the same random opening (the first few placements), with the
 colours swapped, so each side places first equally often. Openings are drawn at random
 and kept only when a shallow search finds them balanced. Prints wins, draws and losses
-of ``--a``, its score and the Elo difference with a 95% error bar.
+of ``--a``, its score and the Elo difference with a 95% error bar, counted by games and
+by pairs (a pair scores 0 to 2 points; when the colour decides most games, the pairs
+are the independent samples and their interval is the one to quote).
 
     python -m engine.arena --a hard --b medium --games 40 --variant shax --movetime 0.5
     python -m engine.arena --a master --b baseline@3a13e0e --movetime 0.3 --games 40

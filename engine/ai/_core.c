@@ -544,7 +544,7 @@ typedef struct {
     uint16_t move;
     int8_t depth;
     uint8_t flag;
-    uint16_t gen; /* the search that wrote it: older entries count as empty */
+    uint16_t gen; /* the search that wrote it (0: never written) */
 } TTEntry;
 
 /* One table per thread, kept between searches (no page faults per call). Each search
