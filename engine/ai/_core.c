@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#define CORE_ABI 13
+#define CORE_ABI 14
 
 #define MAXP 24
 #define MAXLINES 16
@@ -843,6 +843,19 @@ static int qsearch(Ctx *c, const Node *x, int alpha, int beta, int ply, int qd) 
     return best;
 }
 
+/* Selectivity away from the principal variation (beta - alpha == 1), in plies:
+ * - a quiet position whose static evaluation beats beta by RFP_MARGIN a ply, at most
+ *   RFP_DEPTH plies from the horizon, is cut without a search (reverse futility);
+ * - a node of at least IIR_DEPTH plies with no table entry is searched a ply shallower
+ *   (it is a node the last iteration did not reach, or lost from the table);
+ * - at most 3 plies from the horizon, quiet moves after the first 3 + 2 * depth^2 are
+ *   not searched (the ordering puts jares, blocks and killers first);
+ * and the quiet moves tried before a cutoff lose the history the cutoff move gains. */
+#define RFP_MARGIN 60
+#define RFP_DEPTH 3
+#define IIR_DEPTH 5
+#define LMP_DEPTH 3
+
 static int search(Ctx *c, const Node *x, int depth, int alpha, int beta, int ply) {
     if (x->outcome) {
         c->nodes++;
@@ -881,7 +894,14 @@ static int search(Ctx *c, const Node *x, int depth, int alpha, int beta, int ply
             if (e->flag == TT_UPPER && s <= alpha) return s;
         }
     }
-    int moves[MAXMOVES], sc[MAXMOVES];
+    int pv = beta - alpha > 1;
+    if (!pv && ply > 0 && depth <= RFP_DEPTH && beta < MATE_BOUND && beta > -MATE_BOUND &&
+        (x->step == S_MOVE || x->step == S_PLACE)) {
+        int ev = cached_eval(c, x);
+        if (ev - RFP_MARGIN * depth >= beta) return ev;
+    }
+    if (use_tt && !e && depth >= IIR_DEPTH) depth--;
+    int moves[MAXMOVES], sc[MAXMOVES], tried[MAXMOVES], ntried = 0;
     int n = gen(B, x, moves);
     score_actions(c, x, moves, n, sc, ttm, ply);
     int best = -INF, best_move = 0, alpha0 = alpha;
@@ -889,6 +909,9 @@ static int search(Ctx *c, const Node *x, int depth, int alpha, int beta, int ply
     for (int i = 0; i < n; i++) {
         pick(moves, sc, n, i);
         int a = moves[i];
+        if (!pv && depth <= LMP_DEPTH && i >= 3 + 2 * depth * depth && sc[i] < 39000 &&
+            x->step != S_REMOVE && best > -MATE_BOUND)
+            break;
         Node ch;
         play(B, x, a, &ch, c->keys, c->filter);
         int same = ch.turn == t;
@@ -929,6 +952,13 @@ static int search(Ctx *c, const Node *x, int depth, int alpha, int beta, int ply
                         }
                     }
                     int32_t *h = &c->hist[t][a & 4095];
+                    if (quiet && x->step != S_REMOVE) {
+                        for (int k = 0; k < ntried; k++) {
+                            int32_t *hm = &c->hist[t][tried[k] & 4095];
+                            *hm -= depth * depth;
+                            if (*hm < -30000) *hm = -30000;
+                        }
+                    }
                     *h += depth * depth;
                     if (*h > 30000) {
                         for (int k = 0; k < 4096; k++) {
@@ -940,6 +970,7 @@ static int search(Ctx *c, const Node *x, int depth, int alpha, int beta, int ply
                 }
             }
         }
+        if (quiet && ntried < MAXMOVES) tried[ntried++] = a;
     }
     if (use_tt) {
         int flag = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;

@@ -31,6 +31,14 @@ FSCALE = 24
 """``evaluate == sum(weight * feature) // FSCALE`` (features are scaled integers)."""
 MAXPLY = 160
 KEYSTACK = 640
+RFP_MARGIN = 60
+"""Centi-stones a ply by which a quiet position's evaluation must beat beta to be cut."""
+RFP_DEPTH = 3
+"""Plies from the horizon, at most, where a position is cut on its evaluation."""
+IIR_DEPTH = 5
+"""Plies, at least, at which a node with no table entry is searched a ply shallower."""
+LMP_DEPTH = 3
+"""Plies from the horizon, at most, where late quiet moves are not searched."""
 
 FAMILY_SHAX = 0
 FAMILY_JAR = 1

@@ -19,12 +19,16 @@ from collections.abc import Sequence
 
 from engine.ai.common import (
     FAMILY_JAR,
+    IIR_DEPTH,
     INF,
     KEYSTACK,
+    LMP_DEPTH,
     MATE,
     MATE_BOUND,
     MAXPLY,
     NW,
+    RFP_DEPTH,
+    RFP_MARGIN,
     CoreSearch,
     decode_action,
 )
@@ -349,6 +353,20 @@ class _Search:
                     return s
                 if flag == TT_UPPER and s <= alpha:
                     return s
+        # Selectivity away from the principal variation (see _core.c).
+        pv = beta - alpha > 1
+        if (
+            not pv
+            and ply > 0
+            and depth <= RFP_DEPTH
+            and -MATE_BOUND < beta < MATE_BOUND
+            and x.step in (S_MOVE, S_PLACE)
+        ):
+            ev = self.cached_eval(x)
+            if ev - RFP_MARGIN * depth >= beta:
+                return ev
+        if use_tt and e is None and depth >= IIR_DEPTH:
+            depth -= 1
         moves = gen(b, x)
         n = len(moves)
         sc = [0] * n
@@ -358,9 +376,13 @@ class _Search:
         alpha0 = alpha
         t = x.turn
         keys, counts = self.keys, self.counts
+        tried: list[int] = []
+        lmp = not pv and depth <= LMP_DEPTH and x.step != S_REMOVE
         for i in range(n):
             _pick(moves, sc, n, i)
             a = moves[i]
+            if lmp and i >= 3 + 2 * depth * depth and sc[i] < 39000 and best > -MATE_BOUND:
+                break
             ch = play(b, x, a, keys, counts)
             same = ch.turn == t
             # A removal rides with the move that earned it: no depth spent on it.
@@ -411,12 +433,17 @@ class _Search:
                                 killers[1] = killers[0]
                                 killers[0] = a
                         hist = self.hist[t]
+                        if quiet and x.step != S_REMOVE:
+                            for q in tried:
+                                hist[q & 4095] = max(-30000, hist[q & 4095] - depth * depth)
                         hist[a & 4095] += depth * depth
                         if hist[a & 4095] > 30000:
                             for side in self.hist:
                                 for k in range(4096):
                                     side[k] >>= 1
                         break
+            if quiet:
+                tried.append(a)
         if use_tt:
             flag = TT_LOWER if best >= beta else TT_EXACT if best > alpha0 else TT_UPPER
             self.tt_store(key, depth, flag, best, best_move, ply)

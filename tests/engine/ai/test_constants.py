@@ -81,6 +81,10 @@ def test_sizes_and_scores_agree() -> None:
         "FSCALE",
         "MAXPLY",
         "KEYSTACK",
+        "RFP_MARGIN",
+        "RFP_DEPTH",
+        "IIR_DEPTH",
+        "LMP_DEPTH",
     ):
         assert c[name] == getattr(common, name), name
     assert c["MOVE_LIMIT"] == rules.MOVE_LIMIT
