@@ -79,10 +79,12 @@ def test_python_evaluation_is_the_compiled_one(variant: str) -> None:
 @pytest.mark.parametrize("variant", VARIANT_IDS)
 @pytest.mark.parametrize("all_scores", [False, True])
 def test_python_search_finds_what_the_compiled_one_finds(variant: str, all_scores: bool) -> None:
-    """Depths 1 to 3 on many positions, 4 on a few: the same search, node for node."""
+    """Depths 1 to 3 on many positions, 4 on a few and 6 on two (deep enough for every cut
+    and reduction of the search): the same search, node for node."""
     weights = weights_for(variant)
     cases = [(p, d) for p in unfinished_positions(variant, 12, seed=11) for d in (1, 2, 3)]
     cases += [(p, 4) for p in unfinished_positions(variant, 4, seed=12)]
+    cases += [(p, 6) for p in unfinished_positions(variant, 2, seed=13)]
     for position, depth in cases:
         params = core.make_params(weights, max_depth=depth, all_scores=all_scores)
         compiled = core.c_search(position, params)
