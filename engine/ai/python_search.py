@@ -97,8 +97,8 @@ def _pick(moves: list[int], sc: list[int], n: int, i: int) -> None:
         sc[i], sc[best] = sc[best], sc[i]
 
 
-TTEntry = tuple[int, int, int, int, int]
-"""(key, score, move, depth, flag)"""
+TTEntry = tuple[int, int, int, int, int, int]
+"""(key, score, move, depth, flag, generation)"""
 
 
 class _Search:
@@ -119,6 +119,8 @@ class _Search:
         self.path_start = 0
         self.tt0: dict[int, TTEntry] = {}
         self.tt1: dict[int, TTEntry] = {}
+        self.gen = 1
+        """The search that writes entries (a kept table holds those of earlier ones)."""
         self.ttmask = (1 << tt_log2) - 1
         self.tt_min_depth = tt_min_depth
         self.nodes = 0
@@ -174,11 +176,13 @@ class _Search:
     def tt_store(self, key: int, depth: int, flag: int, score: int, move: int, ply: int) -> None:
         i = mix(key) & self.ttmask
         b0 = self.tt0.get(i)
-        table = self.tt0 if b0 is None or b0[0] == key or depth >= b0[3] else self.tt1
+        # The first slot keeps the deepest entry of this search; the second takes the rest.
+        fresh = b0 is None or b0[5] != self.gen or b0[0] == key or depth >= b0[3]
+        table = self.tt0 if fresh else self.tt1
         e = table.get(i)
         if e is not None and e[0] == key and move == 0:
             move = e[2]
-        table[i] = (key, _to_tt(score, ply), move, min(depth, 127), flag)
+        table[i] = (key, _to_tt(score, ply), move, min(depth, 127), flag, self.gen)
 
     def score_removals(self, x: Node, moves: list[int], sc: list[int]) -> None:
         """Ordering score of each opponent stone for a removal."""
@@ -517,15 +521,19 @@ _KEPT = threading.local()
 
 def kept_tables(
     variant: str, weights: Sequence[int], tt_log2: int
-) -> tuple[dict[int, TTEntry], dict[int, TTEntry]]:
+) -> tuple[dict[int, TTEntry], dict[int, TTEntry], int]:
     """This thread's transposition table for ``keep_tt`` searches of one board, weights
-    and size (a new one when any of them changes)."""
+    and size (a new one when any of them changes), and the generation of the search
+    about to use it: older entries are the first to be replaced, as in the C core."""
     tag = (variant, tuple(weights), tt_log2)
     if getattr(_KEPT, "tag", None) != tag:
         _KEPT.tag = tag
         _KEPT.tables = ({}, {})
-    tables: tuple[dict[int, TTEntry], dict[int, TTEntry]] = _KEPT.tables
-    return tables
+        _KEPT.gen = 0
+    _KEPT.gen += 1
+    tt0, tt1 = _KEPT.tables
+    gen: int = _KEPT.gen
+    return tt0, tt1, gen
 
 
 def search(
@@ -560,7 +568,7 @@ def search(
     vector = [*weights, *[0] * (NW - len(weights))]
     c = _Search(b, vector, tt_log2, tt_min_depth, deadline)
     if keep_tt:
-        c.tt0, c.tt1 = kept_tables(position.variant.id, vector, tt_log2)
+        c.tt0, c.tt1, c.gen = kept_tables(position.variant.id, vector, tt_log2)
     x, hist = node_of(position)
     hist = hist[-(KEYSTACK - MAXPLY - 8) :] if hist else hist
     hlen = len(hist)

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from engine.ai import core, python_board, python_search
-from engine.ai.common import MATE_BOUND, WEIGHT_NAMES
+from engine.ai.common import MATE_BOUND, NW, WEIGHT_NAMES
 from engine.ai.levels import LEVEL_TABLE, weights_for
 from engine.ai.player import choose_for_position
 from engine.position import Position
@@ -198,3 +198,31 @@ def test_the_python_search_keeps_its_table_too() -> None:
     assert kept.nodes < fresh.nodes
     assert (kept.action, kept.score) == (fresh.action, fresh.score)
     assert python_search.search(position, vector, max_depth=5) == fresh
+
+
+def test_the_python_kept_table_replaces_older_searches_first() -> None:
+    """As in the C core: the first slot of a bucket keeps the deepest entry of the current
+    search only; there an entry of an earlier search gives way to any new one."""
+    search = python_search._Search(
+        python_board.board(Position.initial("shax").variant), [0] * NW, 10, 1, None
+    )
+    index = python_board.mix(1) & search.ttmask
+    old, new, third = itertools.islice(
+        (k for k in itertools.count(1) if python_board.mix(k) & search.ttmask == index), 3
+    )
+    search.tt_store(old, 9, 0, 10, 0, 0)
+    search.tt_store(new, 2, 0, 20, 0, 0)  # the same search: the deeper entry keeps slot 0
+    assert (search.tt0[index][0], search.tt1[index][0]) == (old, new)
+    search.gen = 2  # the next search with the kept table
+    search.tt_store(third, 1, 0, 30, 0, 0)
+    assert search.tt_probe(old) is None
+    assert search.tt_probe(third) is not None and search.tt_probe(new) is not None
+
+
+def test_each_search_with_the_kept_table_is_a_new_generation() -> None:
+    vector = [*weight_vector("shax"), *[0] * NW][:NW]
+    tt0, tt1, first = python_search.kept_tables("shax", vector, 12)
+    same0, same1, second = python_search.kept_tables("shax", vector, 12)
+    assert (same0, same1, second) == (tt0, tt1, first + 1) and same0 is tt0
+    other = python_search.kept_tables("shax", [1, *vector[1:]], 12)
+    assert other[2] == 1  # other weights: a new table
