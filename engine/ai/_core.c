@@ -844,11 +844,12 @@ static int qsearch(Ctx *c, const Node *x, int alpha, int beta, int ply, int qd) 
 }
 
 /* Selectivity away from the principal variation (beta - alpha == 1), in plies:
- * - a quiet position whose static evaluation beats beta by RFP_MARGIN a ply, at most
- *   RFP_DEPTH plies from the horizon, is cut without a search (reverse futility);
+ * - a position where a stone is placed or moved (not a removal or a freeing move) whose
+ *   static evaluation beats beta by RFP_MARGIN a ply, at most RFP_DEPTH plies from the
+ *   horizon, is cut without a search (reverse futility);
  * - a node of at least IIR_DEPTH plies with no table entry is searched a ply shallower
  *   (it is a node the last iteration did not reach, or lost from the table);
- * - at most 3 plies from the horizon, quiet moves after the first 3 + 2 * depth^2 are
+ * - at most LMP_DEPTH plies from the horizon, quiet moves after the first 3 + 2 * depth^2 are
  *   not searched (the ordering puts jares, blocks and killers first);
  * and the quiet moves tried before a cutoff lose the history the cutoff move gains. */
 #define RFP_MARGIN 60
