@@ -21,12 +21,10 @@ from typing import Any
 import aiosqlite
 
 from bot.service.streaks import Series, Tally
-from bot.storage.base import ChannelTaken, Storage, StorageError, check_table, resolution
+from bot.storage.base import Storage, StorageError, check_table, resolution
 from bot.storage.checks import check_file, damaged, read_only
 from bot.storage.rows import (
     NEW_CHALLENGE_COLUMNS,
-    NEW_GAME_COLUMNS,
-    TALLY_FIELDS,
     ChallengeRow,
     ChallengeStatus,
     Finished,
@@ -38,12 +36,9 @@ from bot.storage.rows import (
     PlayerResult,
     SeriesResult,
     Termination,
-    challenge_row,
-    game_row,
     guild_key,
     moment,
     series_keys,
-    tally_of,
 )
 from bot.storage.schema import (
     FLAG_COLUMNS,
@@ -53,43 +48,18 @@ from bot.storage.schema import (
     TABLES,
 )
 from bot.storage.settings import KeyValues
-
-_GAME_COLUMNS = (
-    "id, guild_id, channel_id, parent_channel_id, variant, record, white_id, white_name, "
-    "black_id, black_name, ai_level, ai_color, status, result, termination, version, "
-    "draw_offered_by, warned, board_message_id, rematch_of, created_at, updated_at, "
-    "turn_started_at, ended_at, shown_version"
+from bot.storage.sqlite_sql import (
+    CHALLENGE_COLUMNS,
+    GAME_COLUMNS,
+    LEADERBOARD_ORDER,
+    SERIES_SELECT,
+    TALLY_COLUMNS,
+    Transaction,
+    challenge_from,
+    game_from,
+    tally_from,
+    ts,
 )
-_CHALLENGE_COLUMNS = (
-    "id, guild_id, channel_id, parent_channel_id, challenger_id, challenger_name, opponent_id, "
-    "opponent_name, variant, status, rematch_of, game_id, message_id, created_at, expires_at, "
-    "resolved_at"
-)
-_TALLY_COLUMNS = ", ".join(TALLY_FIELDS)
-_SERIES_SELECT = (
-    "SELECT holder, stones, last_white, last_winner, games FROM series "
-    "WHERE guild_id = ? AND a = ? AND b = ?"
-)
-_LEADERBOARD_ORDER = {
-    LeaderboardOrder.STREAK: ("streak", "streak DESC, wins DESC"),
-    LeaderboardOrder.BEST: ("best", "best DESC, wins DESC"),
-}
-
-
-def _ts(when: datetime) -> float:
-    return when.timestamp()
-
-
-def _game(row: sqlite3.Row) -> GameRow:
-    return game_row(dict(row))
-
-
-def _challenge(row: sqlite3.Row) -> ChallengeRow:
-    return challenge_row(dict(row))
-
-
-def _tally(row: sqlite3.Row | None) -> Tally:
-    return tally_of(None if row is None else dict(row))
 
 
 class SqliteStorage(KeyValues, Storage):
@@ -150,12 +120,12 @@ class SqliteStorage(KeyValues, Storage):
                 await tx.execute(f"PRAGMA user_version = {int(number)}")
 
     @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[_Tx]:
+    async def _tx(self) -> AsyncIterator[Transaction]:
         """One write transaction (BEGIN IMMEDIATE … COMMIT, ROLLBACK on error)."""
         async with self._lock:
             await self._db.execute("BEGIN IMMEDIATE")
             try:
-                yield _Tx(self._db)
+                yield Transaction(self._db)
             except BaseException:
                 await self._db.execute("ROLLBACK")
                 raise
@@ -190,28 +160,28 @@ class SqliteStorage(KeyValues, Storage):
             return await tx.game(game_id)
 
     async def get_game(self, game_id: int) -> GameRow | None:
-        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-        return _game(row) if row else None
+        row = await self._one(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return game_from(row) if row else None
 
     async def active_game_in_channel(self, channel_id: int) -> GameRow | None:
         row = await self._one(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'",
+            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'",
             (channel_id,),
         )
-        return _game(row) if row else None
+        return game_from(row) if row else None
 
     async def active_games(self, *, turn_started_by: datetime | None = None) -> list[GameRow]:
         if turn_started_by is None:
             rows = await self._all(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
+                f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
             )
         else:
             rows = await self._all(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' "
+                f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' "
                 "AND (ai_level IS NOT NULL OR turn_started_at <= ?) ORDER BY id",
-                (_ts(turn_started_by),),
+                (ts(turn_started_by),),
             )
-        return [_game(r) for r in rows]
+        return [game_from(r) for r in rows]
 
     async def update_game(
         self,
@@ -228,19 +198,19 @@ class SqliteStorage(KeyValues, Storage):
             "updated_at = ?, "
             "turn_started_at = CASE WHEN ? THEN ? ELSE turn_started_at END, "
             "warned = CASE WHEN ? THEN 0 ELSE warned END "
-            f"WHERE id = ? AND version = ? AND status = 'active' RETURNING {_GAME_COLUMNS}",
+            f"WHERE id = ? AND version = ? AND status = 'active' RETURNING {GAME_COLUMNS}",
             (
                 " ".join(record),
                 draw_offered_by,
-                _ts(now),
+                ts(now),
                 new_turn,
-                _ts(now),
+                ts(now),
                 new_turn,
                 game_id,
                 version,
             ),
         )
-        return _game(row) if row else None
+        return game_from(row) if row else None
 
     async def mark_warned(self, game_id: int, version: int) -> bool:
         rows = await self._all(
@@ -268,9 +238,9 @@ class SqliteStorage(KeyValues, Storage):
 
     async def unshown_games(self) -> list[GameRow]:
         rows = await self._all(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE shown_version < version ORDER BY id"
+            f"SELECT {GAME_COLUMNS} FROM games WHERE shown_version < version ORDER BY id"
         )
-        return [_game(r) for r in rows]
+        return [game_from(r) for r in rows]
 
     async def finish_game(
         self,
@@ -290,7 +260,7 @@ class SqliteStorage(KeyValues, Storage):
                 "UPDATE games SET record = ?, status = 'over', result = ?, termination = ?, "
                 "draw_offered_by = NULL, version = version + 1, updated_at = ?, ended_at = ? "
                 "WHERE id = ? AND version = ? AND status = 'active'",
-                (" ".join(record), result, termination, _ts(now), _ts(now), game_id, version),
+                (" ".join(record), result, termination, ts(now), ts(now), game_id, version),
             )
             if cursor.rowcount != 1:
                 return None
@@ -311,10 +281,10 @@ class SqliteStorage(KeyValues, Storage):
 
     async def last_game_in_channel(self, channel_id: int) -> GameRow | None:
         row = await self._one(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
             (channel_id,),
         )
-        return _game(row) if row else None
+        return game_from(row) if row else None
 
     # -- hints -------------------------------------------------------------------------
 
@@ -339,39 +309,39 @@ class SqliteStorage(KeyValues, Storage):
     async def create_challenge(self, new: NewChallenge, now: datetime) -> ChallengeRow:
         row = await self._one(
             f"INSERT INTO challenges ({NEW_CHALLENGE_COLUMNS}, created_at, expires_at) "
-            f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_CHALLENGE_COLUMNS}",
-            (*new.values(), _ts(now), _ts(new.expires_at)),
+            f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {CHALLENGE_COLUMNS}",
+            (*new.values(), ts(now), ts(new.expires_at)),
         )
         assert row is not None
-        return _challenge(row)
+        return challenge_from(row)
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRow | None:
         row = await self._one(
-            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = ?", (challenge_id,)
+            f"SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = ?", (challenge_id,)
         )
-        return _challenge(row) if row else None
+        return challenge_from(row) if row else None
 
     async def open_challenges(self, channel_id: int) -> list[ChallengeRow]:
         rows = await self._all(
-            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges "
+            f"SELECT {CHALLENGE_COLUMNS} FROM challenges "
             "WHERE channel_id = ? AND status = 'open' ORDER BY id",
             (channel_id,),
         )
-        return [_challenge(r) for r in rows]
+        return [challenge_from(r) for r in rows]
 
     async def open_challenges_all(self) -> list[ChallengeRow]:
         rows = await self._all(
-            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE status = 'open' ORDER BY id"
+            f"SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE status = 'open' ORDER BY id"
         )
-        return [_challenge(r) for r in rows]
+        return [challenge_from(r) for r in rows]
 
     async def due_challenges(self, now: datetime) -> list[ChallengeRow]:
         rows = await self._all(
-            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges "
+            f"SELECT {CHALLENGE_COLUMNS} FROM challenges "
             "WHERE status = 'open' AND expires_at <= ? ORDER BY id",
-            (_ts(now),),
+            (ts(now),),
         )
-        return [_challenge(r) for r in rows]
+        return [challenge_from(r) for r in rows]
 
     async def resolve_challenge(
         self, challenge_id: int, status: ChallengeStatus | str, now: datetime
@@ -379,7 +349,7 @@ class SqliteStorage(KeyValues, Storage):
         rows = await self._all(
             "UPDATE challenges SET status = ?, resolved_at = ? "
             "WHERE id = ? AND status = 'open' RETURNING id",
-            (resolution(status), _ts(now), challenge_id),
+            (resolution(status), ts(now), challenge_id),
         )
         return len(rows) == 1
 
@@ -390,7 +360,7 @@ class SqliteStorage(KeyValues, Storage):
             cursor = await tx.execute(
                 "UPDATE challenges SET status = 'accepted', resolved_at = ? "
                 "WHERE id = ? AND status = 'open'",
-                (_ts(now), challenge_id),
+                (ts(now), challenge_id),
             )
             if cursor.rowcount != 1:
                 return None
@@ -409,22 +379,22 @@ class SqliteStorage(KeyValues, Storage):
 
     async def tallies(self, guild_id: int | None, user_id: int) -> dict[str, Tally]:
         rows = await self._all(
-            f"SELECT kind, {_TALLY_COLUMNS} FROM tallies WHERE guild_id = ? AND user_id = ?",
+            f"SELECT kind, {TALLY_COLUMNS} FROM tallies WHERE guild_id = ? AND user_id = ?",
             (guild_key(guild_id), user_id),
         )
-        return {r["kind"]: _tally(r) for r in rows}
+        return {r["kind"]: tally_from(r) for r in rows}
 
     async def leaderboard(
         self, guild_id: int | None, kind: str, by: LeaderboardOrder | str, limit: int = 10
     ) -> list[tuple[int, str, Tally]]:
-        column, order = _LEADERBOARD_ORDER[LeaderboardOrder(by)]
+        column, order = LEADERBOARD_ORDER[LeaderboardOrder(by)]
         rows = await self._all(
-            f"SELECT user_id, name, {_TALLY_COLUMNS} FROM tallies "
+            f"SELECT user_id, name, {TALLY_COLUMNS} FROM tallies "
             f"WHERE guild_id = ? AND kind = ? AND {column} > 0 "
             f"ORDER BY {order}, user_id LIMIT ?",
             (guild_key(guild_id), kind, limit),
         )
-        return [(r["user_id"], r["name"], _tally(r)) for r in rows]
+        return [(r["user_id"], r["name"], tally_from(r)) for r in rows]
 
     async def bot_record(self, guild_id: int | None) -> dict[str, tuple[int, int, int]]:
         rows = await self._all(
@@ -436,7 +406,7 @@ class SqliteStorage(KeyValues, Storage):
 
     async def series(self, guild_id: int | None, x: str, y: str) -> Series:
         a, b = series_keys(x, y)
-        row = await self._one(_SERIES_SELECT, (guild_key(guild_id), a, b))
+        row = await self._one(SERIES_SELECT, (guild_key(guild_id), a, b))
         return Series(*row) if row else Series()
 
     # -- copying a whole database ----------------------------------------------
@@ -459,80 +429,8 @@ class SqliteStorage(KeyValues, Storage):
             for table, rows in tables.items():
                 check_table(table)
                 for row in rows:
-                    values = [_ts(v) if isinstance(v, datetime) else v for v in row.values()]
+                    values = [ts(v) if isinstance(v, datetime) else v for v in row.values()]
                     marks = ", ".join("?" * len(values))
                     await tx.execute(
                         f"INSERT INTO {table} ({', '.join(row)}) VALUES ({marks})", values
                     )
-
-
-class _Tx:
-    """Statements used inside a transaction (the storage lock is held)."""
-
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self.db = db
-
-    async def execute(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
-        return await self.db.execute(sql, params)
-
-    async def script(self, script: str) -> None:
-        # executescript() would COMMIT first; run the statements one by one instead.
-        for statement in script.split(";"):
-            if statement.strip():
-                await self.db.execute(statement)
-
-    async def insert_game(self, new: NewGame, now: datetime) -> int:
-        try:
-            cursor = await self.db.execute(
-                f"INSERT INTO games ({NEW_GAME_COLUMNS}, created_at, updated_at, "
-                "turn_started_at, shown_version) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, -1)",
-                (*new.values(), _ts(now), _ts(now), _ts(now)),
-            )
-        except sqlite3.IntegrityError as exc:
-            if "games.channel_id" in str(exc):
-                raise ChannelTaken(new.channel_id) from exc
-            raise
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
-
-    async def game(self, game_id: int) -> GameRow:
-        async with self.db.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
-        assert row is not None
-        return _game(row)
-
-    async def tally(self, guild: int, user_id: int, kind: str) -> Tally:
-        async with self.db.execute(
-            f"SELECT {_TALLY_COLUMNS} FROM tallies WHERE guild_id = ? AND user_id = ? AND kind = ?",
-            (guild, user_id, kind),
-        ) as cursor:
-            return _tally(await cursor.fetchone())
-
-    async def put_tally(self, guild: int, user_id: int, kind: str, name: str, t: Tally) -> None:
-        await self.db.execute(
-            f"INSERT INTO tallies (guild_id, user_id, kind, name, {_TALLY_COLUMNS}) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (guild_id, user_id, kind) DO UPDATE SET name = excluded.name, "
-            "wins = excluded.wins, losses = excluded.losses, draws = excluded.draws, "
-            "streak = excluded.streak, best = excluded.best, gal = excluded.gal, "
-            "gabad = excluded.gabad",
-            (guild, user_id, kind, name, *(getattr(t, f) for f in TALLY_FIELDS)),
-        )
-
-    async def series(self, guild: int, a: str, b: str) -> Series:
-        async with self.db.execute(_SERIES_SELECT, (guild, a, b)) as cursor:
-            row = await cursor.fetchone()
-        return Series(*row) if row else Series()
-
-    async def put_series(self, guild: int, a: str, b: str, s: Series) -> None:
-        await self.db.execute(
-            "INSERT INTO series (guild_id, a, b, holder, stones, last_white, last_winner, games) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (guild_id, a, b) DO UPDATE SET holder = excluded.holder, "
-            "stones = excluded.stones, last_white = excluded.last_white, "
-            "last_winner = excluded.last_winner, games = excluded.games",
-            (guild, a, b, s.holder, s.stones, s.last_white, s.last_winner, s.games),
-        )
