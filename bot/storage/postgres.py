@@ -14,24 +14,32 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any
 
 import asyncpg
 
 from bot.service.streaks import Series, Tally
 from bot.storage.base import (
-    ChannelTaken,
     Storage,
     StorageError,
     check_table,
     redacted,
     resolution,
 )
+from bot.storage.postgres_sql import (
+    CHALLENGE_COLUMNS,
+    GAME_COLUMNS,
+    LEADERBOARD_ORDER,
+    TALLY_COLUMNS,
+    challenge_from,
+    game_from,
+    insert_game,
+    locked_series,
+    locked_tally,
+    numbered,
+)
 from bot.storage.rows import (
-    CHALLENGE_FIELDS,
-    GAME_FIELDS,
     NEW_CHALLENGE_COLUMNS,
-    NEW_GAME_COLUMNS,
     TALLY_FIELDS,
     ChallengeRow,
     ChallengeStatus,
@@ -44,8 +52,6 @@ from bot.storage.rows import (
     PlayerResult,
     SeriesResult,
     Termination,
-    challenge_row,
-    game_row,
     guild_key,
     series_keys,
     tally_of,
@@ -53,33 +59,11 @@ from bot.storage.rows import (
 from bot.storage.schema import POSTGRES_MIGRATIONS, SCHEMA_VERSION, TABLES
 from bot.storage.settings import KeyValues
 
-_GAME_COLUMNS = ", ".join(GAME_FIELDS)
-_CHALLENGE_COLUMNS = ", ".join(CHALLENGE_FIELDS)
-_TALLY_COLUMNS = ", ".join(TALLY_FIELDS)
-_LEADERBOARD_ORDER = {
-    LeaderboardOrder.STREAK: ("streak", "streak DESC, wins DESC"),
-    LeaderboardOrder.BEST: ("best", "best DESC, wins DESC"),
-}
 if TYPE_CHECKING:
-    from asyncpg.pool import PoolConnectionProxy
+    from bot.storage.postgres_sql import Conn
 
-    Conn: TypeAlias = PoolConnectionProxy[asyncpg.Record]
 _MIGRATION_LOCK = 0x5348_4158  # "SHAX": one advisory lock key for migrations
 _SCHEMA_TABLE = "CREATE TABLE IF NOT EXISTS shax_schema (version INTEGER NOT NULL)"
-
-
-def numbered(sql: str) -> str:
-    """``?`` placeholders as PostgreSQL's ``$1``, ``$2``… (the SQL holds no other ``?``)."""
-    parts = sql.split("?")
-    return "".join(f"{part}${i}" for i, part in enumerate(parts[:-1], 1)) + parts[-1]
-
-
-def _game(row: asyncpg.Record) -> GameRow:
-    return game_row(dict(row))
-
-
-def _challenge(row: asyncpg.Record) -> ChallengeRow:
-    return challenge_row(dict(row))
 
 
 class PostgresStorage(KeyValues, Storage):
@@ -153,31 +137,31 @@ class PostgresStorage(KeyValues, Storage):
 
     async def create_game(self, new: NewGame, now: datetime) -> GameRow:
         async with self._pool.acquire() as conn:
-            return await _insert_game(conn, new, now)
+            return await insert_game(conn, new, now)
 
     async def get_game(self, game_id: int) -> GameRow | None:
-        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", game_id)
-        return _game(row) if row else None
+        row = await self._one(f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1", game_id)
+        return game_from(row) if row else None
 
     async def active_game_in_channel(self, channel_id: int) -> GameRow | None:
         row = await self._one(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'",
+            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'",
             channel_id,
         )
-        return _game(row) if row else None
+        return game_from(row) if row else None
 
     async def active_games(self, *, turn_started_by: datetime | None = None) -> list[GameRow]:
         if turn_started_by is None:
             rows = await self._all(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
+                f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
             )
         else:
             rows = await self._all(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' "
+                f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' "
                 "AND (ai_level IS NOT NULL OR turn_started_at <= $1) ORDER BY id",
                 turn_started_by,
             )
-        return [_game(r) for r in rows]
+        return [game_from(r) for r in rows]
 
     async def update_game(
         self,
@@ -194,7 +178,7 @@ class PostgresStorage(KeyValues, Storage):
             "updated_at = $3, "
             "turn_started_at = CASE WHEN $4::boolean THEN $3 ELSE turn_started_at END, "
             "warned = CASE WHEN $4::boolean THEN FALSE ELSE warned END "
-            f"WHERE id = $5 AND version = $6 AND status = 'active' RETURNING {_GAME_COLUMNS}",
+            f"WHERE id = $5 AND version = $6 AND status = 'active' RETURNING {GAME_COLUMNS}",
             " ".join(record),
             draw_offered_by,
             now,
@@ -202,7 +186,7 @@ class PostgresStorage(KeyValues, Storage):
             game_id,
             version,
         )
-        return _game(row) if row else None
+        return game_from(row) if row else None
 
     async def mark_warned(self, game_id: int, version: int) -> bool:
         rows = await self._all(
@@ -232,9 +216,9 @@ class PostgresStorage(KeyValues, Storage):
 
     async def unshown_games(self) -> list[GameRow]:
         rows = await self._all(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE shown_version < version ORDER BY id"
+            f"SELECT {GAME_COLUMNS} FROM games WHERE shown_version < version ORDER BY id"
         )
-        return [_game(r) for r in rows]
+        return [game_from(r) for r in rows]
 
     async def finish_game(
         self,
@@ -253,7 +237,7 @@ class PostgresStorage(KeyValues, Storage):
             row = await conn.fetchrow(
                 "UPDATE games SET record = $1, status = 'over', result = $2, termination = $3, "
                 "draw_offered_by = NULL, version = version + 1, updated_at = $4, ended_at = $4 "
-                f"WHERE id = $5 AND version = $6 AND status = 'active' RETURNING {_GAME_COLUMNS}",
+                f"WHERE id = $5 AND version = $6 AND status = 'active' RETURNING {GAME_COLUMNS}",
                 " ".join(record),
                 result,
                 termination,
@@ -263,22 +247,22 @@ class PostgresStorage(KeyValues, Storage):
             )
             if row is None:
                 return None
-            game = _game(row)
+            game = game_from(row)
             guild = guild_key(game.guild_id)
             # Lock every row this game changes before reading any, in one global order
             # (tallies by key, then the series), so concurrent finishes never deadlock.
             latest: dict[tuple[int, str], Tally] = {}
             for player in sorted(players, key=lambda p: (p.user_id, p.kind)):
                 if (player.user_id, player.kind) not in latest:
-                    latest[player.user_id, player.kind] = await _locked_tally(conn, guild, player)
+                    latest[player.user_id, player.kind] = await locked_tally(conn, guild, player)
             a, b = series_keys(series.white, series.black)
-            current = await _locked_series(conn, guild, a, b)
+            current = await locked_series(conn, guild, a, b)
             tallies = {}
             for player in players:
                 old = latest[player.user_id, player.kind]
                 new = latest[player.user_id, player.kind] = old.after(player.result)
                 await conn.execute(
-                    f"UPDATE tallies SET name = $4, ({_TALLY_COLUMNS}) = "
+                    f"UPDATE tallies SET name = $4, ({TALLY_COLUMNS}) = "
                     "($5, $6, $7, $8, $9, $10, $11) "
                     "WHERE guild_id = $1 AND user_id = $2 AND kind = $3",
                     guild,
@@ -305,10 +289,10 @@ class PostgresStorage(KeyValues, Storage):
 
     async def last_game_in_channel(self, channel_id: int) -> GameRow | None:
         row = await self._one(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1 ORDER BY id DESC LIMIT 1",
+            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = $1 ORDER BY id DESC LIMIT 1",
             channel_id,
         )
-        return _game(row) if row else None
+        return game_from(row) if row else None
 
     async def hints_used(self, game_id: int) -> int:
         value = await self._pool.fetchval("SELECT used FROM hints WHERE game_id = $1", game_id)
@@ -333,41 +317,41 @@ class PostgresStorage(KeyValues, Storage):
         row = await self._one(
             f"INSERT INTO challenges ({NEW_CHALLENGE_COLUMNS}, created_at, expires_at) "
             "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
-            f"RETURNING {_CHALLENGE_COLUMNS}",
+            f"RETURNING {CHALLENGE_COLUMNS}",
             *new.values(),
             now,
             new.expires_at,
         )
         assert row is not None
-        return _challenge(row)
+        return challenge_from(row)
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRow | None:
         row = await self._one(
-            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = $1", challenge_id
+            f"SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = $1", challenge_id
         )
-        return _challenge(row) if row else None
+        return challenge_from(row) if row else None
 
     async def open_challenges(self, channel_id: int) -> list[ChallengeRow]:
         rows = await self._all(
-            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges "
+            f"SELECT {CHALLENGE_COLUMNS} FROM challenges "
             "WHERE channel_id = $1 AND status = 'open' ORDER BY id",
             channel_id,
         )
-        return [_challenge(r) for r in rows]
+        return [challenge_from(r) for r in rows]
 
     async def open_challenges_all(self) -> list[ChallengeRow]:
         rows = await self._all(
-            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE status = 'open' ORDER BY id"
+            f"SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE status = 'open' ORDER BY id"
         )
-        return [_challenge(r) for r in rows]
+        return [challenge_from(r) for r in rows]
 
     async def due_challenges(self, now: datetime) -> list[ChallengeRow]:
         rows = await self._all(
-            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges "
+            f"SELECT {CHALLENGE_COLUMNS} FROM challenges "
             "WHERE status = 'open' AND expires_at <= $1 ORDER BY id",
             now,
         )
-        return [_challenge(r) for r in rows]
+        return [challenge_from(r) for r in rows]
 
     async def resolve_challenge(
         self, challenge_id: int, status: ChallengeStatus | str, now: datetime
@@ -393,7 +377,7 @@ class PostgresStorage(KeyValues, Storage):
             )
             if accepted is None:
                 return None
-            game = await _insert_game(conn, new, now)
+            game = await insert_game(conn, new, now)
             await conn.execute(
                 "UPDATE challenges SET game_id = $1 WHERE id = $2", game.id, challenge_id
             )
@@ -408,7 +392,7 @@ class PostgresStorage(KeyValues, Storage):
 
     async def tallies(self, guild_id: int | None, user_id: int) -> dict[str, Tally]:
         rows = await self._all(
-            f"SELECT kind, {_TALLY_COLUMNS} FROM tallies WHERE guild_id = $1 AND user_id = $2",
+            f"SELECT kind, {TALLY_COLUMNS} FROM tallies WHERE guild_id = $1 AND user_id = $2",
             guild_key(guild_id),
             user_id,
         )
@@ -417,9 +401,9 @@ class PostgresStorage(KeyValues, Storage):
     async def leaderboard(
         self, guild_id: int | None, kind: str, by: LeaderboardOrder | str, limit: int = 10
     ) -> list[tuple[int, str, Tally]]:
-        column, order = _LEADERBOARD_ORDER[LeaderboardOrder(by)]
+        column, order = LEADERBOARD_ORDER[LeaderboardOrder(by)]
         rows = await self._all(
-            f"SELECT user_id, name, {_TALLY_COLUMNS} FROM tallies "
+            f"SELECT user_id, name, {TALLY_COLUMNS} FROM tallies "
             f"WHERE guild_id = $1 AND kind = $2 AND {column} > 0 "
             f"ORDER BY {order}, user_id LIMIT $3",
             guild_key(guild_id),
@@ -471,57 +455,3 @@ class PostgresStorage(KeyValues, Storage):
                     f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                     f"COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
                 )
-
-
-async def _insert_game(conn: Conn, new: NewGame, now: datetime) -> GameRow:
-    try:
-        row = await conn.fetchrow(
-            f"INSERT INTO games ({NEW_GAME_COLUMNS}, created_at, updated_at, turn_started_at, "
-            "shown_version) "
-            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $12, -1) "
-            f"RETURNING {_GAME_COLUMNS}",
-            *new.values(),
-            now,
-        )
-    except asyncpg.UniqueViolationError as exc:
-        if exc.constraint_name == "games_one_active_per_channel":
-            raise ChannelTaken(new.channel_id) from exc
-        raise
-    assert row is not None
-    return _game(row)
-
-
-async def _locked_tally(conn: Conn, guild: int, player: PlayerResult) -> Tally:
-    await conn.execute(
-        "INSERT INTO tallies (guild_id, user_id, kind, name) VALUES ($1, $2, $3, $4) "
-        "ON CONFLICT DO NOTHING",
-        guild,
-        player.user_id,
-        player.kind,
-        player.name,
-    )
-    row = await conn.fetchrow(
-        f"SELECT {_TALLY_COLUMNS} FROM tallies "
-        "WHERE guild_id = $1 AND user_id = $2 AND kind = $3 FOR UPDATE",
-        guild,
-        player.user_id,
-        player.kind,
-    )
-    return tally_of(dict(row) if row else None)
-
-
-async def _locked_series(conn: Conn, guild: int, a: str, b: str) -> Series:
-    await conn.execute(
-        "INSERT INTO series (guild_id, a, b) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-        guild,
-        a,
-        b,
-    )
-    row = await conn.fetchrow(
-        "SELECT holder, stones, last_white, last_winner, games FROM series "
-        "WHERE guild_id = $1 AND a = $2 AND b = $3 FOR UPDATE",
-        guild,
-        a,
-        b,
-    )
-    return Series(*row) if row else Series()
