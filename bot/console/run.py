@@ -1,0 +1,151 @@
+"""Starting the console (``python -m bot local``): the player's name, the service on the
+console's own SQLite file, and the loop that reads lines until Ctrl-D, ``/quit`` or Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import TextIO
+
+from bot.config import Settings
+from bot.console.markup import wants_ansi
+from bot.console.reader import LineReader, make_reader
+from bot.console.session import BOT_USER, PICTURES, Console, local_user, system_name
+from bot.service import texts
+from bot.service.facade import ShaxService
+from bot.service.replies import Place
+from shax_i18n import translator
+
+
+@contextmanager
+def workers_ignore_ctrl_c() -> Iterator[None]:
+    """Ctrl-C interrupts the console, not its worker processes.
+
+    In a terminal Ctrl-C signals every process of the foreground group, worker
+    processes too, and each would print a traceback. Worker processes started while
+    SIGINT is ignored inherit that (their fork server keeps it for every later worker),
+    so the console alone handles Ctrl-C and ends them itself.
+    """
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: signals are not ours to change
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+async def console_main(
+    settings: Settings,
+    *,
+    db: Path | None,
+    out: Path | None,
+    name: str | None,
+    channel: int,
+    stdin: TextIO,
+    stdout: TextIO,
+) -> int:
+    def write(text: str) -> None:
+        stdout.write(text + "\n")
+        stdout.flush()
+
+    console: Console | None = None
+
+    def completions(line: str) -> list[str]:
+        return console.completions(line) if console is not None else []
+
+    reader = make_reader(stdin, stdout, completions)
+    out_dir = out or PICTURES
+    out_dir.mkdir(parents=True, exist_ok=True)
+    db_path = db or settings.db_path
+    if name is None:
+        name = await ask_name(reader)
+        if name is None:
+            return 0
+    with workers_ignore_ctrl_c():
+        service = await ShaxService.open(
+            _with_db(settings, db_path), bot_user=BOT_USER, surface=texts.Surface.CONSOLE
+        )
+    console = Console(
+        service, out_dir, Place(None, channel), local_user(name), write, ansi=wants_ansi(stdout)
+    )
+    write(
+        translator(settings.language).gettext(
+            "Shax console — database {database}, pictures in {folder}/. /help for commands.",
+            database=db_path,
+            folder=out_dir,
+        )
+    )
+    try:
+        await console.refresh()
+        while True:
+            line = await reader.read(f"{console.user.name}> ")
+            if line is None:
+                break
+            if not reader.interactive and line.strip():
+                write(f"[{console.user.name}] {line.strip()}")
+            if not await console.handle(line):
+                break
+    finally:
+        await service.close()
+    return 0
+
+
+async def ask_name(reader: LineReader) -> str | None:
+    """The local player's name: asked once in a terminal (Enter keeps the login name),
+    the login name otherwise; ``None`` if input ends first."""
+    default = system_name()
+    if not reader.interactive:
+        return default
+    answer = await reader.read(f"Your name [{default}]: ")
+    if answer is None:
+        return None
+    return answer.strip().removeprefix("@") or default
+
+
+def _with_db(settings: Settings, db_path: Path) -> Settings:
+    # The console keeps its own SQLite file, even when the bot uses PostgreSQL; the bot's
+    # daily backups are the bot's.
+    return replace(settings, db_path=db_path, database_url=None, backup_dir=None)
+
+
+def run_console(
+    settings: Settings,
+    *,
+    db: Path | None = None,
+    out: Path | None = None,
+    name: str | None = None,
+    channel: int = 1,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+) -> int:
+    """The console over standard input and output (``python -m bot local``). Ctrl-C and
+    Ctrl-D end it with the cursor on a fresh line; Ctrl-C exits with status 130."""
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    try:
+        status = asyncio.run(
+            console_main(
+                settings,
+                db=db,
+                out=out,
+                name=name,
+                channel=channel,
+                stdin=stdin,
+                stdout=stdout,
+            )
+        )
+    except KeyboardInterrupt:
+        status = 130
+    if stdin.isatty():
+        stdout.write("\n")  # the shell's prompt starts on a line of its own
+        stdout.flush()
+    return status
