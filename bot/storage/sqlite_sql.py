@@ -13,6 +13,8 @@ import aiosqlite
 from bot.service.streaks import Series, Tally
 from bot.storage.base import ChannelTaken
 from bot.storage.rows import (
+    CHALLENGE_FIELDS,
+    GAME_FIELDS,
     NEW_GAME_COLUMNS,
     TALLY_FIELDS,
     ChallengeRow,
@@ -24,17 +26,8 @@ from bot.storage.rows import (
     tally_of,
 )
 
-GAME_COLUMNS = (
-    "id, guild_id, channel_id, parent_channel_id, variant, record, white_id, white_name, "
-    "black_id, black_name, ai_level, ai_color, status, result, termination, version, "
-    "draw_offered_by, warned, board_message_id, rematch_of, created_at, updated_at, "
-    "turn_started_at, ended_at, shown_version"
-)
-CHALLENGE_COLUMNS = (
-    "id, guild_id, channel_id, parent_channel_id, challenger_id, challenger_name, opponent_id, "
-    "opponent_name, variant, status, rematch_of, game_id, message_id, created_at, expires_at, "
-    "resolved_at"
-)
+GAME_COLUMNS = ", ".join(GAME_FIELDS)
+CHALLENGE_COLUMNS = ", ".join(CHALLENGE_FIELDS)
 TALLY_COLUMNS = ", ".join(TALLY_FIELDS)
 SERIES_SELECT = (
     "SELECT holder, stones, last_white, last_winner, games FROM series "
