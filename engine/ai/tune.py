@@ -2,9 +2,11 @@
 
     python -m engine.ai.tune games --variant shax --games 3000 --out /tmp/shax.jsonl
     python -m engine.ai.tune games --variant shax --games 500 --seed 2 --out /tmp/held.jsonl
+    python -m engine.ai.tune games --movetime 0.05 --games 1500 --out /tmp/timed.jsonl
     python -m engine.ai.tune fit /tmp/shax.jsonl --holdout /tmp/held.jsonl
 
-``games`` plays the engine against itself at a fixed depth from random openings and
+``games`` plays the engine against itself at a fixed depth (or, with ``--movetime``, for
+a fixed time a move: deeper where the search is quick) from random openings and
 writes, for every position where a player places or moves, the evaluation's features
 and the game's result for the player to act. ``fit`` finds the weights of a logistic
 model of the result (Texel's method) by Newton's method, rescaled so that a stone is
@@ -64,8 +66,22 @@ def unpack(variant: str, packed: list[int]) -> Position:
     )
 
 
-def self_play(variant: str, seed: int, depth: int, weights: Mapping[str, int]) -> list[Sample]:
-    """One game; each placing or moving position and the result for its player to act."""
+def self_play(
+    variant: str,
+    seed: int,
+    depth: int,
+    weights: Mapping[str, int],
+    movetime: float | None = None,
+) -> list[Sample]:
+    """One game, searched to ``depth`` (or for ``movetime`` seconds a move, when given); each
+    placing or moving position and the result for its player to act."""
+    params = (
+        core.make_params(weights, max_depth=depth, tt_log2=18)
+        if movetime is None
+        else core.make_params(
+            weights, max_depth=99, tt_log2=20, time_limit=movetime, eager_limit=movetime
+        )
+    )
     rng = random.Random(seed)
     position = Position.initial(variant)
     for _ in range(rng.randint(1, 8)):
@@ -76,7 +92,7 @@ def self_play(variant: str, seed: int, depth: int, weights: Mapping[str, int]) -
     while position.outcome is None:
         if position.step is not Step.REMOVE:
             samples.append((pack(position), position.turn))
-        found = core.search(position, core.make_params(weights, max_depth=depth, tt_log2=18))
+        found = core.search(position, params)
         action = found.action
         if len(found.root) > 1 and position.clock < 20 and rng.random() < 0.08:
             action = found.root[1][0]  # a little variety: the second choice now and then
@@ -89,13 +105,21 @@ def self_play(variant: str, seed: int, depth: int, weights: Mapping[str, int]) -
     return out
 
 
-def _game_job(args: tuple[str, int, int, dict[str, int]]) -> list[Sample]:
+def _game_job(args: tuple[str, int, int, dict[str, int], float | None]) -> list[Sample]:
     return self_play(*args)
 
 
-def games(variant: str, count: int, depth: int, seed: int, out: str, workers: int) -> None:
+def games(
+    variant: str,
+    count: int,
+    depth: int,
+    seed: int,
+    out: str,
+    workers: int,
+    movetime: float | None = None,
+) -> None:
     weights = dict(weights_for(variant))
-    jobs = [(variant, seed * 1_000_003 + i, depth, weights) for i in range(count)]
+    jobs = [(variant, seed * 1_000_003 + i, depth, weights, movetime) for i in range(count)]
     n = 0
     with open(out, "a") as fh, ProcessPoolExecutor(max_workers=workers) as pool:
         for i, samples in enumerate(pool.map(_game_job, jobs, chunksize=4)):
@@ -225,6 +249,9 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--variant", choices=VARIANT_IDS, default="shax")
     g.add_argument("--games", type=int, default=1000)
     g.add_argument("--depth", type=int, default=6)
+    g.add_argument(
+        "--movetime", type=float, default=None, help="seconds a move instead of a fixed depth"
+    )
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--workers", type=int, default=2)
     g.add_argument("--out", required=True)
@@ -235,7 +262,9 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--holdout", nargs="+", default=None, help="sample files of other games")
     args = parser.parse_args(argv)
     if args.command == "games":
-        games(args.variant, args.games, args.depth, args.seed, args.out, args.workers)
+        games(
+            args.variant, args.games, args.depth, args.seed, args.out, args.workers, args.movetime
+        )
     else:
         weights = fit(args.paths, args.l2, args.iterations, args.holdout)
         print(json.dumps(weights, indent=4))

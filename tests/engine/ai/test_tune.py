@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.ai import core, tune
+from engine.ai import common, core, tune
 from engine.ai.levels import weights_for
 from engine.record import replay
 
@@ -27,11 +27,24 @@ def test_self_play_labels_every_sample_with_a_result() -> None:
     assert {result for _, result in samples} <= {0.0, 0.5, 1.0}
 
 
+def test_timed_self_play_writes_samples_from_the_command_line(tmp_path: Path) -> None:
+    out = tmp_path / "timed.jsonl"
+    argv = ["games", "--variant", "shax-small", "--games", "2", "--movetime", "0.01"]
+    assert tune.main([*argv, "--workers", "1", "--out", str(out)]) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) > 20
+    for variant, packed, result in rows:
+        assert variant == "shax-small" and result in (0.0, 0.5, 1.0)
+        assert tune.unpack(variant, packed).outcome is None
+    # Each game labels both players: the winner's positions 1, the loser's 0 (or all 0.5).
+    assert {result for _, _, result in rows} in ({0.0, 1.0}, {0.5}, {0.0, 0.5, 1.0})
+
+
 def test_fit_recovers_which_feature_decides_the_game(tmp_path: Path) -> None:
     """Results drawn from a logistic model of material alone: the fit gives material the
     scale (100) and a feature that decides nothing next to nothing."""
     rng = random.Random(7)
-    names = core.WEIGHT_NAMES
+    names = common.WEIGHT_NAMES
     mat, noise = names.index("mat"), (names.index("mat") + 1) % len(names)
     path = tmp_path / "samples.jsonl"
     with path.open("w") as fh:
@@ -52,7 +65,7 @@ def test_fit_reports_the_loss_on_held_apart_samples(
     """Train and held-out files from the same material-only model: the fit beats the
     average result on both, and the held-out loss is printed."""
     rng = random.Random(11)
-    names = core.WEIGHT_NAMES
+    names = common.WEIGHT_NAMES
     mat = names.index("mat")
     paths = []
     for name in ("train", "held"):
