@@ -386,6 +386,9 @@ def summarize(a: Player, b: Player, results: Sequence[GameResult]) -> str:
     for r in results:
         endings[r.termination] = endings.get(r.termination, 0) + 1
     ends = ", ".join(f"{k}: {v}" for k, v in sorted(endings.items()))
+    white = sum(
+        1.0 if r.winner is Color.WHITE else 0.5 if r.winner is None else 0.0 for r in results
+    )
     pairs = pair_scores(results)
     by_pairs = ""
     if len(pairs) >= 2:
@@ -399,8 +402,29 @@ def summarize(a: Player, b: Player, results: Sequence[GameResult]) -> str:
         f"{a.label} vs {b.label}: {len(results)} games, +{wins} ={draws} -{losses}, "
         f"score {pct:.1f}%, Elo {fmt(mid)} (95%: {fmt(lo)} .. {fmt(hi)})\n"
         f"  mean plies {plies:.0f}; seconds per move: {a.label} {a_time:.3f}, "
-        f"{b.label} {b_time:.3f}; endings: {ends}{by_pairs}"
+        f"{b.label} {b_time:.3f}; endings: {ends}; white scored {100 * white / len(results):.0f}%"
+        f"{by_pairs}"
     )
+
+
+def write_records(
+    path: str, variant: str, a: Player, b: Player, results: Sequence[GameResult]
+) -> None:
+    """Each game as a JSON line: the players by colour, the result and the record (for
+    ``python -m engine analyse`` or tuning on the games)."""
+    with open(path, "a") as fh:
+        for r in results:
+            white, black = (a, b) if r.a_color is Color.WHITE else (b, a)
+            line = {
+                "game": r.index + 1,
+                "variant": variant,
+                "white": white.label,
+                "black": black.label,
+                "winner": None if r.winner is None else r.winner.label,
+                "termination": r.termination,
+                "record": r.record,
+            }
+            fh.write(json.dumps(line) + "\n")
 
 
 def run_match(
@@ -472,6 +496,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--min-open", type=int, default=2, help="fewest random placements")
     parser.add_argument("--max-open", type=int, default=6, help="most random placements")
     parser.add_argument("--quiet", action="store_true", help="print the summary only")
+    parser.add_argument("--records", metavar="FILE", help="append each game's record as JSON")
     return parser
 
 
@@ -496,6 +521,8 @@ def main(argv: list[str] | None = None) -> int:
             )
     except RuntimeError as exc:
         parser.error(str(exc))
+    if args.records:
+        write_records(args.records, args.variant, a, b, results)
     print(summarize(a, b, results))
     print(f"  {time.perf_counter() - t0:.0f} s on {args.workers} workers, variant {args.variant}")
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import random
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from engine.arena import (
     baselines,
     elo,
     elo_interval,
+    main,
     opening,
     pair_interval,
     pair_scores,
@@ -27,6 +29,7 @@ from engine.arena import (
     summarize,
 )
 from engine.position import Position
+from engine.record import replay
 from engine.variants import Color
 
 
@@ -82,6 +85,26 @@ def test_match_pairs_openings_and_swaps_colours() -> None:
     for r in results:
         assert r.record.split()[:2] == results[r.index - r.index % 2].record.split()[:2]
     assert "4 games" in summarize(easy, rand, results)
+
+
+def test_records_are_written_and_the_colours_score_is_told(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "games.jsonl"
+    argv = ["--a", "easy", "--b", "random", "--variant", "shax-small", "--games", "4"]
+    assert main([*argv, "--depth-a", "1", "--workers", "1", "--quiet", "--records", str(path)]) == 0
+    games = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [g["game"] for g in games] == [1, 2, 3, 4]
+    assert [g["white"] for g in games] == ["easy@d1", "random"] * 2
+    white = 0.0
+    for g in games:
+        position = replay("shax-small", g["record"])
+        assert position.outcome is not None and g["variant"] == "shax-small"
+        winner = position.outcome.winner
+        assert g["winner"] == (None if winner is None else winner.label)
+        assert g["termination"] == position.outcome.termination.value
+        white += 0.5 if winner is None else float(winner is Color.WHITE)
+    assert f"white scored {100 * white / 4:.0f}%" in capsys.readouterr().out
 
 
 def test_baseline_names_are_parsed_and_bad_ones_named() -> None:
