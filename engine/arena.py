@@ -9,6 +9,11 @@ are the independent samples and their interval is the one to quote).
 
     python -m engine.arena --a hard --b medium --games 40 --variant shax --movetime 0.5
     python -m engine.arena --a master --b baseline@3a13e0e --movetime 0.3 --games 40
+    python -m engine.arena --a master --b hard --games 20 --records /tmp/games.jsonl
+
+``--records`` appends each game to a file as a line of JSON (players by colour, winner,
+termination, record); ``jq -r .record /tmp/games.jsonl | python -m engine analyse``
+then scores every move of them.
 
 ``baseline@REV`` (or ``baseline@REV:LEVEL``, default level ``master``) is the engine as
 it was at git revision REV: the arena extracts that revision into a temporary directory,
@@ -505,6 +510,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     a = replace(args.a, movetime=args.movetime_a or args.movetime, depth=args.depth_a)
     b = replace(args.b, movetime=args.movetime_b or args.movetime, depth=args.depth_b)
+    if args.records:
+        try:  # before hours of games, not after
+            with open(args.records, "a"):
+                pass
+        except OSError as exc:
+            parser.error(f"--records: cannot write {args.records}: {exc.strerror}")
     t0 = time.perf_counter()
     try:
         with baselines(a, b) as (a, b):

@@ -107,6 +107,17 @@ def test_records_are_written_and_the_colours_score_is_told(
     assert f"white scored {100 * white / 4:.0f}%" in capsys.readouterr().out
 
 
+def test_a_records_file_that_cannot_be_written_is_named_before_any_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "no-such-folder" / "games.jsonl"
+    with pytest.raises(SystemExit) as stop:
+        main(["--a", "easy", "--b", "random", "--variant", "jar", "--records", str(path)])
+    assert stop.value.code == 2
+    out = capsys.readouterr()
+    assert f"--records: cannot write {path}" in out.err and "game" not in out.out
+
+
 def test_baseline_names_are_parsed_and_bad_ones_named() -> None:
     assert parse_player("baseline@abc123") == Player("master", revision="abc123")
     assert parse_player("baseline@main:hard") == Player("hard", revision="main")
