@@ -22,8 +22,9 @@ from discord.ext import commands
 
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.context import as_user
+from bot.discord.intime import DEFAULT_ACK_BUDGET, DEFAULT_CALLBACK_WINDOW
 from bot.discord.invite import invite_url
-from bot.discord.respond import DEFAULT_ACK_BUDGET, DEFAULT_CALLBACK_WINDOW, Responder
+from bot.discord.respond import Responder
 from bot.discord.threads import GameThreads
 from bot.service.replies import User
 

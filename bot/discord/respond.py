@@ -1,13 +1,5 @@
-"""Answering interactions: acknowledge in time, show the reply where it belongs, refuse kindly.
-
-**In time.** Discord drops an interaction that is not acknowledged within 3 seconds.
-The service call starts at once; if it has not answered within ``ack_budget``
-(1 s by default: a slow disk, a busy machine), or within a tenth of a second of
-the service saying that the bot is thinking (the ``thinking`` callback each call is
-handed), the interaction is
-deferred — "thinking…" for a command, a deferred update for a click — and the
-reply edits or follows up later. Quick answers (most moves, every refusal) are sent
-directly, so refusals are always ephemeral and nothing flickers.
+"""Answering interactions: acknowledge in time (:mod:`bot.discord.intime`), show the reply
+where it belongs, refuse kindly.
 
 **The live board** (one message per game, always the newest picture):
 
@@ -30,11 +22,9 @@ directly, so refusals are always ephemeral and nothing flickers.
 So the channel shows at most one board per game, at the bottom whenever someone was
 pinged, and the player on turn is always notified by a fresh message.
 
-**When Discord will not take the answer.** The first answer to an interaction (a
-response or a deferral) must reach Discord within its 3 seconds; one that is still
-failing (a 5xx being retried, a rate limit that does not clear) after
-``callback_window`` is given up. Whatever the reason the answer could not be
-delivered, an action the service committed is shown anyway: its public reply is
+**When Discord will not take the answer** (not delivered within ``callback_window``,
+see :mod:`bot.discord.intime`, or refused), an action the service committed is shown
+anyway: its public reply is
 posted to the channel by id, and nobody is told that something went wrong with a
 move that was played. If even that post fails, the game's shown version stays behind
 its stored one and the bot shows the board at the next reconciliation (a few seconds
@@ -53,13 +43,20 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
 from bot.discord.context import Placement, ServiceCall, pings_someone_else
 from bot.discord.errors import explain
+from bot.discord.intime import (
+    DEFAULT_ACK_BUDGET,
+    DEFAULT_CALLBACK_WINDOW,
+    InTime,
+    TooLate,
+    Undelivered,
+)
 from bot.discord.render import DiscordMessage, text_only, to_discord
 from bot.service.replies import Reply, UserError
 from bot.service.speech import adopt, speaking, to_player
@@ -75,29 +72,12 @@ SORRY = N_(
     "its board appears here in a moment; if not, try again."
 )
 DONE = N_("Done.")
-UNKNOWN_INTERACTION = 10062
-"""Discord's error code for an interaction acknowledged after its 3 seconds."""
-DEFAULT_ACK_BUDGET = 1.0
-"""Seconds a service call may take before the interaction is deferred."""
-DEFAULT_CALLBACK_WINDOW = 2.5
-"""Seconds after an interaction arrives within which its first answer must be delivered:
-Discord takes none after 3 s, so retrying a failing callback any longer only delays
-placing the reply in the channel."""
-SLOW_GRACE = 0.1
-"""Once the service announces a slow answer (the bot thinks), the seconds it still
-has to answer directly before the interaction is deferred."""
-DEFERRAL_SECONDS = 0.3
-"""The least time the callback window leaves a deferral after the ack budget."""
 _PUBLIC_DEFER = "shax_public_defer"
 _PLACED = "shax_placed"
 """Set on an interaction once its public reply is in the channel."""
-_DEADLINE = "shax_deadline"
-"""The event-loop time by which the interaction's first answer must be delivered."""
-
-T = TypeVar("T")
 
 
-class Responder:
+class Responder(InTime):
     """Turns service calls made for an interaction into Discord responses."""
 
     def __init__(
@@ -109,11 +89,9 @@ class Responder:
         callback_window: float = DEFAULT_CALLBACK_WINDOW,
         on_result: Callable[[int | None, Reply], Awaitable[None]] | None = None,
     ) -> None:
+        super().__init__(ack_budget=ack_budget, callback_window=callback_window)
         self.client = client
         self._service = service
-        self.ack_budget = ack_budget
-        # A deferral comes after ack_budget; it still needs a moment to be delivered.
-        self.callback_window = max(callback_window, ack_budget + DEFERRAL_SECONDS)
         self.undelivered = asyncio.Event()
         """Set when a committed reply could not be shown at all (not even posted to the
         channel): the notices loop then reconciles the unshown boards."""
@@ -248,7 +226,7 @@ class Responder:
         reach the channel, or the game would look stuck — and nobody is told that
         something went wrong with a move that was played.
         """
-        if isinstance(error, _TooLate):
+        if isinstance(error, TooLate):
             reply, error = error.reply, error.cause
         undeliverable = isinstance(error, discord.HTTPException | Undelivered)
         if reply is not None and reply.ephemeral and undeliverable:
@@ -329,56 +307,6 @@ class Responder:
             log.warning(
                 "Could not tell user %s about a failure", interaction.user.id, exc_info=True
             )
-
-    # -- acknowledging in time -----------------------------------------------------------
-
-    def _start_clock(self, interaction: discord.Interaction[Any]) -> None:
-        """Note when the interaction's first answer must have been delivered."""
-        deadline = asyncio.get_running_loop().time() + self.callback_window
-        interaction.extras.setdefault(_DEADLINE, deadline)
-
-    async def _callback(self, interaction: discord.Interaction[Any], answer: Awaitable[T]) -> T:
-        """Deliver the interaction's first answer, or raise :class:`Undelivered` once the
-        callback window has passed (discord.py would retry a 5xx for 25 s)."""
-        self._start_clock(interaction)
-        left = interaction.extras[_DEADLINE] - asyncio.get_running_loop().time()
-        try:
-            return await asyncio.wait_for(answer, max(0.0, left))
-        except TimeoutError:
-            raise Undelivered(interaction.id) from None
-
-    async def _in_time(
-        self,
-        interaction: discord.Interaction[Any],
-        call: ServiceCall,
-        defer: Callable[[], Awaitable[Any]],
-    ) -> Reply:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.ack_budget
-        slow = asyncio.Event()
-        task = asyncio.ensure_future(call(slow.set))
-        announced = asyncio.ensure_future(slow.wait())
-        try:
-            await asyncio.wait(
-                {task, announced}, timeout=self.ack_budget, return_when=asyncio.FIRST_COMPLETED
-            )
-        finally:
-            announced.cancel()
-        if not task.done() and slow.is_set():
-            # The bot is thinking: a quick move is worth a moment's wait, a search is not.
-            grace = min(SLOW_GRACE, max(0.0, deadline - loop.time()))
-            await asyncio.wait({task}, timeout=grace)
-        if not task.done():
-            try:
-                await self._callback(interaction, defer())
-            except (discord.HTTPException, Undelivered) as exc:
-                # Discord would not take the deferral (too late, a 5xx, a rate limit): the
-                # action itself still completes, and its reply goes to the channel (see _fail).
-                raise _TooLate(await task, exc) from exc
-            except BaseException:
-                task.add_done_callback(_log_outcome)
-                raise
-        return await task
 
     # -- commands ------------------------------------------------------------------------
 
@@ -544,35 +472,7 @@ class Responder:
             log.warning("Could not delete message %s in %s", message_id, channel_id, exc_info=True)
 
 
-UNDELIVERED = "the answer to interaction {} was not delivered in time"
-
-
-class Undelivered(Exception):
-    """An interaction's first answer was not delivered within the callback window."""
-
-    def __init__(self, interaction_id: int) -> None:
-        super().__init__(UNDELIVERED.format(interaction_id))
-
-
-class _TooLate(Exception):
-    """Discord would not take the deferral (too late, or failing); ``reply`` is the
-    service's."""
-
-    def __init__(self, reply: Reply, cause: Exception) -> None:
-        super().__init__("interaction could not be acknowledged")
-        self.reply = reply
-        self.cause = cause
-
-
 def _describe(error: BaseException) -> str:
     if isinstance(error, discord.HTTPException):
         return f"HTTP {error.status}, code {error.code}"
     return type(error).__name__
-
-
-def _log_outcome(task: asyncio.Future[Reply]) -> None:
-    if task.cancelled():
-        return
-    error = task.exception()
-    if error is not None and not isinstance(error, UserError):
-        log.error("A late interaction's service call failed", exc_info=error)

@@ -42,8 +42,8 @@ ALLOWED_TEXTS = {
     "with Discord like the commands (no Somali locale)",
     ("bot/discord/threads.py", "A game of Shax"): "the reason in the server's audit log",
     ("bot/discord/threads.py", "Create Public Threads"): "a permission as Discord names it",
-    ("bot/discord/respond.py", "interaction could not be acknowledged"): "an internal exception",
-    ("bot/discord/respond.py", "the answer to interaction {} was not delivered in time"): "an "
+    ("bot/discord/intime.py", "interaction could not be acknowledged"): "an internal exception",
+    ("bot/discord/intime.py", "the answer to interaction {} was not delivered in time"): "an "
     "internal exception, logged",
     ("renderer/board.py", "Your turn: move a stone 0123456789"): "glyphs drawn at warm-up",
 }
