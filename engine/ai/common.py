@@ -32,7 +32,8 @@ FSCALE = 24
 MAXPLY = 160
 KEYSTACK = 640
 RFP_MARGIN = 60
-"""Centi-stones a ply by which a quiet position's evaluation must beat beta to be cut."""
+"""Centi-stones a ply by which the evaluation of a position where a stone is placed or
+moved must beat beta for it to be cut."""
 RFP_DEPTH = 3
 """Plies from the horizon, at most, where a position is cut on its evaluation."""
 IIR_DEPTH = 5
