@@ -27,10 +27,7 @@ from bot.storage.base import (
     resolution,
 )
 from bot.storage.postgres_sql import (
-    CHALLENGE_COLUMNS,
-    GAME_COLUMNS,
     LEADERBOARD_ORDER,
-    TALLY_COLUMNS,
     challenge_from,
     game_from,
     insert_game,
@@ -39,7 +36,10 @@ from bot.storage.postgres_sql import (
     numbered,
 )
 from bot.storage.rows import (
+    CHALLENGE_COLUMNS,
+    GAME_COLUMNS,
     NEW_CHALLENGE_COLUMNS,
+    TALLY_COLUMNS,
     TALLY_FIELDS,
     ChallengeRow,
     ChallengeStatus,

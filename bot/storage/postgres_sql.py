@@ -11,10 +11,9 @@ import asyncpg
 from bot.service.streaks import Series, Tally
 from bot.storage.base import ChannelTaken
 from bot.storage.rows import (
-    CHALLENGE_FIELDS,
-    GAME_FIELDS,
+    GAME_COLUMNS,
     NEW_GAME_COLUMNS,
-    TALLY_FIELDS,
+    TALLY_COLUMNS,
     ChallengeRow,
     GameRow,
     LeaderboardOrder,
@@ -25,9 +24,6 @@ from bot.storage.rows import (
     tally_of,
 )
 
-GAME_COLUMNS = ", ".join(GAME_FIELDS)
-CHALLENGE_COLUMNS = ", ".join(CHALLENGE_FIELDS)
-TALLY_COLUMNS = ", ".join(TALLY_FIELDS)
 LEADERBOARD_ORDER = {
     LeaderboardOrder.STREAK: ("streak", "streak DESC, wins DESC"),
     LeaderboardOrder.BEST: ("best", "best DESC, wins DESC"),

@@ -219,6 +219,10 @@ CHALLENGE_FIELDS = tuple(ChallengeRow.__dataclass_fields__)
 NEW_GAME_COLUMNS = ", ".join(NewGame.__dataclass_fields__)
 NEW_CHALLENGE_COLUMNS = ", ".join(f for f in NewChallenge.__dataclass_fields__ if f != "expires_at")
 TALLY_FIELDS = ("wins", "losses", "draws", "streak", "best", "gal", "gabad")
+GAME_COLUMNS = ", ".join(GAME_FIELDS)
+CHALLENGE_COLUMNS = ", ".join(CHALLENGE_FIELDS)
+TALLY_COLUMNS = ", ".join(TALLY_FIELDS)
+"""The column lists of SELECT and RETURNING clauses, the same for SQLite and PostgreSQL."""
 
 
 def game_row(d: dict[str, Any]) -> GameRow:

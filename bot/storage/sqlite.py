@@ -24,7 +24,10 @@ from bot.service.streaks import Series, Tally
 from bot.storage.base import Storage, StorageError, check_table, resolution
 from bot.storage.checks import check_file, damaged, read_only
 from bot.storage.rows import (
+    CHALLENGE_COLUMNS,
+    GAME_COLUMNS,
     NEW_CHALLENGE_COLUMNS,
+    TALLY_COLUMNS,
     ChallengeRow,
     ChallengeStatus,
     Finished,
@@ -49,11 +52,8 @@ from bot.storage.schema import (
 )
 from bot.storage.settings import KeyValues
 from bot.storage.sqlite_sql import (
-    CHALLENGE_COLUMNS,
-    GAME_COLUMNS,
     LEADERBOARD_ORDER,
     SERIES_SELECT,
-    TALLY_COLUMNS,
     Transaction,
     challenge_from,
     game_from,

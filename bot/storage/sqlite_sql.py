@@ -13,9 +13,9 @@ import aiosqlite
 from bot.service.streaks import Series, Tally
 from bot.storage.base import ChannelTaken
 from bot.storage.rows import (
-    CHALLENGE_FIELDS,
-    GAME_FIELDS,
+    GAME_COLUMNS,
     NEW_GAME_COLUMNS,
+    TALLY_COLUMNS,
     TALLY_FIELDS,
     ChallengeRow,
     GameRow,
@@ -26,9 +26,6 @@ from bot.storage.rows import (
     tally_of,
 )
 
-GAME_COLUMNS = ", ".join(GAME_FIELDS)
-CHALLENGE_COLUMNS = ", ".join(CHALLENGE_FIELDS)
-TALLY_COLUMNS = ", ".join(TALLY_FIELDS)
 SERIES_SELECT = (
     "SELECT holder, stones, last_white, last_winner, games FROM series "
     "WHERE guild_id = ? AND a = ? AND b = ?"
