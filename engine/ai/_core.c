@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#define CORE_ABI 14
+#define CORE_ABI 15
 
 #define MAXP 24
 #define MAXLINES 16
@@ -86,6 +86,7 @@ typedef struct {
     int32_t keep_tt;       /* 1: use what earlier searches of this thread left in the table */
     int32_t eager_ms;      /* 0: none; before this, a new iteration always starts */
     int32_t weights[NW];
+    const int16_t *full_board; /* NULL, or the full-board values of this board (below) */
 } Params;
 
 typedef struct {
@@ -591,6 +592,8 @@ typedef struct {
     int keep;
     uint64_t nodes;
     int use_time, stop, seldepth, tt_min_depth;
+    const int16_t *full_board;
+    uint32_t binom[MAXP][MAXP / 2 + 1];
     struct timespec t0;
     int64_t deadline_ns;
     int killers[MAXPLY][2];
@@ -784,6 +787,22 @@ static int cached_eval(Ctx *c, const Node *x) {
     return v;
 }
 
+/* The full-board values (engine.tables.fullboard): when the placement has just filled
+ * the board, the opening removals still to come, the value for the first remover (who
+ * is to act) from a deep search made ahead of time, indexed by the colex rank of the
+ * remover's stones. The board fixes the rest: the other player holds every other point. */
+static inline int probe_full_board(const Ctx *c, const Node *x, int ply, int *score) {
+    if (!c->full_board || x->phase != REMOVAL || (x->bb[0] | x->bb[1]) != c->B->all) return 0;
+    uint32_t rank = 0;
+    int k = 0;
+    for (uint32_t m = x->bb[x->turn]; m; m &= m - 1) rank += c->binom[ctz(m)][++k];
+    int v = c->full_board[rank];
+    if (v > MATE_BOUND) v -= ply; /* a win found at the full board is ply moves further on */
+    else if (v < -MATE_BOUND) v += ply;
+    *score = v;
+    return 1;
+}
+
 static int qsearch(Ctx *c, const Node *x, int alpha, int beta, int ply, int qd) {
     c->nodes++;
     check_time(c);
@@ -793,6 +812,7 @@ static int qsearch(Ctx *c, const Node *x, int alpha, int beta, int ply, int qd) 
     if (path_repeats(c, x)) return 0;
     int exact;
     if (probe_tables(x, ply, &exact)) return exact;
+    if (ply > 0 && probe_full_board(c, x, ply, &exact)) return exact;
     const Board *B = c->B;
     int moves[MAXMOVES], sc[MAXMOVES], n;
     int best;
@@ -851,7 +871,8 @@ static int qsearch(Ctx *c, const Node *x, int alpha, int beta, int ply, int qd) 
  *   (it is a node the last iteration did not reach, or lost from the table);
  * - at most LMP_DEPTH plies from the horizon, quiet moves after the first 3 + 2 * depth^2 are
  *   not searched (the ordering puts jares, blocks and killers first);
- * and the quiet moves tried before a cutoff lose the history the cutoff move gains. */
+ * and the quiet moves tried before a cutoff lose the history the cutoff move gains.
+ * None of it applies to a placement searched to the full-board values (exact_to_full). */
 #define RFP_MARGIN 60
 #define RFP_DEPTH 3
 #define IIR_DEPTH 5
@@ -867,7 +888,7 @@ static int search(Ctx *c, const Node *x, int depth, int alpha, int beta, int ply
         return 0;
     }
     int exact;
-    if (ply > 0 && probe_tables(x, ply, &exact)) {
+    if (ply > 0 && (probe_tables(x, ply, &exact) || probe_full_board(c, x, ply, &exact))) {
         c->nodes++;
         return exact;
     }
@@ -895,13 +916,17 @@ static int search(Ctx *c, const Node *x, int depth, int alpha, int beta, int ply
             if (e->flag == TT_UPPER && s <= alpha) return s;
         }
     }
-    int pv = beta - alpha > 1;
-    if (!pv && ply > 0 && depth <= RFP_DEPTH && beta < MATE_BOUND && beta > -MATE_BOUND &&
+    /* With the full-board values, a placement whose every line reaches the full board
+     * within the depth is searched exactly: its leaves are deep values, which neither the
+     * static evaluation (the futility cut) nor a shallower search (a reduction) stands in for. */
+    int exact_to_full = c->full_board && x->phase == PLACEMENT && x->hand[0] + x->hand[1] <= depth;
+    int selective = beta - alpha == 1 && !exact_to_full;
+    if (selective && ply > 0 && depth <= RFP_DEPTH && beta < MATE_BOUND && beta > -MATE_BOUND &&
         (x->step == S_MOVE || x->step == S_PLACE)) {
         int ev = cached_eval(c, x);
         if (ev - RFP_MARGIN * depth >= beta) return ev;
     }
-    if (use_tt && !e && depth >= IIR_DEPTH) depth--;
+    if (use_tt && !e && depth >= IIR_DEPTH && !exact_to_full) depth--;
     int moves[MAXMOVES], sc[MAXMOVES], tried[MAXMOVES], ntried = 0;
     int n = gen(B, x, moves);
     score_actions(c, x, moves, n, sc, ttm, ply);
@@ -910,7 +935,7 @@ static int search(Ctx *c, const Node *x, int depth, int alpha, int beta, int ply
     for (int i = 0; i < n; i++) {
         pick(moves, sc, n, i);
         int a = moves[i];
-        if (!pv && depth <= LMP_DEPTH && i >= 3 + 2 * depth * depth && sc[i] < 39000 &&
+        if (selective && depth <= LMP_DEPTH && i >= 3 + 2 * depth * depth && sc[i] < 39000 &&
             x->step != S_REMOVE && best > -MATE_BOUND)
             break;
         Node ch;
@@ -925,7 +950,8 @@ static int search(Ctx *c, const Node *x, int depth, int alpha, int beta, int ply
                      : -search(c, &ch, d, -beta, -alpha, ply + 1);
         } else {
             int r = 0;
-            if (quiet && depth >= 3 && i >= 3 && x->step != S_REMOVE) r = i >= 8 ? 2 : 1;
+            if (quiet && depth >= 3 && i >= 3 && x->step != S_REMOVE && !exact_to_full)
+                r = i >= 8 ? 2 : 1;
             if (r >= d) r = d - 1 > 0 ? d - 1 : 0;
             v = same ? search(c, &ch, d - r, alpha, alpha + 1, ply + 1)
                      : -search(c, &ch, d - r, -alpha - 1, -alpha, ply + 1);
@@ -1043,6 +1069,7 @@ int core_keep_going(int n, int stable, int64_t elapsed, int64_t last, int64_t pr
 static uint64_t search_tag(const Board *B, const Params *prm) {
     uint64_t h = (uint64_t)B->n * 0x9e3779b97f4a7c15ull + (uint64_t)B->family;
     for (int i = 0; i < NW; i++) h = mix(h ^ (uint64_t)(uint32_t)prm->weights[i]);
+    h = mix(h ^ (prm->full_board != NULL));
     return (h % 511 + 1) << 55;
 }
 
@@ -1069,6 +1096,11 @@ int core_search(const Board *B, const Node *root, const uint64_t *hist, int32_t 
     c->B = B;
     c->W = prm->weights;
     c->tt_min_depth = prm->tt_min_depth;
+    c->full_board = prm->full_board;
+    for (int p = 0; c->full_board && p < MAXP; p++) {
+        for (int j = 0; j <= MAXP / 2; j++)
+            c->binom[p][j] = j == 0 ? 1 : p == 0 ? 0 : c->binom[p - 1][j - 1] + c->binom[p - 1][j];
+    }
     int64_t start = now_ns();
     c->use_time = prm->time_ms > 0;
     c->deadline_ns = start + (int64_t)prm->time_ms * 1000000ll;

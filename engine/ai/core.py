@@ -54,7 +54,7 @@ from engine.build_flags import (
 from engine.position import Action, Position
 from engine.variants import Variant, get_variant
 
-CORE_ABI = 14
+CORE_ABI = 15
 """Must equal ``CORE_ABI`` in ``_core.c``."""
 
 SOURCE = Path(__file__).with_name("_core.c")
@@ -110,6 +110,7 @@ class CoreParams(ctypes.Structure):
         ("keep_tt", ctypes.c_int32),
         ("eager_ms", ctypes.c_int32),
         ("weights", ctypes.c_int32 * NW),
+        ("full_board", ctypes.c_void_p),
     )
 
 
@@ -298,6 +299,7 @@ def make_params(
     tt_min_depth: int = 1,
     keep_tt: bool = False,
     eager_limit: float | None = None,
+    full_board: ctypes.Array[ctypes.c_int16] | None = None,
 ) -> CoreParams:
     p = CoreParams()
     p.max_depth = max_depth
@@ -311,11 +313,15 @@ def make_params(
     p.eager_ms = 0 if eager_limit is None else max(1, int(eager_limit * 1000))
     for i, name in enumerate(WEIGHT_NAMES):
         p.weights[i] = int(weights[name])
+    # The caller keeps the values alive (engine.tables.fullboard caches them per process).
+    p.full_board = None if full_board is None else ctypes.addressof(full_board)
     return p
 
 
 def search(position: Position, params: CoreParams) -> CoreSearch:
-    """Iterative-deepening search from ``position`` (not over), by the backend in use."""
+    """Iterative-deepening search from ``position`` (not over), by the backend in use.
+    The Python search does not read ``params.full_board``: the full-board values, like the
+    endgame tables, need the compiled core."""
     if backend() == "python":
         return python_search.search(
             position,

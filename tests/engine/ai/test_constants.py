@@ -42,17 +42,18 @@ def enums() -> dict[str, int]:
 
 
 def c_struct(name: str) -> list[tuple[str, str, str]]:
-    """(C type, field, array suffix) of each field of ``typedef struct {...} name;``."""
+    """(C type, field, array suffix) of each field of ``typedef struct {...} name;`` (a
+    pointer's type is ``void *``)."""
     match = re.search(r"typedef struct \{([^}]*)\} " + name + ";", SOURCE)
     assert match, name
     body = re.sub(r"/\*.*?\*/", "", match[1], flags=re.S)
     fields = []
     for decl in filter(None, (d.strip() for d in body.split(";"))):
-        ctype, _, names = decl.partition(" ")
+        ctype, _, names = re.sub(r"^const\s+", "", decl).partition(" ")
         for field in names.split(","):
-            m = re.fullmatch(r"(\w+)((?:\[\w+\])*)", field.strip())
+            m = re.fullmatch(r"(\*?)(\w+)((?:\[\w+\])*)", field.strip())
             assert m, decl
-            fields.append((ctype, m[1], m[2]))
+            fields.append(("void *" if m[1] else ctype, m[2], m[3]))
     return fields
 
 
@@ -63,6 +64,7 @@ C_TYPES = {
     "int64_t": ctypes.c_int64,
     "uint32_t": ctypes.c_uint32,
     "uint64_t": ctypes.c_uint64,
+    "void *": ctypes.c_void_p,
 }
 
 
