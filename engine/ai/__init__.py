@@ -21,7 +21,9 @@ Levels (see :data:`engine.ai.levels.LEVEL_TABLE`):
 - ``hard``: nine plies, no noise; within 1.8 s (it usually needs a tenth of that).
 - ``master``: iterative deepening until the 4.5 s budget runs out; where the endgame
   tables are built (:mod:`engine.tables`) it plays endings by them, perfectly, and its
-  search takes their values as exact.
+  search takes their values as exact; where the full-board values are built
+  (:mod:`engine.tables.fullboard`) its search ends the placement on them, a deep
+  search's value of every board the placement can end on.
 
 Scores are in centi-stones (100 = one stone) from the point of view of the player to
 act; a forced win in n plies scores ``30000 - n``, a forced loss ``-(30000 - n)``.

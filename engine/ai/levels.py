@@ -82,7 +82,8 @@ class Level:
     """Centi-stones added, for the noisy choice only, to actions that close a jare: the
     capture a human sees at a glance."""
     tables: bool = False
-    """Play by the endgame tables where they are built (engine.tables): perfectly."""
+    """Play by the endgame tables where they are built (engine.tables): perfectly; and
+    end the placement on the full-board values where they are (engine.tables.fullboard)."""
     eager_fraction: float = 0.0
     """Before this fraction of the time budget a new iteration always starts, even one
     that will not finish: it searches the best move first and keeps a move that beats it,

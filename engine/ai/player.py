@@ -22,6 +22,7 @@ from engine.tables import (
     probing,
     table_action,
 )
+from engine.tables.fullboard import full_board_values
 from engine.variants import get_variant
 
 LEVELS: tuple[str, ...] = tuple(LEVEL_TABLE)
@@ -139,6 +140,7 @@ def choose_for_position(
         all_scores=lv.noisy,
         tt_log2=lv.tt_log2,
         keep_tt=lv.keep_tt and depth is None,
+        full_board=full_board_values(position.variant) if lv.tables else None,
     )
     with probing(tables) as probed:
         found = core.search(position, params)

@@ -1,4 +1,5 @@
-"""``python -m engine.tables build --max K`` and ``python -m engine.tables info``."""
+"""``python -m engine.tables build --max K``, ``python -m engine.tables full`` and
+``python -m engine.tables info``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,15 @@ import time
 from pathlib import Path
 from typing import IO
 
+from engine.ai.core import CoreUnavailableError
 from engine.tables import TablesUnavailableError, build, read_info, tables_dir
+from engine.tables.fullboard import (
+    DEFAULT_DEPTH,
+    FullBoardError,
+    FullBoardInfo,
+    build_full_board,
+    read_full_board_info,
+)
 from engine.variants import VARIANT_IDS
 
 
@@ -61,12 +70,64 @@ def _build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _full(args: argparse.Namespace) -> int:
+    directory = Path(args.dir) if args.dir else tables_dir()
+    out = sys.stderr
+    tty = out.isatty()
+    last = 0.0
+    start = time.monotonic()
+
+    def progress(done: int, total: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if done < total and now - last < (0.2 if tty else 10.0):
+            return
+        last = now
+        left = (now - start) / done * (total - done)
+        share = 100 * done // total
+        text = f"full boards: {done:,}/{total:,} searched ({share}%), {left:.0f} s left"
+        out.write(("\r\033[K" + text) if tty else text + "\n")
+        out.flush()
+
+    print(
+        f"searching every full {args.variant} board to {args.depth} plies into {directory}",
+        file=out,
+    )
+    try:
+        info = build_full_board(args.variant, args.depth, directory, args.workers, progress)
+    except (FullBoardError, CoreUnavailableError) as exc:
+        print(f"python -m engine.tables full: {exc}", file=out)
+        return 1
+    except OSError as exc:
+        print(f"python -m engine.tables full: {exc}", file=out)
+        return 1
+    if tty:
+        out.write("\n")
+    print(f"{_describe_full(info)}; written to {info.path}", file=out)
+    return 0
+
+
+def _describe_full(i: FullBoardInfo) -> str:
+    state = " (stale: searched with other weights; build it again)" if i.stale else ""
+    return (
+        f"{i.variant} full boards: {i.boards:,} up to symmetry ({i.entries:,} entries, "
+        f"{i.size / 1e6:.1f} MB), {i.depth} plies, built in {i.seconds:.0f} s; "
+        f"the first remover ahead in {i.ahead:,}, level in {i.even:,}, "
+        f"behind in {i.behind:,}{state}"
+    )
+
+
 def _info(args: argparse.Namespace) -> int:
     directory = Path(args.dir) if args.dir else tables_dir()
     infos = read_info(directory)
     print(f"tables in {directory}")
+    fulls = [f for v in VARIANT_IDS if (f := read_full_board_info(directory, v)) is not None]
+    for full in fulls:
+        print(_describe_full(full))
+    if not fulls:
+        print("no full-board values yet; search them with: python -m engine.tables full")
     if not infos:
-        print("none yet; build them with: python -m engine.tables build --max 5")
+        print("no endgame tables yet; build them with: python -m engine.tables build --max 5")
         return 0
     print(
         f"{'board':<11} {'material':>8} {'positions':>13} {'MB':>8} {'wins':>12} "
@@ -86,7 +147,10 @@ def _info(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m engine.tables",
-        description="Endgame tables of the movement phase: build them, or see what is built.",
+        description=(
+            "Endgame tables of the movement phase and the values of the full boards that "
+            "end the placement: build them, or see what is built."
+        ),
     )
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="solve every material up to --max stones a side")
@@ -95,6 +159,17 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--dir", default=None, help="where to write (default: $SHAX_TABLES_DIR)")
     b.add_argument("--threads", type=int, default=None, help="default: every core")
     b.set_defaults(run=_build)
+    f = sub.add_parser("full", help="search every full board (the end of the placement)")
+    f.add_argument(
+        "--depth",
+        type=int,
+        default=DEFAULT_DEPTH,
+        help=f"plies searched from each board (default {DEFAULT_DEPTH})",
+    )
+    f.add_argument("--variant", choices=("shax", "shax-small"), default="shax")
+    f.add_argument("--dir", default=None, help="where to write (default: $SHAX_TABLES_DIR)")
+    f.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
+    f.set_defaults(run=_full)
     i = sub.add_parser("info", help="the tables built so far")
     i.add_argument("--dir", default=None, help="where to look (default: $SHAX_TABLES_DIR)")
     i.set_defaults(run=_info)

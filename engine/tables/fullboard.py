@@ -1,0 +1,287 @@
+"""Full-board values: every board the placement can end on, searched ahead of time.
+
+Every shax game passes through a full board: the placement fills every point, half with
+each colour, and the opening removals begin with the player who formed the first jare
+(black when nobody did). That position is what the whole placement plays for, and
+there are few of them: C(24, 12) = 2,704,156 on the shax board, 170,854 up to the
+board's 16 symmetries (8 on shax-small). The value for the first remover depends only
+on the remover's stones, since the other player holds every other point.
+
+``python -m engine.tables full`` searches each of them once, to a fixed depth
+(:data:`DEFAULT_DEPTH`) with the evaluation of the day, and writes one file per board:
+a header, then a 16-bit value per set of the remover's stones in colex order. With it,
+``master``'s search stops at a full board with the value of a search many plies deeper
+than its own horizon there, so from the middle of the placement it sees to the end of it.
+The values belong to the weights they were searched with: a file built with other
+weights is not used (``python -m engine.tables info`` says it is stale).
+
+Only the compiled search core reads them, as with the endgame tables.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import hashlib
+import os
+import struct
+import sys
+import time
+from array import array
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from math import comb
+from multiprocessing import get_context
+from pathlib import Path
+
+from engine.position import WHITE, Phase, Position, Step
+from engine.tables.native import symmetries
+from engine.variants import Variant, get_variant
+
+DEFAULT_DEPTH = 10
+"""Plies searched from each full board: about 12 minutes for shax on 2 cores."""
+
+MAGIC = b"SHAXFB01"
+HEADER = struct.Struct("<8s2I2Qd16s")
+"""Magic, points, depth, entries, boards searched (up to symmetry), build seconds and the
+digest of the weights searched with; a little-endian int16 per entry follows."""
+
+FILE_NAME = "full-board.val"
+
+Progress = Callable[[int, int], None]
+"""``progress(searched, total)`` during a build."""
+
+
+class FullBoardError(ValueError):
+    """A board without a full-board position (jar), or a depth out of range."""
+
+
+def full_board_path(directory: Path, variant: Variant) -> Path:
+    return directory / variant.id / FILE_NAME
+
+
+def check_variant(variant: Variant) -> None:
+    if variant.family != "shax" or 2 * variant.pieces != variant.size:
+        raise FullBoardError(
+            f"{variant.id} has no full board with opening removals; choose shax or shax-small"
+        )
+
+
+def weights_digest(variant: Variant) -> bytes:
+    """What the values were searched with: the evaluation's weights for the board."""
+    from engine.ai.common import WEIGHT_NAMES
+    from engine.ai.levels import weights_for
+
+    weights = weights_for(variant.id)
+    vector = ",".join(f"{name}={weights[name]}" for name in WEIGHT_NAMES)
+    return hashlib.sha256(f"{variant.id}:{vector}".encode()).digest()[:16]
+
+
+def colex_rank(mask: int) -> int:
+    """The index of a set of points among the sets of its size, in colex order (the order
+    of the masks as numbers): the sum of C(p, i) over its i-th point p, from i = 1."""
+    rank, i = 0, 0
+    while mask:
+        low = mask & -mask
+        i += 1
+        rank += comb(low.bit_length() - 1, i)
+        mask ^= low
+    return rank
+
+
+def _image(mask: int, image: Sequence[int]) -> int:
+    out = 0
+    while mask:
+        low = mask & -mask
+        out |= 1 << image[low.bit_length() - 1]
+        mask ^= low
+    return out
+
+
+def orbits(variant: Variant) -> Iterator[tuple[int, list[int]]]:
+    """Each full board up to symmetry: the remover's stones on one board of the class,
+    and the colex ranks of every board of the class."""
+    check_variant(variant)
+    n, k = variant.size, variant.pieces
+    syms = symmetries(variant)
+    seen = bytearray(comb(n, k))
+    mask, rank = (1 << k) - 1, 0
+    top = 1 << n
+    while mask < top:  # the sets of k points in colex order: rank counts them
+        if not seen[rank]:
+            ranks = sorted({colex_rank(_image(mask, s)) for s in syms})
+            for r in ranks:
+                seen[r] = 1
+            yield mask, ranks
+        # The next set of k points in colex order (Gosper's hack).
+        low = mask & -mask
+        ripple = mask + low
+        mask = ripple | (((mask ^ ripple) >> 2) // low)
+        rank += 1
+
+
+def full_board_position(variant: Variant, remover: int) -> Position:
+    """The position where the opening removals begin: the remover's stones on
+    ``remover``, the other player's everywhere else, white to remove first."""
+    rest = variant.all_points & ~remover
+    return Position(variant, remover, rest, (0, 0), WHITE, Phase.REMOVAL, Step.REMOVE, WHITE)
+
+
+def _search_boards(job: tuple[str, int, list[int]]) -> list[int]:
+    """Worker: the search's value, for the remover, of each board in ``job``."""
+    from engine.ai import core
+    from engine.ai.levels import weights_for
+
+    variant_id, depth, masks = job
+    v = get_variant(variant_id)
+    params = core.make_params(weights_for(v.id), max_depth=depth, tt_log2=18)
+    return [int(core.c_search(full_board_position(v, m), params).score) for m in masks]
+
+
+@dataclass(frozen=True)
+class FullBoardInfo:
+    """What a full-board file holds (from its header and values)."""
+
+    variant: str
+    path: Path
+    depth: int
+    boards: int
+    """Boards searched: the full boards up to symmetry."""
+    entries: int
+    size: int
+    """Bytes on disk."""
+    seconds: float
+    stale: bool
+    """Searched with other weights than today's: not used."""
+    ahead: int
+    even: int
+    behind: int
+    """Entries where the first remover's value is above, within or below one stone."""
+
+
+def read_full_board_info(directory: Path, variant: str | Variant) -> FullBoardInfo | None:
+    v = get_variant(variant)
+    path = full_board_path(directory, v)
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    parsed = _parse(raw, v)
+    if parsed is None:
+        return None
+    depth, boards, seconds, digest, values = parsed
+    counts = [0, 0, 0]
+    for value in values:
+        counts[0 if value > 100 else 2 if value < -100 else 1] += 1
+    return FullBoardInfo(
+        v.id,
+        path,
+        depth,
+        boards,
+        len(values),
+        len(raw),
+        seconds,
+        digest != weights_digest(v),
+        *counts,
+    )
+
+
+def _parse(raw: bytes, v: Variant) -> tuple[int, int, float, bytes, array[int]] | None:
+    if len(raw) < HEADER.size:
+        return None
+    magic, n, depth, entries, boards, seconds, digest = HEADER.unpack_from(raw)
+    if magic != MAGIC or n != v.size or entries != comb(v.size, v.pieces):
+        return None
+    values = array("h", raw[HEADER.size :])
+    if len(values) != entries or len(raw) != HEADER.size + 2 * entries:
+        return None
+    if sys.byteorder == "big":
+        values.byteswap()
+    return depth, boards, seconds, digest, values
+
+
+@functools.cache
+def _load(variant_id: str, path: str, mtime_ns: int) -> ctypes.Array[ctypes.c_int16] | None:
+    v = get_variant(variant_id)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError:
+        return None
+    parsed = _parse(raw, v)
+    if parsed is None or parsed[3] != weights_digest(v):
+        return None
+    values = parsed[4]
+    return (ctypes.c_int16 * len(values)).from_buffer(values)
+
+
+def full_board_values(
+    variant: str | Variant, directory: Path | None = None
+) -> ctypes.Array[ctypes.c_int16] | None:
+    """The full-board values of a board for the search (read once per process and file),
+    or ``None`` when none are built for today's weights."""
+    from engine.tables import tables_dir
+
+    v = get_variant(variant)
+    if v.family != "shax":
+        return None
+    path = full_board_path(directory if directory is not None else tables_dir(), v)
+    try:
+        mtime = path.stat().st_mtime_ns
+    except OSError:
+        return None
+    return _load(v.id, str(path), mtime)
+
+
+def build_full_board(
+    variant: str | Variant,
+    depth: int = DEFAULT_DEPTH,
+    directory: Path | None = None,
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> FullBoardInfo:
+    """Search every full board of ``variant`` up to symmetry to ``depth`` plies and write
+    the values (replacing a file already there, only once the new one is complete).
+    Raises :class:`FullBoardError` for a board without one or a depth below 1, and
+    ``CoreUnavailableError`` without the compiled core."""
+    from engine.ai import core
+    from engine.tables import tables_dir
+
+    v = get_variant(variant)
+    check_variant(v)
+    if not 1 <= depth <= 40:
+        raise FullBoardError(f"the depth must be between 1 and 40 plies, not {depth}")
+    core.library()  # the compiled core, or CoreUnavailableError before any work
+    where = directory if directory is not None else tables_dir()
+    start = time.perf_counter()
+    classes = list(orbits(v))
+    values = [0] * comb(v.size, v.pieces)
+    chunk = 256
+    jobs = [
+        (v.id, depth, [mask for mask, _ in classes[i : i + chunk]])
+        for i in range(0, len(classes), chunk)
+    ]
+    nworkers = max(1, workers or os.cpu_count() or 1)
+    done = 0
+    with ProcessPoolExecutor(nworkers, mp_context=get_context("spawn")) as pool:
+        for i, found in enumerate(pool.map(_search_boards, jobs)):
+            for (_, ranks), value in zip(classes[i * chunk : (i + 1) * chunk], found, strict=True):
+                for r in ranks:
+                    values[r] = value
+            done += len(found)
+            if progress is not None:
+                progress(done, len(classes))
+    seconds = time.perf_counter() - start
+    path = full_board_path(where, v)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    header = HEADER.pack(
+        MAGIC, v.size, depth, len(values), len(classes), seconds, weights_digest(v)
+    )
+    body = struct.pack(f"<{len(values)}h", *values)
+    partial = path.with_suffix(".partial")
+    partial.write_bytes(header + body)
+    partial.replace(path)
+    info = read_full_board_info(where, v)
+    if info is None:
+        raise OSError(f"the new file {path} does not read back")
+    return info
