@@ -95,10 +95,7 @@ def _full(args: argparse.Namespace) -> int:
     )
     try:
         info = build_full_board(args.variant, args.depth, directory, args.workers, progress)
-    except (FullBoardError, CoreUnavailableError) as exc:
-        print(f"python -m engine.tables full: {exc}", file=out)
-        return 1
-    except OSError as exc:
+    except (FullBoardError, CoreUnavailableError, OSError) as exc:
         print(f"python -m engine.tables full: {exc}", file=out)
         return 1
     if tty:

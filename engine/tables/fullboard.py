@@ -62,8 +62,13 @@ def full_board_path(directory: Path, variant: Variant) -> Path:
     return directory / variant.id / FILE_NAME
 
 
+def has_full_board(variant: Variant) -> bool:
+    """Whether the placement ends on a full board with opening removals (not jar)."""
+    return variant.family == "shax" and 2 * variant.pieces == variant.size
+
+
 def check_variant(variant: Variant) -> None:
-    if variant.family != "shax" or 2 * variant.pieces != variant.size:
+    if not has_full_board(variant):
         raise FullBoardError(
             f"{variant.id} has no full board with opening removals; choose shax or shax-small"
         )
@@ -224,7 +229,7 @@ def full_board_values(
     from engine.tables import tables_dir
 
     v = get_variant(variant)
-    if v.family != "shax":
+    if not has_full_board(v):
         return None
     path = full_board_path(directory if directory is not None else tables_dir(), v)
     try:
