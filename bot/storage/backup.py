@@ -10,24 +10,25 @@ import logging
 import os
 import sqlite3
 from collections.abc import Callable
-from contextlib import closing
+from contextlib import closing, suppress
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot.storage.base import StorageError
-from bot.storage.checks import SQLITE_HEADER
+from bot.storage.checks import is_not_sqlite
 
 log = logging.getLogger(__name__)
 
 
 def backup(source: Path, destination: Path) -> Path:
     """Copy the database ``source`` to ``destination`` (a new file; in a folder, a file
-    named after the moment) and check the copy; returns the file written."""
+    named after the moment) and check the copy; returns the file written.
+
+    The database is opened through SQLite only, never as a plain file: the bot calls this
+    in its own process, where closing a plain descriptor of ``source`` would drop the
+    bot's locks on it (see :func:`bot.storage.checks.check_file`)."""
     if not source.is_file():
         raise StorageError(f"There is no database at {source} to back up: check SHAX_DB_PATH.")
-    with source.open("rb") as raw:
-        if raw.read(len(SQLITE_HEADER)) != SQLITE_HEADER:
-            raise StorageError(f"{source} is not a SQLite database, so it cannot be backed up.")
     if destination.is_dir():
         destination = destination / backup_name(datetime.now(UTC).strftime(STAMP))
     if destination.exists():
@@ -37,6 +38,8 @@ def backup(source: Path, destination: Path) -> Path:
     folder = destination.parent if str(destination.parent) else Path(".")
     if not folder.is_dir():
         raise StorageError(f"The folder {folder} does not exist: create it or name another.")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise unwritable(destination, "read-only")
     partial = destination.with_name(destination.name + ".partial")
     try:
         with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(partial)) as dst:
@@ -49,15 +52,32 @@ def backup(source: Path, destination: Path) -> Path:
             )
         os.replace(partial, destination)
     except sqlite3.DatabaseError as exc:
+        if is_not_sqlite(exc):
+            raise StorageError(
+                f"{source} is not a SQLite database, so it cannot be backed up."
+            ) from None
+        if getattr(exc, "sqlite_errorname", "") in WRITE_FAILURES:
+            raise unwritable(destination, str(exc)) from None
         raise StorageError(f"The backup of {source} to {destination} failed ({exc}).") from None
     except OSError as exc:
-        raise StorageError(
-            f"The backup could not be written to {destination} ({exc.strerror}): "
-            "choose a writable place with room."
-        ) from None
+        raise unwritable(destination, exc.strerror or str(exc)) from None
     finally:
-        partial.unlink(missing_ok=True)
+        with suppress(OSError):  # a read-only or full place may not even let it go
+            partial.unlink(missing_ok=True)
     return destination
+
+
+# SQLite's words for a destination it could not create or fill.
+WRITE_FAILURES = frozenset(
+    {"SQLITE_CANTOPEN", "SQLITE_READONLY", "SQLITE_FULL", "SQLITE_IOERR", "SQLITE_IOERR_WRITE"}
+)
+
+
+def unwritable(destination: Path, why: str) -> StorageError:
+    return StorageError(
+        f"The backup could not be written to {destination} ({why}): "
+        "choose a writable place with room."
+    )
 
 
 def backup_name(stamp: str) -> str:
@@ -89,6 +109,7 @@ class DailyBackups:
             clock,
             every,
         )
+        self.failure_logged: datetime | None = None
 
     def existing(self) -> list[tuple[datetime, Path]]:
         """The backups in the folder, oldest first."""
@@ -116,12 +137,17 @@ class DailyBackups:
         return written
 
     async def tick(self) -> None:
-        """:meth:`run` off the event loop; a failure is logged, never raised: the games
-        go on, and the next tick tries again."""
+        """:meth:`run` off the event loop. A failure never stops anything else: it is
+        logged once a day (not at every tick), the games go on, and a later tick tries
+        again."""
         try:
             written = await asyncio.to_thread(self.run)
-        except StorageError as exc:
-            log.warning("daily backup failed: %s", exc)
+        except (StorageError, OSError, sqlite3.Error) as exc:
+            now = self.clock()
+            if self.failure_logged is None or now - self.failure_logged >= self.every:
+                self.failure_logged = now
+                log.warning("daily backup failed: %s (said again in a day if it still fails)", exc)
             return
+        self.failure_logged = None
         if written is not None:
             log.info("backed up the database to %s", written)

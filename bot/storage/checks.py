@@ -12,25 +12,32 @@ from pathlib import Path
 
 from bot.storage.base import StorageError
 
-SQLITE_HEADER = b"SQLite format 3\x00"
-
 
 def check_file(path: Path) -> None:
-    """Refuse, before SQLite touches it, a file that is not a SQLite database or that
-    this process could not write (the file, or its folder, where the journal lives)."""
+    """Refuse, before SQLite touches it, a database file that this process could not write
+    (the file, or its folder, where the journal lives).
+
+    The file itself is never opened here: closing any descriptor of a file drops every
+    POSIX lock this process holds on it, SQLite's among them, and then another process
+    may take the bot's write-ahead log for its own and delete it. Whether the file is
+    SQLite at all is SQLite's to say (:func:`not_sqlite`)."""
     folder = path.parent if str(path.parent) else Path(".")
-    if path.exists():
-        with path.open("rb") as raw:
-            header = raw.read(len(SQLITE_HEADER))
-        if header and header != SQLITE_HEADER:
-            raise StorageError(
-                f"{path} is not a SQLite database: restore the bot's database from a backup, "
-                "or set SHAX_DB_PATH to another file."
-            )
-        if not os.access(path, os.W_OK):
-            raise read_only(path)
+    if path.exists() and not os.access(path, os.W_OK):
+        raise read_only(path)
     if not os.access(folder, os.W_OK | os.X_OK):
         raise read_only(path)
+
+
+def is_not_sqlite(exc: BaseException) -> bool:
+    """SQLite's own word that a file is not a database (``SQLITE_NOTADB``)."""
+    return getattr(exc, "sqlite_errorname", "") == "SQLITE_NOTADB"
+
+
+def not_sqlite(path: Path) -> StorageError:
+    return StorageError(
+        f"{path} is not a SQLite database: restore the bot's database from a backup, "
+        "or set SHAX_DB_PATH to another file."
+    )
 
 
 def read_only(path: Path) -> StorageError:

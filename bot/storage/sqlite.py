@@ -22,7 +22,7 @@ import aiosqlite
 
 from bot.service.streaks import Series, Tally
 from bot.storage.base import Storage, StorageError, check_table, resolution
-from bot.storage.checks import check_file, damaged, read_only
+from bot.storage.checks import check_file, damaged, is_not_sqlite, not_sqlite, read_only
 from bot.storage.rows import (
     CHALLENGE_COLUMNS,
     GAME_COLUMNS,
@@ -95,6 +95,8 @@ class SqliteStorage(KeyValues, Storage):
         except sqlite3.DatabaseError as exc:
             if getattr(exc, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
                 raise read_only(self.path) from None
+            if is_not_sqlite(exc):
+                raise not_sqlite(self.path) from None
             raise damaged(self.path, str(exc)) from None
         if problems != ["ok"]:
             raise damaged(self.path, problems[0])

@@ -7,23 +7,101 @@ connection or Discord's RECONNECT while the answer is on its way. When nothing c
 shown, the bot shows the board after its connection resumes. Then, game by game: every
 move the players made is stored once, every stored move was shown, and every record
 replays in the engine. The figures are printed (``pytest -s -k chaos``).
+
+The game is played with every storage setting off and on: with ``SHAX_BACKUP_DIR`` the bot
+takes its daily backup first and ``python -m bot backup`` copies the database from another
+process between the clicks; at the end the record is read back by yet another process
+(what a restart would find), not through the bot's own SQLite.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
+import subprocess
+import sys
 from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import closing
+from pathlib import Path
 
+import pytest
+import pytest_asyncio
+
+from bot.storage.backup import DailyBackups
 from engine import replay
-from tests.bot.discord.helpers import act_select, live_boards, option_values
+from tests.bot.discord.helpers import (
+    Scene,
+    act_select,
+    bot_running,
+    live_boards,
+    open_service,
+    option_values,
+)
 from tests.e2e.conftest import Live, game_row, game_state, game_version, on_turn, start_game
 from tests.fakediscord import FakeMessage
 from tests.fakediscord.faults import ANSWERS, CALLBACKS
+from tests.services import FakeClock
 
 CLICKS = 10
 SEED = 11
+ROOT = Path(__file__).resolve().parents[2]
 FAULTS = ("none", "500", "429", "cloudflare", "slow", "nothing shown", "drop", "reconnect")
+
+
+@pytest_asyncio.fixture(params=["backups off", "backups on"])
+async def chaos(request: pytest.FixtureRequest, scene: Scene) -> AsyncIterator[Live]:
+    """A ready in-process bot, with or without its daily backups."""
+    clock = FakeClock()
+    options = {}
+    if request.param == "backups on":
+        folder = scene.db_path.parent / "daily"
+        options["backups"] = DailyBackups(scene.db_path, folder, keep=3, clock=clock)
+    async with (
+        open_service(scene, clock=clock, **options) as service,
+        bot_running(scene, service) as bot,
+    ):
+        live = Live(scene, service, bot, clock)
+        if service.backups is not None:
+            await service.tick()  # the day's backup, taken in the bot's own process
+            assert len(service.backups.existing()) == 1
+        yield live
+    scene.fake.assert_clean()
+
+
+def backup_from_another_process(db_path: Path, number: int) -> None:
+    """``python -m bot backup`` while the bot runs: another process opens and closes the
+    database, as the ``sqlite3`` tool or any reader would."""
+    no_env = str(db_path.parent / "no.env")
+    target = str(db_path.parent / f"copy-{number}.db")
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "--env-file", no_env, "backup", target],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "SHAX_DB_PATH": str(db_path), "PATH": "/usr/bin:/bin"},
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def record_seen_by_another_process(db_path: Path, game_id: int) -> tuple[str, ...]:
+    """The game's record as a new process finds it, as after a crash and restart."""
+    read = (
+        "import sqlite3, sys; from contextlib import closing\n"
+        "with closing(sqlite3.connect(sys.argv[1])) as db:\n"
+        "    print(db.execute('SELECT record FROM games WHERE id = ?', (int(sys.argv[2]),))"
+        ".fetchone()[0])"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", read, str(db_path), str(game_id)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return tuple(found.stdout.split())
 
 
 def inject(live: Live, fault: str) -> None:
@@ -60,8 +138,10 @@ async def stored(live: Live, game_id: int, version: int) -> None:
     )
 
 
-async def test_a_game_played_through_random_faults_loses_nothing(live: Live) -> None:
+async def test_a_game_played_through_random_faults_loses_nothing(chaos: Live) -> None:
+    live = chaos
     scene, fake = live.scene, live.fake
+    backups = live.service.backups
     live.bot.responder.callback_window = 1.5  # a failing callback is given up sooner
     rng = random.Random(SEED)
     board = await start_game(live)
@@ -94,6 +174,8 @@ async def test_a_game_played_through_random_faults_loses_nothing(live: Live) -> 
             fake.drop_connections()  # the bot shows the board once it has resumed
         played.append(action)
         version += 1
+        if backups is not None:
+            await asyncio.to_thread(backup_from_another_process, scene.db_path, version)
         board = await the_board(live, game_id, version)
         # Only the answers that never came, never anything else Discord would refuse.
         assert {v.code for v in fake.violations} <= {10062}, fake.violations
@@ -111,6 +193,14 @@ async def test_a_game_played_through_random_faults_loses_nothing(live: Live) -> 
     assert record == tuple(played) and stored_version == CLICKS and status == "active"
     assert lost == 0 and unshown == 0
     assert replay("shax", record).to_move is not None  # the record replays in the engine
+    # What a restart would find: the whole record, read by a process of its own.
+    assert record_seen_by_another_process(scene.db_path, game_id) == tuple(played)
+    if backups is not None:  # and each copy holds every move made before it was taken
+        for number in range(1, CLICKS + 1):
+            copy = scene.db_path.parent / f"copy-{number}.db"
+            with closing(sqlite3.connect(copy)) as db:
+                (kept,) = db.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
+            assert tuple(kept.split()) == tuple(played[:number])
     # Once more after a last resume: nothing is shown twice.
     messages = [m.id for m in fake.messages(scene.channel)]
     fake.drop_connections()

@@ -9,8 +9,10 @@ game goes on from the last accepted action.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
+import sqlite3
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -54,10 +56,11 @@ async def process_scene(tmp_path: Path) -> AsyncIterator[Scene]:
 class BotProcess:
     """``python -m bot`` against the scene's fake server, its output in a log file."""
 
-    def __init__(self, scene: Scene, name: str) -> None:
+    def __init__(self, scene: Scene, name: str, **settings: str) -> None:
         self.scene = scene
         self.log_path = scene.db_path.parent / f"{name}.log"
         self.process: asyncio.subprocess.Process | None = None
+        self.settings = settings
 
     async def start(self) -> BotProcess:
         fake = self.scene.fake
@@ -69,6 +72,7 @@ class BotProcess:
             "SHAX_DEV_GUILD_ID": str(fake.guild_id),
             "SHAX_AI_WORKERS": "1",
             "SHAX_LOG_LEVEL": "INFO",
+            **self.settings,
         }
         identified = len(fake.gateway.identify_payloads)
         with self.log_path.open("wb") as log:
@@ -212,6 +216,53 @@ async def test_sigkill_mid_game_then_restart_loses_nothing(process_scene: Scene)
     assert second.process.returncode == 0, log
     assert "Traceback" not in log, log
     fake.assert_clean()
+
+
+async def test_sigkill_with_daily_backups_loses_no_acknowledged_move(
+    process_scene: Scene,
+) -> None:
+    # The bot's daily backup runs first; then, between the moves, `python -m bot backup`
+    # opens and closes the database from another process, as any reader may.
+    scene, fake = process_scene, process_scene.fake
+    daily = scene.db_path.parent / "daily"
+    bot = await BotProcess(
+        scene, "backed-up", SHAX_BACKUP_DIR=str(daily), SHAX_TICK_SECONDS="1"
+    ).start()
+    try:
+        await fake.wait_for(lambda: list(daily.glob("shax-*.db")), what="the daily backup")
+        board = await start_two_player_game(scene)
+        game_id, version = game_version(board)
+        played: list[str] = []
+        for number in range(1, 9):
+            acknowledged, action = await click_first_option(scene, board)
+            assert acknowledged.acknowledged
+            played.append(action)
+            version += 1
+            board = await next_board(scene, game_id, version)
+            if number % 4 == 0:
+                copy = scene.db_path.parent / f"copy-{number}.db"
+                done = await asyncio.create_subprocess_exec(
+                    sys.executable,
+                    "-m",
+                    "bot",
+                    "--env-file",
+                    str(scene.db_path.parent / "no.env"),
+                    "backup",
+                    str(copy),
+                    cwd=ROOT,
+                    env={**os.environ, "SHAX_DB_PATH": str(scene.db_path)},
+                )
+                assert await asyncio.wait_for(done.wait(), 60) == 0
+                with contextlib.closing(sqlite3.connect(copy)) as db:
+                    (kept,) = db.execute("SELECT record FROM games WHERE id = ?", (game_id,))
+                assert tuple(kept[0].split()) == tuple(played)
+        await bot.kill()
+    finally:
+        if bot.process is not None and bot.process.returncode is None:
+            await bot.stop()
+    record, stored_version, _ = game_state(scene.db_path, game_id)
+    assert record == tuple(played) and stored_version == version, bot.log()
+    assert "Traceback" not in bot.log()
 
 
 async def start_two_player_game(scene: Scene) -> FakeMessage:

@@ -1,12 +1,18 @@
 """Backups of the SQLite file: ``python -m bot backup PATH`` while the bot runs, restoring
-one, and the bot's daily backups with their retention (on a fake clock)."""
+one, and the bot's daily backups with their retention (on a fake clock). A daily backup
+leaves the bot's hold on its database as it was, and one that cannot be written stops
+nothing else and is said once a day."""
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -15,7 +21,9 @@ import pytest
 from bot.config import load_settings
 from bot.storage import Storage, StorageError
 from bot.storage.backup import DailyBackups, backup
+from tests.bot.conftest import AMINA, BASHIR, HERE, ServiceFactory
 from tests.bot.storage.conftest import new_game
+from tests.services import FakeClock
 
 ROOT = Path(__file__).resolve().parents[3]
 NOW = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
@@ -147,3 +155,113 @@ def test_backup_settings(tmp_path: Path) -> None:
     s = load_settings({"SHAX_BACKUP_DIR": str(tmp_path / "b"), "SHAX_BACKUP_KEEP": "3"}, None)
     assert (s.backup_dir, s.backup_keep) == (tmp_path / "b", 3)
     assert load_settings({}, None).backup_dir is None
+
+
+def count_games_from_another_process(db: Path) -> int:
+    """What a new process (a restart, the ``sqlite3`` tool) finds in the database."""
+    read = (
+        "import sqlite3, sys; from contextlib import closing\n"
+        "with closing(sqlite3.connect(sys.argv[1])) as db:\n"
+        "    print(db.execute('SELECT count(*) FROM games').fetchone()[0])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", read, str(db)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return int(done.stdout)
+
+
+async def test_the_daily_backup_keeps_the_bots_hold_on_its_database(tmp_path: Path) -> None:
+    # The daily backup runs in the bot's process. Had it opened the database as a plain
+    # file, closing that would drop the bot's locks, and the next process to open and
+    # close the file (a backup, migrate, the sqlite3 tool) would delete the bot's
+    # write-ahead log: every later move would be lost at the next crash.
+    db = tmp_path / "shax.db"
+    running = await Storage.open(db)
+    try:
+        await running.create_game(new_game(), NOW)
+        await DailyBackups(db, tmp_path / "daily", keep=3, clock=Clock()).tick()
+        assert run_backup(db, tmp_path / "copy.db").returncode == 0
+        assert (tmp_path / "shax.db-wal").exists()
+        await running.create_game(new_game(8), NOW)
+        assert count_games_from_another_process(db) == 2
+    finally:
+        await running.close()
+
+
+@contextlib.contextmanager
+def unwritable_folder(folder: Path, why: str) -> Iterator[Path]:
+    """A folder that refuses writes: a read-only or a full file system (mounted for the
+    test as root; for another user a folder without write permission stands in)."""
+    folder.mkdir()
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        try:
+            yield folder
+        finally:
+            folder.chmod(0o755)
+        return
+    options = "ro,size=1m" if why == "read-only" else "size=64k"
+    subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(folder)], check=True)
+    try:
+        if why == "full":  # fill it
+            with contextlib.suppress(OSError), (folder / "filler").open("wb") as filler:
+                while True:
+                    filler.write(b"\0" * 4096)
+                    filler.flush()
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=True)
+
+
+@pytest.mark.parametrize("why", ["read-only", "full"])
+async def test_a_backup_that_cannot_be_written_is_said_once_a_day(
+    why: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    db = tmp_path / "shax.db"
+    storage = await Storage.open(db)
+    clock = Clock()
+    try:
+        with unwritable_folder(tmp_path / "daily", why) as folder:
+            daily = DailyBackups(db, folder, keep=3, clock=clock)
+            caplog.set_level(logging.WARNING, logger="bot.storage.backup")
+            for _ in range(5):  # ticks every half minute: no exception, one warning
+                await daily.tick()
+                clock.moment += timedelta(seconds=30)
+            failures = [r for r in caplog.records if "daily backup failed" in r.message]
+            assert len(failures) == 1 and "could not be written" in failures[0].message
+            assert "Traceback" not in caplog.text and not list(folder.glob("*.partial"))
+            clock.moment += timedelta(days=1)  # a day later it is said again
+            await daily.tick()
+            assert len([r for r in caplog.records if "daily backup failed" in r.message]) == 2
+            assert daily.existing() == []
+    finally:
+        await storage.close()
+
+
+async def test_a_backup_that_cannot_be_written_stops_no_clock(
+    make_service: ServiceFactory, clock: FakeClock, tmp_path: Path
+) -> None:
+    with unwritable_folder(tmp_path / "daily", "read-only") as folder:
+        service = await make_service(
+            backups=DailyBackups(tmp_path / "shax.db", folder, keep=3, clock=clock)
+        )
+        await service.challenge(AMINA, BASHIR, HERE)
+        clock.advance(minutes=11)
+        [expired] = await service.tick()  # the challenge expires all the same
+        assert "Bashir" in expired.reply.text
+
+
+def test_the_backup_command_onto_a_read_only_place_says_so_in_one_sentence(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "shax.db"
+    with contextlib.closing(sqlite3.connect(db)) as made:
+        made.execute("CREATE TABLE t (x)")
+    with unwritable_folder(tmp_path / "ro", "read-only") as folder:
+        result = run_backup(db, folder / "copy.db")
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert result.stderr.strip() == (
+        f"shax-bot: The backup could not be written to {folder / 'copy.db'} (read-only): "
+        "choose a writable place with room."
+    )
