@@ -270,7 +270,7 @@ class Console:
                 _, record = await s.record(self.last_game_id)
                 stem = f"game{self.last_game_id}-ply{len(record)}"
         elif command == "review":
-            self.write(texts.REVIEWING)
+            self.write(t.gettext(texts.REVIEWING))
             reply = await s.review(me, here, self.last_game_id)
             stem = f"game{self.last_game_id}" if self.last_game_id else None
         elif command == "streak":

@@ -42,7 +42,7 @@ def test_a_somali_picture_differs_from_the_english_one() -> None:
     [
         (Moment.IRMAAN, "Irmaan!", "Irmaan!"),
         (Moment.LABA_QAAD, "Laba-qaad!", "Laba-qaad!"),
-        (Moment.HAARIG, "Haarig!", "Haarig!"),
+        (Moment.HAARIG, "Haarig!", "Xadhig!"),
         (Moment.OODAN, "Oodan!", "Oodan!"),
     ],
 )

@@ -50,10 +50,21 @@ def test_both_rules_pages_list_the_same_lines_of_three() -> None:
     assert re.findall(r"[a-g]\d [a-g]\d [a-g]\d", SOMALI) == lines
 
 
+SOMALI_WORD = {Moment.HAARIG: "xadhig"}
+"""The sources' hārig/hādig writes Somali x as h: in Somali spelling the word is xadhig."""
+
+
 @pytest.mark.parametrize("moment", list(Moment))
 def test_every_named_moment_has_its_word_in_both_languages(moment: Moment) -> None:
     word = moment.value.capitalize() + "!"
     assert translator("en").pgettext("moment", word) == word
-    # The Somali word is the same: these are the game's own names.
-    assert translator("so").pgettext("moment", word) == word
-    assert moment.value in SOMALI and moment.value in ENGLISH
+    # The Somali word is the game's own name, spelt as Somali spells it.
+    somali = SOMALI_WORD.get(moment, moment.value)
+    assert translator("so").pgettext("moment", word) == somali.capitalize() + "!"
+    assert somali in SOMALI and moment.value in ENGLISH
+
+
+def test_the_somali_rules_page_names_the_blockade_with_one_word() -> None:
+    for other in ("haarig", "xannibaad", "xayiraad", "xiritaan"):
+        assert other not in SOMALI.lower()
+    assert "xadhig" in SOMALI

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.service.texts.words import EN, Surface, duration
+from bot.service.texts.words import EN, Surface, duration, level_name, option_list
 from shax_i18n import N_, Translator
 
 # -- challenges ------------------------------------------------------------------------
@@ -23,7 +23,7 @@ STILL_PLAYING = N_("This game is still being played — finish it first.")
 def challenge_the_bot(levels: Sequence[str], t: Translator = EN) -> str:
     return t.gettext(
         "To play against me, use /shax play-bot (choose a level: {levels}).",
-        levels=", ".join(levels),
+        levels=option_list(levels, level_name, t),
     )
 
 
@@ -170,7 +170,7 @@ def unknown_level(level: str, levels: Sequence[str], t: Translator = EN) -> str:
     return t.gettext(
         "Unknown level {level} — choose one of: {levels}.",
         level=repr(level),
-        levels=", ".join(levels),
+        levels=option_list(levels, level_name, t),
     )
 
 

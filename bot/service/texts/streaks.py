@@ -63,13 +63,21 @@ def _badges(tally: Tally, t: Translator) -> str:
     return extra + (t.gettext(" · gabad ×{n}", n=tally.gabad) if tally.gabad else "")
 
 
+def _counts(won: int, lost: int, drawn: int, t: Translator) -> dict[str, str]:
+    """Games won, lost and drawn, each counted with its noun's plural after a number."""
+    return {
+        "won": t.npgettext("tally", "{n} won", "{n} won", won),
+        "lost": t.npgettext("tally", "{n} lost", "{n} lost", lost),
+        "drawn": t.npgettext("tally", "{n} drawn", "{n} drawn", drawn),
+    }
+
+
 def tally_line(tally: Tally, t: Translator = EN) -> str:
     now = streak_phrase(tally.streak, t) if tally.streak else t.gettext("no current streak")
     return t.gettext(
-        "{wins} won, {losses} lost, {draws} drawn — {streak}; best {best} in a row",
-        wins=tally.wins,
-        losses=tally.losses,
-        draws=tally.draws,
+        # Translators: {won}, {lost} and {drawn} are the counted "{n} won" and so on.
+        "{won}, {lost}, {drawn} — {streak}; best {best} in a row",
+        **_counts(tally.wins, tally.losses, tally.draws, t),
         streak=now,
         best=tally.best,
     ) + _badges(tally, t)
@@ -99,11 +107,10 @@ def bot_record_heading(name: str, t: Translator = EN) -> str:
 
 def bot_record_line(level: str, won: int, lost: int, drawn: int, t: Translator = EN) -> str:
     return t.gettext(
-        "As the {level} bot: {won} won, {lost} lost, {drawn} drawn",
+        # Translators: {won}, {lost} and {drawn} are the counted "{n} won" and so on.
+        "As the {level} bot: {won}, {lost}, {drawn}",
         level=level_name(level, t),
-        won=won,
-        lost=lost,
-        drawn=drawn,
+        **_counts(won, lost, drawn, t),
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.service.streaks import GABAD, GAL
-from bot.service.texts.words import EN
+from bot.service.texts.words import EN, option_list, theme_name
 from shax_i18n import N_, Translator
 
 # -- the teacher: hints and reviews ----------------------------------------------------
@@ -149,16 +149,15 @@ def series_stones(name: str, stones: int, t: Translator = EN) -> str:
 
 
 def theme_chosen(theme: str, t: Translator = EN) -> str:
-    # Translators: The answer to /shax theme; {theme} is dark or light (the command's
-    # values, kept as is).
-    return t.gettext("Your boards are now drawn in the {theme} theme.", theme=theme)
+    # Translators: The answer to /shax theme; {theme} is the theme's name ("dark", "light").
+    return t.gettext("Your boards are now drawn in the {theme} theme.", theme=theme_name(theme, t))
 
 
 def theme_current(theme: str, themes: Sequence[str], t: Translator = EN) -> str:
     return t.gettext(
         "Your boards are drawn in the {theme} theme; choose with /shax theme: {themes}.",
-        theme=theme,
-        themes=", ".join(themes),
+        theme=theme_name(theme, t),
+        themes=option_list(themes, theme_name, t),
     )
 
 
@@ -166,5 +165,5 @@ def unknown_theme(theme: str, themes: Sequence[str], t: Translator = EN) -> str:
     return t.gettext(
         "Unknown theme {theme} — choose one of: {themes}.",
         theme=repr(theme),
-        themes=", ".join(themes),
+        themes=option_list(themes, theme_name, t),
     )

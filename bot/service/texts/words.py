@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 
 from engine import (
@@ -58,6 +58,23 @@ def level_name(level: str, t: Translator = EN) -> str:
     if level == "master":
         return t.pgettext("level", "master")
     return level
+
+
+def theme_name(theme: str, t: Translator = EN) -> str:
+    """A board theme as a word (``"dark"``); an unknown one as it is."""
+    if theme == "dark":
+        return t.pgettext("theme", "dark")
+    if theme == "light":
+        return t.pgettext("theme", "light")
+    return theme
+
+
+def option_list(
+    values: Sequence[str], name: Callable[[str, Translator], str], t: Translator = EN
+) -> str:
+    """Values a player types, each in the reader's words with the value to type beside it
+    where they differ: ``"fudud (easy), adag (hard)"``; in English ``"easy, hard"``."""
+    return ", ".join(n if (n := name(v, t)) == v else f"{n} ({v})" for v in values)
 
 
 def duration(seconds: float, t: Translator = EN) -> str:

@@ -70,7 +70,7 @@ async def test_public_replies_speak_the_servers_language_refusals_the_players(
         board = await service.play(AMINA, HERE, "d7")
         with pytest.raises(NotYourTurn) as refused:
             await service.play(AMINA, HERE, "d6")
-    assert "Amina wuxuu dhagax dhigay d7." in board.text
+    assert "Amina wuxuu dhagax ku dhigay d7." in board.text
     assert str(refused.value) == "It's Bashir's turn — wait for their move."
     with speech.speaking(player="so", public="en"), pytest.raises(NotYourTurn) as refused:
         await service.play(AMINA, HERE, "d6")
@@ -122,7 +122,7 @@ async def test_a_server_set_to_somali_speaks_somali_in_public(
         board = await service.play(AMINA, HERE, "d7")
         with pytest.raises(NotYourTurn) as refused:
             await service.play(AMINA, HERE, "d6")
-    assert "Amina wuxuu dhagax dhigay d7." in board.text
+    assert "Amina wuxuu dhagax ku dhigay d7." in board.text
     assert str(refused.value) == "It's Bashir's turn — wait for their move."
     # What the bot says on its own there (the clock) is in Somali too.
     await service.challenge(AMINA, BASHIR, Place(GUILD, 501))

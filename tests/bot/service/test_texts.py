@@ -8,9 +8,11 @@ import re
 import pytest
 
 from bot.service import board_words, texts
+from bot.service.streaks import Tally
 from bot.service.texts import Surface
 from engine import VARIANTS, Variant, replay
 from engine.position import parse_action
+from shax_i18n import translator
 
 
 @pytest.mark.parametrize("variant", VARIANTS.values(), ids=list(VARIANTS))
@@ -80,3 +82,24 @@ def test_sentences_naming_controls_follow_the_surface() -> None:
     assert "Open a thread here" in texts.channel_busy(False, None, discord)
     assert "thread" not in texts.channel_busy(False, None, console)
     assert "--channel" in texts.channel_busy(False, (3, "A", "B"), console)
+
+
+SO = translator("so")
+
+
+def test_option_values_are_shown_in_the_readers_words_with_the_value_to_type() -> None:
+    assert texts.theme_chosen("light", SO) == "Shaxdaada hadda waxaa lagu sawirayaa muuqaalka cad."
+    assert "madow (dark), cad (light)" in texts.theme_current("dark", ("dark", "light"), SO)
+    assert "fudud (easy), adag (hard)" in texts.unknown_level("x", ("easy", "hard"), t=SO)
+    # English players read the values as they type them, as before.
+    assert texts.theme_current("dark", ("dark", "light")) == (
+        "Your boards are drawn in the dark theme; choose with /shax theme: dark, light."
+    )
+
+
+def test_counts_take_the_plural_after_a_number() -> None:
+    tally = Tally(wins=3, losses=1, draws=0, streak=0, best=2)
+    assert texts.tally_line(tally, SO).startswith("3 guulood, 1 guuldarro, 0 barbaro — ")
+    one = Tally(wins=1, losses=0, draws=2, streak=1, best=1)
+    assert texts.tally_line(one, SO).startswith("1 guul, 0 guuldarro, 2 barbaro — ")
+    assert texts.tally_line(tally).startswith("3 won, 1 lost, 0 drawn — ")
