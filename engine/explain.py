@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from engine.moments import Shuttle, irmaan, lines_completed
+from engine.moments import irmaan, irmaan_appeared, lines_completed
 from engine.position import Action, Kind, Phase, Position, Step
 from engine.variants import Color
 
@@ -105,12 +105,9 @@ def explanations(position: Position, action: Action) -> list[Explanation]:
             and position.blocked is not mover.other
         ):
             add(Reason.HAARIG, _action_mask(action))
-        if after.outcome is None and after.phase is Phase.MOVEMENT:
-            before_pairs = {frozenset((s.stone, s.empty)) for s in _irmaan_now(position, mover)}
-            for s in irmaan(after, mover):
-                if frozenset((s.stone, s.empty)) not in before_pairs:
-                    add(Reason.MAKES_IRMAAN, 1 << s.stone | 1 << s.empty)
-                    break
+        if mover in irmaan_appeared(position, after):
+            s = irmaan(after, mover)[0]
+            add(Reason.MAKES_IRMAAN, 1 << s.stone | 1 << s.empty)
         if position.step is Step.FREE and after.outcome is None:
             freed = mover.other
             if not irmaan(after, freed) and not threats(after, freed, as_if_to_move=True):
@@ -129,8 +126,9 @@ def threats(position: Position, color: Color, *, as_if_to_move: bool) -> list[tu
     """The lines ``color`` could complete with one action of theirs: ``(line, point)``
     with two of their stones on the line and ``point`` the empty third one.
 
-    While placing, a threat counts only when a jare still matters (the first jare of
-    shax, any line in jar) and they have a stone in hand; while moving, one of their
+    While placing, a threat counts only when a jare still matters (the first jare: it
+    decides who removes first in shax, who moves first in jar) and they have a stone in
+    hand; while moving, one of their
     stones off the line must stand next to ``point``. ``as_if_to_move`` asks about
     their next turn whoever is to act now.
     """
@@ -140,7 +138,7 @@ def threats(position: Position, color: Color, *, as_if_to_move: bool) -> list[tu
     if position.outcome is not None or (not as_if_to_move and position.turn != color.value):
         return []
     placing = position.phase is Phase.PLACEMENT and position.in_hand(color) > 0
-    if placing and v.family == "shax" and position.first_jare is not None:
+    if placing and position.first_jare is not None:
         return []
     out = []
     for line in v.lines:
@@ -150,10 +148,6 @@ def threats(position: Position, color: Color, *, as_if_to_move: bool) -> list[tu
         if placing or (position.phase is not Phase.PLACEMENT and v.adjacent[point] & own & ~line):
             out.append((line, point))
     return out
-
-
-def _irmaan_now(position: Position, color: Color) -> list[Shuttle]:
-    return irmaan(position, color) if position.phase is Phase.MOVEMENT else []
 
 
 def _action_mask(action: Action) -> int:

@@ -1,7 +1,7 @@
 """The game's named moments (RULES.md, "Names players use"), found in positions.
 
 Pure functions of positions and actions; the words for them are the bot's. A moment
-belongs to the player who acted:
+belongs to the player who acted, except an irmaan, which belongs to whoever has it:
 
 * **irmaan** — a running jare (:func:`irmaan`): a stone can shunt between two
   adjacent points and form a jare on every move, and the opponent has no stone next
@@ -10,10 +10,13 @@ belongs to the player who acted:
   ``q`` is all own stones (the jare standing now), a line through ``q`` but not
   ``p`` is all own stones but ``q`` (the jare the shunt forms), and no opponent
   stone is adjacent to ``p`` or ``q``. Moving out of a jare and back re-forms it
-  only every second move: that alone is not an irmaan. The moment is an irmaan
-  that appears: one the player did not have before the action (shunting an
-  existing one is not announced again). Only in the movement phase, and not once
-  the game is over.
+  only every second move: that alone is not an irmaan. The moment
+  (:func:`irmaan_appeared`) is a player who has an irmaan after an action and had
+  none before it, whoever acted: their own move or capture, the opponent's move
+  that takes the only blocker away, or the second opening removal, which begins the
+  movement with an irmaan ready. A player who already has one is not announced
+  again, however the stone shunts (a stone with two points to shunt to included).
+  Only in the movement phase, and not once the game is over.
 * **laba-qaad** — two jare at once: one action completes two lines. Only a
   placement can do it (a step along a line leaves that line, and on these boards
   every point lies on at most two lines), so it is a shax placement moment; it
@@ -91,16 +94,25 @@ def lines_completed(position: Position, action: Action) -> list[int]:
     return [line for line in position.variant.lines_through[action.dst] if own & line == line]
 
 
-def _shuttle_pairs(position: Position, color: Color) -> set[frozenset[int]]:
-    """The irmaan of ``color`` as unordered point pairs (a shunt keeps the pair)."""
-    if position.phase is not Phase.MOVEMENT:
-        return set()
-    return {frozenset((s.stone, s.empty)) for s in irmaan(position, color)}
+def has_irmaan(position: Position, color: Color) -> bool:
+    """Whether ``color`` has an irmaan now: only in the movement phase, before the end."""
+    return (
+        position.phase is Phase.MOVEMENT
+        and position.outcome is None
+        and bool(irmaan(position, color))
+    )
+
+
+def irmaan_appeared(before: Position, after: Position) -> tuple[Color, ...]:
+    """The players who have an irmaan in ``after`` and had none in ``before``, whoever
+    took the action between them (white first)."""
+    return tuple(c for c in Color if has_irmaan(after, c) and not has_irmaan(before, c))
 
 
 def moments_after(before: Position, action: Action, after: Position) -> frozenset[Moment]:
     """The named moments the player who took ``action`` in ``before`` made (``after``
-    is the position it led to)."""
+    is the position it led to). :attr:`Moment.IRMAAN` is there when that player now has
+    an irmaan; the opponent's new irmaan is :func:`irmaan_appeared`'s."""
     mover = Color(before.turn)
     found = set()
     lines = lines_completed(before, action)
@@ -108,11 +120,8 @@ def moments_after(before: Position, action: Action, after: Position) -> frozense
         found.add(Moment.LABA_QAAD)
     if lines and before.step is Step.FREE:
         found.add(Moment.OODAN)
-    if after.outcome is None:
-        if after.blocked is mover.other and before.blocked is not mover.other:
-            found.add(Moment.HAARIG)
-        if after.phase is Phase.MOVEMENT and _shuttle_pairs(after, mover) - _shuttle_pairs(
-            before, mover
-        ):
-            found.add(Moment.IRMAAN)
+    if after.blocked is mover.other and before.blocked is not mover.other:
+        found.add(Moment.HAARIG)
+    if mover in irmaan_appeared(before, after):
+        found.add(Moment.IRMAAN)
     return frozenset(found)

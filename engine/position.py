@@ -308,7 +308,8 @@ class Position:
 
     @property
     def first_jare(self) -> Color | None:
-        """Who formed the first jare while placing (shax), if anyone did."""
+        """Who formed the first jare while placing, if anyone did: that player removes
+        first in shax and moves first in jar."""
         return None if self.first_jare_index < 0 else Color(self.first_jare_index)
 
     @property
@@ -442,31 +443,18 @@ class Position:
                 else (self.hand[0], self.hand[1] - 1)
             )
             own = black if turn else white
-            formed = any(own & line == line for line in v.lines_through[action.dst])
             first = self.first_jare_index
-            if formed:
-                if v.family == "jar":
-                    return Position(
-                        v,
-                        white,
-                        black,
-                        hand,
-                        turn,
-                        self.phase,
-                        self.step,
-                        first,
-                        self.clock,
-                        self.history,
-                        Outcome(Color(turn), Termination.THREE_IN_A_ROW),
-                    )
-                if first < 0:
-                    first = turn
+            # A jare while placing captures nothing and wins nothing: the game only
+            # remembers who formed the first one.
+            if first < 0 and any(own & line == line for line in v.lines_through[action.dst]):
+                first = turn
             if hand[0] or hand[1]:
                 return Position(v, white, black, hand, 1 - turn, Phase.PLACEMENT, Step.PLACE, first)
+            # The first-jare player acts first (removes in shax, moves in jar), else black.
+            opener = first if first >= 0 else BLACK
             if v.family == "jar":
-                return _begin_turn(v, white, black, hand, WHITE, first, 0, ())
-            remover = first if first >= 0 else BLACK
-            return Position(v, white, black, hand, remover, Phase.REMOVAL, Step.REMOVE, first)
+                return _begin_turn(v, white, black, hand, opener, first, 0, ())
+            return Position(v, white, black, hand, opener, Phase.REMOVAL, Step.REMOVE, first)
 
         if kind is Kind.REMOVE:
             if turn:
@@ -505,7 +493,10 @@ class Position:
         else:
             white ^= src_bit | dst_bit
         clock = self.clock + 1
-        if self.step is not Step.FREE:  # a freeing move is oodan: it never captures or wins
+        # A freeing move is oodan: it never captures or wins. Otherwise a move that forms
+        # a line (every line through its point is new: the point was empty) captures in
+        # shax and wins in jar; a line standing since the placement does neither.
+        if self.step is not Step.FREE:
             own = black if turn else white
             if any(own & line == line for line in v.lines_through[action.dst]):
                 if v.family == "jar":

@@ -27,7 +27,7 @@ from engine import (
     split_record,
 )
 from engine import iter_positions as _iter_positions
-from engine.moments import Moment, moments_after
+from engine.moments import Moment, irmaan_appeared, moments_after
 from renderer import sprites
 from renderer.layout import Layout, make_layout
 from renderer.panel import draw_caption, draw_panel, draw_series
@@ -229,10 +229,13 @@ def compose(
 def _moments(
     previous: Position | None, action: Action | None, position: Position
 ) -> tuple[Moment, ...]:
-    """The named moments the last action made, in the order the picture cries them."""
+    """The named moments the last action made, in the order the picture cries them (an
+    irmaan whoever has it: the last action may have given the opponent one)."""
     if previous is None or action is None:
         return ()
     found = moments_after(previous, action, position)
+    if irmaan_appeared(previous, position):
+        found |= {Moment.IRMAAN}
     return tuple(m for m in SHOWN_MOMENTS if m in found)
 
 

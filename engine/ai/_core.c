@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#define CORE_ABI 15
+#define CORE_ABI 16
 
 #define MAXP 24
 #define MAXLINES 16
@@ -198,22 +198,17 @@ static void play(const Board *B, const Node *p, int a, Node *x, uint64_t *keys, 
     if (kind == K_PLACE) {
         x->bb[t] |= db;
         x->hand[t]--;
-        if (forms(B, x->bb[t], dst)) {
-            if (B->family == F_JAR) {
-                x->outcome = t ? O_BLACK : O_WHITE;
-                x->term = T_THREE;
-                return;
-            }
-            if (x->first < 0) x->first = (int8_t)t;
-        }
+        /* A jare while placing captures and wins nothing: only the first one is kept. */
+        if (x->first < 0 && forms(B, x->bb[t], dst)) x->first = (int8_t)t;
         if (x->hand[0] || x->hand[1]) {
             x->turn = (int8_t)(1 - t);
             return;
         }
         x->clock = 0;
         x->hstart = x->hend;
+        /* The first-jare player acts first (removes in shax, moves in jar), else black. */
         if (B->family == F_JAR) {
-            begin_turn(B, x, 0, keys, filter);
+            begin_turn(B, x, x->first >= 0 ? x->first : 1, keys, filter);
             return;
         }
         x->turn = x->first >= 0 ? x->first : 1;
@@ -516,14 +511,16 @@ static int features(const Board *B, const Node *x, int32_t *f) {
 
 static int evaluate(const Board *B, const Node *x, const int32_t *W) {
     if (B->family == F_JAR) {
-        /* Closing a line wins: a line of two the player to act can complete is decisive. */
+        /* Forming a line by a move wins: a line of two that the player due to move can
+         * complete with a stone from off the line is decisive (not while placing, where a
+         * line wins nothing, nor for a freeing move, which never wins). */
         int me = x->turn;
         uint32_t own = x->bb[me], opp = x->bb[1 - me], empty = B->all & ~(own | opp);
-        for (int i = 0; i < B->nlines; i++) {
-            uint32_t l = B->lines[i];
-            if (popc(l & own) == 2 && (l & empty)) {
-                if (x->phase == PLACEMENT) return MATE_BOUND - 100;
-                if (x->step == S_MOVE && (B->adj[ctz(l & empty)] & own & ~l)) return MATE_BOUND - 100;
+        if (x->step == S_MOVE) {
+            for (int i = 0; i < B->nlines; i++) {
+                uint32_t l = B->lines[i];
+                if (popc(l & own) == 2 && (l & empty) && (B->adj[ctz(l & empty)] & own & ~l))
+                    return MATE_BOUND - 100;
             }
         }
     }
@@ -729,7 +726,7 @@ static void score_actions(Ctx *c, const Node *x, const int *moves, int n, int *s
             uint32_t after = own | (1u << dst);
             if (a_kind(a) == K_MOVE) after &= ~(1u << a_src(a));
             if (forms(B, after, dst)) {
-                if (x->step == S_PLACE) s += x->first < 0 || B->family == F_JAR ? 200000 : 3000;
+                if (x->step == S_PLACE) s += x->first < 0 ? 200000 : 3000; /* the first jare */
                 else if (capture_ok) s += 200000;
             }
             if (opp_two >> dst & 1) s += 50000;

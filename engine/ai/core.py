@@ -54,7 +54,7 @@ from engine.build_flags import (
 from engine.position import Action, Position
 from engine.variants import Variant, get_variant
 
-CORE_ABI = 15
+CORE_ABI = 16
 """Must equal ``CORE_ABI`` in ``_core.c``."""
 
 SOURCE = Path(__file__).with_name("_core.c")

@@ -273,20 +273,17 @@ def play(b: Board, p: Node, a: int, keys: list[int], counts: dict[int, int]) -> 
     if kind == K_PLACE:
         x.bb[t] |= db
         x.hand[t] -= 1
-        if forms(b, x.bb[t], dst):
-            if b.family == FAMILY_JAR:
-                x.outcome = OUTCOME_BLACK if t else OUTCOME_WHITE
-                x.term = T_THREE
-                return x
-            if x.first < 0:
-                x.first = t
+        # A jare while placing captures and wins nothing: only the first one is kept.
+        if x.first < 0 and forms(b, x.bb[t], dst):
+            x.first = t
         if x.hand[0] or x.hand[1]:
             x.turn = 1 - t
             return x
         x.clock = 0
         x.hstart = x.hend
+        # The first-jare player acts first (removes in shax, moves in jar), else black.
         if b.family == FAMILY_JAR:
-            begin_turn(b, x, 0, keys, counts)
+            begin_turn(b, x, x.first if x.first >= 0 else 1, keys, counts)
             return x
         x.turn = x.first if x.first >= 0 else 1
         x.phase = REMOVAL
@@ -517,17 +514,20 @@ def node_features(b: Board, x: Node) -> list[int]:
 
 
 def node_evaluate(b: Board, x: Node, weights: Sequence[int]) -> int:
-    if b.family == FAMILY_JAR:
-        # Closing a line wins: a line of two the player to act can complete is decisive.
+    if b.family == FAMILY_JAR and x.step == S_MOVE:
+        # Forming a line by a move wins: a line of two that the player due to move can
+        # complete with a stone from off the line is decisive (not while placing, where a
+        # line wins nothing, nor for a freeing move, which never wins).
         me = x.turn
         own, opp = x.bb[me], x.bb[1 - me]
         empty = b.all & ~(own | opp)
         for line in b.lines:
-            if (line & own).bit_count() == 2 and line & empty:
-                if x.phase == PLACEMENT:
-                    return MATE_BOUND - 100
-                if x.step == S_MOVE and b.adj[ctz(line & empty)] & own & ~line:
-                    return MATE_BOUND - 100
+            if (
+                (line & own).bit_count() == 2
+                and line & empty
+                and b.adj[ctz(line & empty)] & own & ~line
+            ):
+                return MATE_BOUND - 100
     if x.phase == PLACEMENT:
         f = node_features(b, x)
         v = _tdiv(sum(map(operator.mul, weights[NM:NF], f[NM:NF])), FSCALE)

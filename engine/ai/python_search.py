@@ -18,7 +18,6 @@ import time
 from collections.abc import Sequence
 
 from engine.ai.common import (
-    FAMILY_JAR,
     IIR_DEPTH,
     INF,
     KEYSTACK,
@@ -232,7 +231,7 @@ class _Search:
                         opp_two |= eb
             capture_ok = x.step != S_FREE
             placing = x.step == S_PLACE
-            place_jare = 200000 if x.first < 0 or b.family == FAMILY_JAR else 3000
+            place_jare = 200000 if x.first < 0 else 3000  # the first jare
             k0, k1 = self.killers[ply]
             hist = self.hist[t]
             for i, a in enumerate(moves):

@@ -26,30 +26,33 @@ from engine.analysis import (
 )
 from engine.analysis_cli import run_analyse
 
-# Jar: black's b2 leaves white's a file open, and white's c3 misses a3 (which wins at
-# once) and lets black win on the b file.
-JAR_BLUNDER = "a1 b1 a2 b2 c3"
+# Jar: nobody made a line while placing, so black moves first; black's c3-c2 misses
+# a2-a3 (forming a3 b3 c3 wins at once), and white's c1-b1 misses b2-b1 (forming
+# a1 b1 c1) and lets black win.
+JAR_PLACED = "a1 a2 c1 b3 b2 c3"
+JAR_BLUNDER = JAR_PLACED + " c3-c2 c1-b1"
 
 
-def test_the_winning_placement_is_best_and_the_other_loses() -> None:
+def test_the_winning_move_is_best_and_the_other_loses() -> None:
     reviews = analyse_record("jar", JAR_BLUNDER, depth=4)
     assert [r.played for r in reviews] == JAR_BLUNDER.split()
     last = reviews[-1]
-    assert (last.ply, last.mover, last.best) == (4, Color.WHITE, "a3")
+    assert (last.ply, last.mover, last.best) == (7, Color.WHITE, "b2-b1")
     assert last.best_score > MATE_BOUND
-    assert last.score < -MATE_BOUND  # black closes b1 b2 b3 next
+    assert last.score < -MATE_BOUND  # black wins by force
     assert last.loss == last.best_score - last.score
-    assert reviews[3].best == "a3" and reviews[3].loss > 0  # black had to block a3
-    assert turning_points(reviews) == [3, 4]
+    assert reviews[6].best == "a2-a3" and reviews[6].best_score > MATE_BOUND
+    assert reviews[6].loss > 0
+    assert turning_points(reviews) == [2, 6, 7]
 
 
 def test_every_legal_action_is_scored_best_first() -> None:
-    position = replay("jar", "a1 b1 a2 b2")
-    found = assess(position, 4, depth=3)
+    position = replay("jar", JAR_PLACED + " c3-c2")
+    found = assess(position, 7, depth=3)
     assert sorted(a for a, _ in found.scores) == position.legal_notations()
     scores = [s for _, s in found.scores]
     assert scores == sorted(scores, reverse=True)
-    assert found.best == "a3" and found.score_of("a3") == found.best_score
+    assert found.best == "b2-b1" and found.score_of("b2-b1") == found.best_score
     with pytest.raises(KeyError):
         found.score_of("a1")
 
@@ -79,8 +82,8 @@ def test_a_bad_record_is_refused_with_its_place() -> None:
 
 
 def test_the_finished_position_is_not_assessed_and_an_unknown_ply_is_refused() -> None:
-    record = "a1 b1 a2 b2 a3"  # white wins on the a file
-    assert [a.ply for a in assess_record("jar", record, depth=2)] == [0, 1, 2, 3, 4]
+    record = JAR_PLACED + " a2-a3"  # black forms a3 b3 c3 and wins
+    assert [a.ply for a in assess_record("jar", record, depth=2)] == [0, 1, 2, 3, 4, 5, 6]
     with pytest.raises(ValueError, match="ply 9"):
         assess_record("jar", record, [9], depth=2)
     with pytest.raises(ValueError, match="over"):
@@ -126,12 +129,12 @@ def test_analyse_prints_each_action_with_the_best_and_why() -> None:
     out = io.StringIO()
     assert run_analyse(args(), io.StringIO(JAR_BLUNDER + "\n"), out) == 0
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert [line["ply"] for line in lines[:-1]] == [0, 1, 2, 3, 4]
+    assert [line["ply"] for line in lines[:-1]] == list(range(8))
     last = lines[-2]
-    assert last["action"] == "c3" and last["best"] == "a3" and last["side"] == "white"
-    assert last["why"] == {"reason": "wins", "points": ["a3"]}
+    assert last["action"] == "c1-b1" and last["best"] == "b2-b1" and last["side"] == "white"
+    assert last["why"] == {"reason": "wins", "points": ["b1", "b2"]}
     assert last["loss"] == last["best_score"] - last["score"]
-    assert lines[-1] == {"record": 0, "end": True, "turning_points": [3, 4]}
+    assert lines[-1] == {"record": 0, "end": True, "turning_points": [2, 6, 7]}
 
 
 def test_analyse_reports_a_bad_record_and_goes_on() -> None:
@@ -149,8 +152,8 @@ def test_analyse_reads_a_file_and_prints_text(tmp_path: Path) -> None:
     out = io.StringIO()
     assert run_analyse(args(file=str(games), text=True), None, out) == 0
     text = out.getvalue().splitlines()
-    assert text[4].split()[:3] == ["5", "white", "c3"] and "best a3" in text[4]
-    assert text[-1] == "record 0: turning points at actions 4 5"
+    assert text[7].split()[:3] == ["8", "white", "c1-b1"] and "best b2-b1" in text[7]
+    assert text[-1] == "record 0: turning points at actions 3 7 8"
     assert run_analyse(args(file=str(tmp_path / "missing.txt")), None, io.StringIO()) == 2
 
 

@@ -34,11 +34,13 @@ def test_status_converses_line_by_line(status: subprocess.Popen[str]) -> None:
     start = ask(status, "")
     assert start["to_move"] == "white" and start["result"] is None
     assert start["legal"] == ["a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"]
-    won = ask(status, "a1 b1 a2 b2 a3")
+    placing = ask(status, "a1 b1 a2 b2 a3")  # a line while placing wins nothing
+    assert placing == placing | {"to_move": "black", "result": None, "first_jare": "white"}
+    won = ask(status, "a1 b1 a2 b3 a3 c3 a2-b2 c3-c2 b2-a2")
     assert won == won | {"to_move": None, "result": "white", "legal": []}
     assert won["termination"] == "three in a row"
     moving = ask(status, "a1 b1 c2 a2 b3 c3")
-    assert moving["phase"] == "movement" and moving["to_move"] == "white"
+    assert moving["phase"] == "movement" and moving["to_move"] == "black"
     assert all("-" in a for a in moving["legal"])
 
 

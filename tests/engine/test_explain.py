@@ -27,13 +27,21 @@ def test_the_capture_that_leaves_two_stones_wins() -> None:
     assert why(p, "xd1") == Explanation(Reason.WINS, ("d1",))
 
 
-def test_three_in_a_row_wins_jar() -> None:
+def test_three_in_a_row_formed_by_a_move_wins_jar() -> None:
+    p = replay("jar", "a1 a2 c1 b3 b2 c3 c3-c2")
+    assert why(p, "b2-b1") == Explanation(Reason.WINS, ("b1", "b2"))
+    # Elsewhere white must stop black's line b1 b2 b3 by stepping into b3.
+    p = Position.setup("jar", "a1 a3 c2", "b1 b2 c3")
+    assert why(p, "a3-b3") == Explanation(Reason.STOPS_JARE, ("b1", "b2", "b3"))
+
+
+def test_a_line_while_placing_wins_nothing_in_jar_but_stopping_the_first_one_counts() -> None:
     p = replay("jar", "a1 b1 a2 b2")
-    assert why(p, "a3") == Explanation(Reason.WINS, ("a3",))
-    # Elsewhere white must stop black's b file.
-    assert why(replay("jar", "a1 b1 c3 b2"), "b3") == Explanation(
-        Reason.STOPS_JARE, ("b1", "b2", "b3")
-    )
+    assert Reason.WINS not in {e.reason for e in explanations(p, p.parse("a3"))}
+    assert why(p, "b3") == Explanation(Reason.STOPS_JARE, ("b1", "b2", "b3"))
+    # Once a first line stands, a line of two while placing threatens nothing.
+    p = replay("jar", "a1 b1 a2 b2 a3")
+    assert threats(p, Color.BLACK, as_if_to_move=True) == []
 
 
 def test_a_move_into_the_point_they_would_close_stops_their_jare() -> None:

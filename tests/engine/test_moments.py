@@ -6,8 +6,16 @@ import random
 
 import pytest
 
-from engine import Color, Kind, Position, Step
-from engine.moments import Moment, Shuttle, irmaan, lines_completed, moments_after
+from engine import Color, Kind, Phase, Position, Step, replay
+from engine.moments import (
+    Moment,
+    Shuttle,
+    has_irmaan,
+    irmaan,
+    irmaan_appeared,
+    lines_completed,
+    moments_after,
+)
 
 W, B = Color.WHITE, Color.BLACK
 
@@ -92,6 +100,98 @@ def test_a_capture_that_removes_the_blocker_makes_the_irmaan() -> None:
     assert moments(before, "xd5") == {Moment.IRMAAN}
     before = Position.setup("shax", IRMAAN_WHITE, "d5 c3 e3 a1", removal_due=True)
     assert moments(before, "xa1") == frozenset()
+
+
+# The irmaan is announced for whoever has one now and had none before, whoever acted.
+
+# White forms the first jare (a1 a4 a7); the opening removal xb4 leaves the a4/b4 shuttle
+# (a1 a4 a7 stands, b2 b6 waits for b4) and black's xf2 begins the movement with it ready.
+# White then captures with it three times.
+READY_AT_THE_START = (
+    "a1 b4 a4 g7 a7 d6 b2 c5 b6 d5 c4 e4 d7 f4 f6 c3 e5 e3 g4 d2 d3 d1 f2 g1 xb4 xf2 "
+    "a4-b4 xg7 d2-f2 b4-a4 xd6 f2-d2 a4-b4 xd5"
+)
+
+
+def announcements(variant: str, record: str) -> list[tuple[int, Color]]:
+    """Each action of a record after which someone has a new irmaan: (index, who)."""
+    out = []
+    p = Position.initial(variant)
+    for i, text in enumerate(record.split()):
+        after = p.apply(text)
+        out += [(i, c) for c in irmaan_appeared(p, after)]
+        p = after
+    return out
+
+
+def test_an_irmaan_ready_as_the_movement_begins_is_announced_once() -> None:
+    assert announcements("shax", READY_AT_THE_START) == [(25, W)]  # after black's xf2
+    p = replay("shax", READY_AT_THE_START.split()[:25])
+    assert p.phase is Phase.REMOVAL and irmaan(p, W)  # already there, not yet moving
+    after = p.apply("xf2")
+    assert Moment.IRMAAN not in moments_after(p, p.parse("xf2"), after)  # black acted
+
+
+def test_an_irmaan_is_not_announced_during_the_opening_removals() -> None:
+    p = replay("shax", READY_AT_THE_START.split()[:24])
+    after = p.apply("xb4")  # white's removal makes the shuttle, but nobody moves yet
+    assert irmaan(after, W) and irmaan_appeared(p, after) == ()
+    assert moments(p, "xb4") == frozenset()
+
+
+def test_the_opponents_move_that_takes_the_only_blocker_away_gives_the_irmaan() -> None:
+    # Black's d5 alone can step into d6; moving it to c5 leaves white's shuttle free.
+    before = Position.setup("shax", IRMAAN_WHITE, "d5 c3 e3 a1", to_move=B)
+    assert irmaan(before, W) == []
+    after = before.apply("d5-c5")
+    assert irmaan_appeared(before, after) == (W,)
+    assert moments_after(before, before.parse("d5-c5"), after) == frozenset()  # not black's
+
+
+def test_the_blocker_stepping_into_the_point_or_another_stone_moving_gives_nothing() -> None:
+    before = Position.setup("shax", IRMAAN_WHITE, "d5 c3 e3 a1", to_move=B)
+    for move in ("d5-d6", "c3-c4", "a1-a4"):
+        assert irmaan_appeared(before, before.apply(move)) == (), move
+
+
+# The stone on d6 stands in b6 d6 f6 and can shunt to d7 (a7 d7 g7) or to d5 (c5 d5 e5).
+TWO_WAYS_WHITE = "a7 g7 b6 d6 f6 c5 e5"
+
+
+def test_a_stone_with_two_points_to_shunt_to_is_announced_once_not_on_each_return() -> None:
+    p = Position.setup("shax", "a7 g7 b6 d6 f6 c5 e4", "a1 d1 g1 c3 e3 f2", to_move=W)
+    assert irmaan(p, W) and not has_irmaan(p, B)
+    found = []
+    for text in (
+        "e4-e5",
+        "f2-d2",
+        "d6-d7",
+        "xa1",
+        "d2-f2",
+        "d7-d6",
+        "xd1",
+        "f2-d2",
+        "d6-d5",
+        "xg1",
+        "d2-f2",
+        "d5-d6",
+    ):
+        after = p.apply(text)
+        found.append((text, moments_after(p, p.parse(text), after), irmaan_appeared(p, after)))
+        p = after
+    # e4-e5 completes the second way (c5 d5 e5): white already had an irmaan, so no cry.
+    assert all(m == frozenset() and who == () for _, m, who in found), found
+    assert len(irmaan(p, W)) == 2  # back on d6, both ways open
+
+
+def test_an_irmaan_blocked_and_then_freed_is_announced_again() -> None:
+    p = Position.setup("shax", IRMAAN_WHITE + " g1", "c5 c3 e3 a1", to_move=B)
+    assert irmaan(p, W)
+    blocked = p.apply("c5-d5")  # d5 is next to d6: black could step into it
+    assert irmaan(blocked, W) == [] and irmaan_appeared(p, blocked) == ()
+    waiting = blocked.apply("g1-g4")
+    freed = waiting.apply("d5-c5")
+    assert irmaan_appeared(waiting, freed) == (W,)
 
 
 def test_an_irmaan_on_the_small_board_uses_a_join() -> None:

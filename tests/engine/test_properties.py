@@ -57,9 +57,16 @@ def test_players_alternate_except_for_removals_and_freeing_moves(variant: str, d
         if after.is_over:
             break
         action = before.parse(text)
-        if before.step is Step.PLACE or (before.step is Step.FREE and after.step is not Step.FREE):
+        if before.step is Step.PLACE and after.phase is not Phase.PLACEMENT:
+            # The placement is over: the first-jare player acts first, else black, who
+            # placed last; in jar the other player acts instead to free them if walled in.
+            opener = (after.first_jare or Color.BLACK).value
+            assert after.turn == (1 - opener if after.step is Step.FREE else opener)
+        elif before.step is Step.PLACE or (
+            before.step is Step.FREE and after.step is not Step.FREE
+        ):
             # The same player acts again only to remove, or to free an opponent whom
-            # the last placement left without a move (jar: white is blocked at once).
+            # the last placement left without a move.
             assert after.turn != before.turn or after.step in (Step.REMOVE, Step.FREE)
         if after.step is Step.REMOVE and after.phase is Phase.MOVEMENT:
             assert after.turn == before.turn and action.kind is Kind.MOVE

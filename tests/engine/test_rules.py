@@ -8,6 +8,7 @@ from engine import (
     Color,
     GameOverError,
     IllegalActionError,
+    Outcome,
     Phase,
     Position,
     Step,
@@ -187,11 +188,13 @@ def test_a_blocked_player_is_freed_by_the_opponent() -> None:
 
 
 def test_a_last_placement_that_walls_in_the_first_mover_is_followed_by_a_freeing_move() -> None:
-    # Jar: black's last stone (b2) leaves white, due to move first, without a move.
-    p = replay("jar", ["b1", "a3", "a1", "c1", "a2", "b2"])
+    # Jar: white's line a1 a2 a3 came first, so white moves first, but black's last
+    # stone (b3) completes the wall b1 b2 b3: black must open a way.
+    p = replay("jar", ["a1", "b1", "a2", "b2", "a3", "b3"])
+    assert p.first_jare is W
     assert p.step is Step.FREE and p.to_move is B and p.blocked is W
-    assert p.legal_notations() == ["a3-b3", "b2-b3", "b2-c2", "c1-c2"]
-    assert p.apply("b2-b3").to_move is W
+    assert p.legal_notations() == ["b1-c1", "b2-c2", "b3-c3"]
+    assert p.apply("b2-c2").to_move is W
 
 
 def test_a_freeing_move_never_captures_oodan() -> None:
@@ -276,16 +279,35 @@ def test_a_capture_on_the_hundredth_move_comes_before_the_draw() -> None:
 # -- jar, the children's game -------------------------------------------------------
 
 
-def test_jar_three_in_a_row_while_placing_wins() -> None:
-    p = replay("jar", "a1 b1 a2 b2 a3")
-    assert p.outcome is not None
-    assert p.outcome.winner is W and p.outcome.termination is Termination.THREE_IN_A_ROW
+def test_jar_a_line_made_while_placing_wins_nothing() -> None:
+    p = replay("jar", "a1 b1 a2 b3 a3")
+    assert p.outcome is None and p.first_jare is W
+    assert p.phase is Phase.PLACEMENT and p.to_move is B
 
 
-def test_jar_has_no_removals_and_white_moves_first() -> None:
-    p = replay("jar", "a1 b1 c2 a2 b3 c3")
+def test_jar_the_first_line_while_placing_decides_who_moves_first() -> None:
+    # White's a1 a2 a3 is the first line; black's b1 b2 b3 comes later and changes nothing.
+    p = replay("jar", "a1 b1 a2 b2 a3 c3")
+    assert p.first_jare is W
     assert p.phase is Phase.MOVEMENT and p.step is Step.MOVE and p.to_move is W
-    assert all("-" in n for n in p.legal_notations())
+    p = replay("jar", "b1 a1 c3 a2 b2 a3")  # black's line comes first: black moves first
+    assert p.first_jare is B and p.to_move is B
+
+
+def test_jar_black_who_placed_last_moves_first_when_nobody_made_a_line() -> None:
+    p = replay("jar", "a1 b1 c2 a2 b3 c3")
+    assert p.first_jare is None
+    assert p.phase is Phase.MOVEMENT and p.step is Step.MOVE and p.to_move is B
+    assert all("-" in n for n in p.legal_notations())  # nothing is ever removed
+
+
+def test_jar_a_line_standing_from_the_placement_wins_only_when_formed_again() -> None:
+    p = replay("jar", "a1 b1 a2 b3 a3 c3")
+    assert p.to_move is W
+    p = play(p, "a2-b2", "c3-c2")  # white leaves the line: nothing is won
+    assert p.outcome is None and p.to_move is W
+    p = p.apply("b2-a2")  # and forms it again by a move: that wins
+    assert p.outcome == Outcome(W, Termination.THREE_IN_A_ROW)
 
 
 def test_jar_three_in_a_row_while_moving_wins() -> None:
@@ -297,8 +319,16 @@ def test_jar_three_in_a_row_while_moving_wins() -> None:
 
 def test_jar_diagonals_are_not_lines() -> None:
     p = replay("jar", "a1 b1 b2 a2 c2 a3")
-    p = p.apply("c2-c3")  # a1 b2 c3 is a diagonal
+    p = play(p, "a3-b3", "c2-c3")  # a1 b2 c3 is a diagonal
     assert p.outcome is None
+
+
+def test_jar_a_freeing_move_that_forms_a_line_does_not_win() -> None:
+    # Black (a2 a3) is walled in; white's a1-b1 frees a2 and forms b1 b2 b3: oodan.
+    p = Position.setup("jar", white="a1 b2 b3", black="a2 a3", to_move=B)
+    assert p.step is Step.FREE and p.to_move is W
+    p = p.apply("a1-b1")
+    assert p.outcome is None and p.to_move is B and p.step is Step.MOVE
 
 
 def test_jar_blockade_is_freed_by_the_opponent() -> None:

@@ -105,7 +105,7 @@ def frames_rgb(data: bytes) -> list[bytes]:
     return [f.convert("RGB").tobytes() for f in ImageSequence.Iterator(open_gif(data))]
 
 
-JAR_BLACK_WINS = "a1 a3 a2 b3 b2 c2 b2-b1 c2-c3"
+JAR_BLACK_WINS = "a1 a3 a2 b3 b2 c2 c2-c3"  # no line placed: black moves first, forms a3 b3 c3
 
 
 def test_series_stones_earned_by_the_game_appear_on_the_last_frame_only() -> None:

@@ -15,7 +15,7 @@ from engine import (
     Step,
     Variant,
 )
-from engine.moments import Moment, moments_after
+from engine.moments import Moment, irmaan_appeared, moments_after
 from shax_i18n import N_, Translator
 
 # -- actions ----------------------------------------------------------------------------
@@ -85,11 +85,16 @@ def moment_sentence(moment: Moment, name: str, them: str, t: Translator = EN) ->
 def action_events(
     before: Position, action: Action, after: Position, name: str, them: str, t: Translator = EN
 ) -> list[str]:
-    """The action in words, then the moments it made that the move line names."""
+    """The action in words, then the moments it made that the move line names: the
+    player's own, then an irmaan it gave the opponent (by moving the only blocker away,
+    or by the opening removal that begins the movement)."""
     found = moments_after(before, action, after)
-    return [describe_action(before, action, after, name, them, t)] + [
+    events = [describe_action(before, action, after, name, them, t)] + [
         moment_sentence(m, name, them, t) for m in ANNOUNCED if m in found
     ]
+    if Color(before.turn).other in irmaan_appeared(before, after):
+        events.append(moment_sentence(Moment.IRMAAN, them, name, t))
+    return events
 
 
 def turn_prompt(position: Position, t: Translator = EN) -> str:

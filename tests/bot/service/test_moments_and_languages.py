@@ -46,6 +46,15 @@ def test_an_irmaan_that_appears_is_named_and_its_shunts_are_not() -> None:
     assert events(standing, "d7-d6") == ["Amina moved d7-d6, forming a jare"]
 
 
+def test_a_move_that_frees_the_opponents_irmaan_names_it_for_the_opponent() -> None:
+    # Amina (black) moves d5, the only stone that could step into d6, away to c5.
+    before = Position.setup("shax", "a7 d7 g7 b6 f6", "d5 c3 e3 a1", to_move="black")
+    assert events(before, "d5-c5") == [
+        "Amina moved d5-c5",
+        "Irmaan! Bashir can shunt a stone and form a jare on every move",
+    ]
+
+
 def test_a_near_miss_names_nothing() -> None:
     # A black stone on d5 can step into d6: no irmaan.
     before = Position.setup("shax", "a7 d7 g7 b6 f4", "d5 c3 e3")

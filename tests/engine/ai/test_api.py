@@ -23,7 +23,7 @@ SHAX_GAME = split_record(
     "b4 e4 c5 f6 b6 f2 b2 d2 g4 f4 a4 d6 g7 a7 c4 c3 a1 e3 d7 d3 d5 g1 e5 d1 xa7 xg7 d7-g7 "
     "d6-d7 a4-a7 f6-d6 b4-a4 xd6 f4-f6"
 )
-JAR_WON = split_record("a1 b1 a2 b2 a3")
+JAR_WON = split_record("a1 b1 a2 b3 a3 c3 a2-b2 c3-c2 b2-a2")  # white forms a1 a2 a3 by a move
 
 
 def test_levels_and_default_movetimes() -> None:

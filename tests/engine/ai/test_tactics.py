@@ -134,13 +134,26 @@ def test_places_the_first_jare() -> None:
     assert best(position)[0] == "g7"
 
 
-def test_jar_places_the_winning_stone() -> None:
-    action, score = best(placement("jar", "a1 a2", "b2 c3"))
-    assert action == "a3" and score > 29_000
+def test_jar_places_the_last_stone_for_the_movement_the_first_line_opens() -> None:
+    # White's a1 a2 a3 won nothing but moves first; only black's c2 wins the movement.
+    position = placement("jar", "a1 a2 a3", "b1 c3", first_jare=W)
+    action, score = best(position)
+    assert action == "c2" and score > 29_000
+    for other in ("b2", "b3", "c1"):
+        assert best(position.apply(other))[1] > 29_000  # white, to move, wins
 
 
-def test_jar_blocks_the_line() -> None:
-    assert best(placement("jar", "a1 c2", "b2 b3"))[0] == "b1"
+def test_jar_forms_a_line_by_a_move_to_win() -> None:
+    action, score = best(movement("jar", "a1 c1 b2", "a2 b3 c3", W))
+    assert action == "b2-b1" and score > 29_000
+
+
+def test_jar_steps_into_the_point_where_the_opponent_would_form_a_line() -> None:
+    # Black's c3-b3 would complete b1 b2 b3: only white's a3-b3 stops it.
+    position = movement("jar", "a1 a3 c2", "b1 b2 c3", W)
+    assert best(position) == ("a3-b3", 0)
+    for other in ("a1-a2", "a3-a2", "c2-c1"):
+        assert best(position.apply(other))[1] > 29_000
 
 
 # -- repetition and the 100-move rule ------------------------------------------
