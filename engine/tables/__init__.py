@@ -181,23 +181,41 @@ class Tables:
         return Probe(result, int(dist.value))
 
 
-_OPEN: dict[tuple[str, str], Tables | None] = {}
+_OPEN: dict[tuple[str, str], tuple[int, Tables | None]] = {}
+
+
+def _folder_stamp(folder: Path) -> int:
+    """When a board's folder last changed (a table written or replaced renames a file
+    into it); -1 when there is none."""
+    try:
+        return folder.stat().st_mtime_ns
+    except OSError:
+        return -1
 
 
 def open_tables(variant: str | Variant, directory: Path | None = None) -> Tables | None:
     """The tables of a board in ``directory`` (default :func:`tables_dir`), opened once
-    per process; ``None`` when there are none or the table library is not available."""
+    per process and opened again when a table was written there since (a background
+    build's tables are used as each is done); ``None`` when there are none or the table
+    library is not available."""
     v = get_variant(variant)
     where = directory if directory is not None else tables_dir()
     key = (v.id, str(where))
-    if key not in _OPEN:
-        found: Tables | None = None
-        if (where / v.id).is_dir() and native.available():
-            found = Tables(v, where)
-            if not found.materials:
-                found = None
-        _OPEN[key] = found
-    return _OPEN[key]
+    stamp = _folder_stamp(where / v.id)
+    seen = _OPEN.get(key)
+    if seen is not None and seen[0] == stamp:
+        return seen[1]
+    found = seen[1] if seen is not None else None
+    if stamp == -1 or not native.available():
+        found = None
+    elif found is None:
+        found = Tables(v, where)
+    else:
+        found.refresh()
+    if found is not None and not found.materials:
+        found = None
+    _OPEN[key] = (stamp, found)
+    return found
 
 
 def forget_open_tables() -> None:

@@ -1,5 +1,5 @@
-"""``python -m engine.tables build --max K``, ``python -m engine.tables full`` and
-``python -m engine.tables info``."""
+"""``python -m engine.tables build --max K``, ``python -m engine.tables full``,
+``python -m engine.tables missing`` and ``python -m engine.tables info``."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from engine.tables.fullboard import (
     build_full_board,
     read_full_board_info,
 )
+from engine.tables.missing import BOARDS, SMALL_BOARDS, build_missing, missing_work
 from engine.variants import VARIANT_IDS
 
 
@@ -76,14 +77,18 @@ def _full(args: argparse.Namespace) -> int:
     tty = out.isatty()
     last = 0.0
     start = time.monotonic()
+    first: int | None = None
 
     def progress(done: int, total: int) -> None:
-        nonlocal last
+        nonlocal last, first
         now = time.monotonic()
+        if first is None:  # where the build starts (a resumed one part way)
+            first = done
+            return
         if done < total and now - last < (0.2 if tty else 10.0):
             return
         last = now
-        left = (now - start) / done * (total - done)
+        left = (now - start) / max(done - first, 1) * (total - done)
         share = 100 * done // total
         text = f"full boards: {done:,}/{total:,} searched ({share}%), {left:.0f} s left"
         out.write(("\r\033[K" + text) if tty else text + "\n")
@@ -101,6 +106,23 @@ def _full(args: argparse.Namespace) -> int:
     if tty:
         out.write("\n")
     print(f"{_describe_full(info)}; written to {info.path}", file=out)
+    return 0
+
+
+def _missing(args: argparse.Namespace) -> int:
+    directory = Path(args.dir) if args.dir else tables_dir()
+    boards = SMALL_BOARDS if args.small else BOARDS
+
+    def say(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    try:
+        built = build_missing(directory, boards, say, threads=args.threads)
+    except (TablesUnavailableError, CoreUnavailableError, RuntimeError, OSError) as exc:
+        say(f"python -m engine.tables missing: {exc}")
+        return 1
+    if not built and not missing_work(directory, boards):
+        say(f"nothing to build: {directory} has every table and value at full strength")
     return 0
 
 
@@ -167,6 +189,15 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--dir", default=None, help="where to write (default: $SHAX_TABLES_DIR)")
     f.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
     f.set_defaults(run=_full)
+    m = sub.add_parser(
+        "missing",
+        help="build every table and value full strength needs that is not there yet "
+        "(what the bot does in the background at its first start)",
+    )
+    m.add_argument("--small", action="store_true", help="only the boards that take seconds")
+    m.add_argument("--dir", default=None, help="where to write (default: $SHAX_TABLES_DIR)")
+    m.add_argument("--threads", type=int, default=None, help="default: every core")
+    m.set_defaults(run=_missing)
     i = sub.add_parser("info", help="the tables built so far")
     i.add_argument("--dir", default=None, help="where to look (default: $SHAX_TABLES_DIR)")
     i.set_defaults(run=_info)

@@ -51,7 +51,8 @@ digest of the weights searched with; a little-endian int16 per entry follows."""
 FILE_NAME = "full-board.val"
 
 Progress = Callable[[int, int], None]
-"""``progress(searched, total)`` during a build."""
+"""``progress(searched, total)`` during a build: first with the boards already searched
+(0, or where a resumed build starts), then after each job."""
 
 
 class FullBoardError(ValueError):
@@ -239,15 +240,85 @@ def full_board_values(
     return _load(v.id, str(path), mtime)
 
 
+PROGRESS_MAGIC = b"SHAXFP01"
+PROGRESS_HEADER = struct.Struct("<8s2I2Qd16s")
+"""A build's progress file: magic, points, depth, boards searched so far (the first ones
+of :func:`orbits`), boards in all, seconds spent so far and the weights' digest; a
+little-endian int16 per board searched follows."""
+
+PROGRESS_FILE = "full-board.progress"
+
+CHUNK = 256
+"""Boards per job of the build."""
+
+SAVE_SECONDS = 15.0
+"""How often a build writes its progress file (a restarted build resumes from it)."""
+
+
+def progress_path(directory: Path, variant: Variant) -> Path:
+    return directory / variant.id / PROGRESS_FILE
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that a reader (or a crash) sees the old file or the
+    new one, never a part: a temporary file beside it, then :func:`os.replace`."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".part")
+    partial.write_bytes(data)
+    os.replace(partial, path)
+
+
+def _resumed(path: Path, v: Variant, depth: int, total: int) -> tuple[array[int], float]:
+    """The values and seconds of an earlier build of the same board, depth and weights
+    that stopped part way (empty when there is none to resume)."""
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return array("h"), 0.0
+    if len(raw) >= PROGRESS_HEADER.size:
+        magic, n, d, done, boards, seconds, digest = PROGRESS_HEADER.unpack_from(raw)
+        values = array("h", raw[PROGRESS_HEADER.size :])
+        if sys.byteorder == "big":
+            values.byteswap()
+        if (magic, n, d, boards, digest) == (
+            PROGRESS_MAGIC,
+            v.size,
+            depth,
+            total,
+            weights_digest(v),
+        ) and len(values) == done <= total:
+            return values, seconds
+    return array("h"), 0.0
+
+
+def _save_progress(
+    path: Path, v: Variant, depth: int, total: int, values: array[int], seconds: float
+) -> None:
+    body = array("h", values)
+    if sys.byteorder == "big":
+        body.byteswap()
+    header = PROGRESS_HEADER.pack(
+        PROGRESS_MAGIC, v.size, depth, len(values), total, seconds, weights_digest(v)
+    )
+    write_atomically(path, header + body.tobytes())
+
+
 def build_full_board(
     variant: str | Variant,
     depth: int = DEFAULT_DEPTH,
     directory: Path | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
+    *,
+    initializer: Callable[[], None] | None = None,
+    save_seconds: float = SAVE_SECONDS,
 ) -> FullBoardInfo:
     """Search every full board of ``variant`` up to symmetry to ``depth`` plies and write
     the values (replacing a file already there, only once the new one is complete).
+
+    Every ``save_seconds`` the boards searched so far go to a progress file, so that a
+    build stopped part way (a restart, a crash) resumes there when it is asked for again
+    with the same depth and weights. ``initializer`` runs in each worker process first.
     Raises :class:`FullBoardError` for a board without one or a depth below 1, and
     ``CoreUnavailableError`` without the compiled core."""
     from engine.ai import core
@@ -259,34 +330,42 @@ def build_full_board(
         raise FullBoardError(f"the depth must be between 1 and 40 plies, not {depth}")
     core.library()  # the compiled core, or CoreUnavailableError before any work
     where = directory if directory is not None else tables_dir()
-    start = time.perf_counter()
     classes = list(orbits(v))
-    values = [0] * comb(v.size, v.pieces)
-    chunk = 256
+    saved = progress_path(where, v)
+    found, before = _resumed(saved, v, depth, len(classes))
+    start = time.perf_counter() - before
     jobs = [
-        (v.id, depth, [mask for mask, _ in classes[i : i + chunk]])
-        for i in range(0, len(classes), chunk)
+        (v.id, depth, [mask for mask, _ in classes[i : i + CHUNK]])
+        for i in range(len(found), len(classes), CHUNK)
     ]
+    if progress is not None:
+        progress(len(found), len(classes))  # where the build starts: 0, or resumed
     nworkers = max(1, workers or os.cpu_count() or 1)
-    done = 0
-    with ProcessPoolExecutor(nworkers, mp_context=get_context("spawn")) as pool:
-        for i, found in enumerate(pool.map(_search_boards, jobs)):
-            for (_, ranks), value in zip(classes[i * chunk : (i + 1) * chunk], found, strict=True):
-                for r in ranks:
-                    values[r] = value
-            done += len(found)
-            if progress is not None:
-                progress(done, len(classes))
+    last_save = time.monotonic()
+    if jobs:
+        with ProcessPoolExecutor(
+            nworkers, mp_context=get_context("spawn"), initializer=initializer
+        ) as pool:
+            for searched in pool.map(_search_boards, jobs):
+                found.extend(searched)
+                if time.monotonic() - last_save >= save_seconds and len(found) < len(classes):
+                    _save_progress(
+                        saved, v, depth, len(classes), found, time.perf_counter() - start
+                    )
+                    last_save = time.monotonic()
+                if progress is not None:
+                    progress(len(found), len(classes))
+    values = [0] * comb(v.size, v.pieces)
+    for (_, ranks), value in zip(classes, found, strict=True):
+        for r in ranks:
+            values[r] = value
     seconds = time.perf_counter() - start
     path = full_board_path(where, v)
-    path.parent.mkdir(parents=True, exist_ok=True)
     header = HEADER.pack(
         MAGIC, v.size, depth, len(values), len(classes), seconds, weights_digest(v)
     )
-    body = struct.pack(f"<{len(values)}h", *values)
-    partial = path.with_suffix(".partial")
-    partial.write_bytes(header + body)
-    partial.replace(path)
+    write_atomically(path, header + struct.pack(f"<{len(values)}h", *values))
+    saved.unlink(missing_ok=True)
     info = read_full_board_info(where, v)
     if info is None:
         raise OSError(f"the new file {path} does not read back")

@@ -1,0 +1,188 @@
+"""What a tables folder lacks for full strength, and building it, smallest first.
+
+:func:`missing_work` lists the endgame tables (:data:`DEFAULT_STONES` a side) and the
+full-board values (:data:`~engine.tables.fullboard.DEFAULT_DEPTH` plies, for today's
+weights) that are not in a folder yet; :func:`build_missing` builds them one after the
+other, checking the free disk before each, and tells a ``say`` callback what it does.
+The bot runs it in a background process at its first start (``bot.workers.tables``);
+``python -m engine.tables missing`` runs it by hand. Each file appears whole (written
+beside and renamed), and ``master`` uses it from its next move; a build stopped part way
+starts again where it stopped (the tables a material at a time, the full-board values
+from their progress file).
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from math import comb
+from pathlib import Path
+from typing import Literal
+
+from engine.tables import build, materials_up_to, read_header, table_path
+from engine.tables.fullboard import (
+    DEFAULT_DEPTH,
+    build_full_board,
+    has_full_board,
+    read_full_board_info,
+)
+from engine.tables.native import symmetries
+from engine.variants import Variant, get_variant
+
+BOARDS: tuple[str, ...] = ("jar", "shax-small", "shax")
+"""The boards in the order they are built: each takes longer than the one before."""
+
+SMALL_BOARDS: tuple[str, ...] = ("jar", "shax-small")
+"""The boards whose tables and values build in seconds."""
+
+DEFAULT_STONES: dict[str, int] = {"jar": 3, "shax-small": 8, "shax": 5}
+"""Stones a side of the endgame tables built for full strength."""
+
+RESERVE_BYTES = 64 * 1024 * 1024
+"""Free disk left over after a build, for everything else on the machine."""
+
+PROGRESS_SECONDS = 60.0
+"""How often a long build says how far it is."""
+
+Say = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Work:
+    """One thing to build: a board's endgame tables, or its full-board values."""
+
+    variant: str
+    kind: Literal["tables", "full-board"]
+    stones: int
+    """For tables: up to this many stones a side."""
+    bytes_needed: int
+    """About how much disk the files take."""
+
+    def describe(self) -> str:
+        if self.kind == "tables":
+            return f"the {self.variant} endgame tables up to {self.stones} stones a side"
+        return f"the {self.variant} full-board values"
+
+
+def _table_bytes(v: Variant, due: int, other: int) -> int:
+    """About the size of a table file: its positions up to symmetry, two bytes each."""
+    classes = comb(v.size, due) // len(symmetries(v)) + 1
+    return 128 + 2 * int(classes * 1.05) * comb(v.size - due, other)
+
+
+def _missing_materials(v: Variant, directory: Path, stones: int) -> list[tuple[int, int]]:
+    out = []
+    for a, b in materials_up_to(v, stones):
+        for due, other in {(a, b), (b, a)}:
+            if read_header(table_path(directory, v, due, other), v.id) is None:
+                out.append((due, other))
+    return out
+
+
+def missing_work(directory: Path, boards: Sequence[str] = BOARDS) -> list[Work]:
+    """What ``directory`` lacks of ``boards`` for full strength, in the order to build it."""
+    out: list[Work] = []
+    for board in BOARDS:
+        if board not in boards:
+            continue
+        v = get_variant(board)
+        stones = DEFAULT_STONES[board]
+        lacking = _missing_materials(v, directory, stones)
+        if lacking:
+            size = sum(_table_bytes(v, due, other) for due, other in lacking)
+            out.append(Work(v.id, "tables", stones, size))
+        if has_full_board(v):
+            info = read_full_board_info(directory, v)
+            if info is None or info.stale:
+                out.append(Work(v.id, "full-board", 0, 2 * 2 * comb(v.size, v.pieces)))
+    return out
+
+
+def _free_bytes(directory: Path) -> int:
+    return shutil.disk_usage(directory).free
+
+
+def _mb(size: int) -> str:
+    return f"{size / 1e6:,.0f} MB" if size >= 1e6 else f"{size / 1e3:,.0f} kB"
+
+
+def build_missing(
+    directory: Path,
+    boards: Sequence[str] = BOARDS,
+    say: Say = print,
+    *,
+    warn: Say | None = None,
+    threads: int | None = None,
+    initializer: Callable[[], None] | None = None,
+) -> list[Work]:
+    """Build what :func:`missing_work` lists, smallest first, with ``threads`` (default:
+    every core); returns what was built. Work that would leave less than
+    :data:`RESERVE_BYTES` of free disk is not started (``warn``, default ``say``, tells
+    why), and neither is anything after it. ``initializer`` runs first in each worker process of the
+    full-board search."""
+    directory.mkdir(parents=True, exist_ok=True)
+    done: list[Work] = []
+    for work in missing_work(directory, boards):
+        free = _free_bytes(directory)
+        if free < work.bytes_needed + RESERVE_BYTES:
+            (warn or say)(
+                f"Not enough free disk for {work.describe()}: they need about "
+                f"{_mb(work.bytes_needed + RESERVE_BYTES)} in {directory} and "
+                f"{_mb(free)} are free, so master plays without them; free some space "
+                "and start again to build them."
+            )
+            break
+        say(f"Building {work.describe()} in {directory} (about {_mb(work.bytes_needed)}).")
+        start = time.monotonic()
+        if work.kind == "tables":
+            _build_tables(work, directory, say, threads)
+        else:
+            _build_full_board(work, directory, say, threads, initializer)
+        say(f"Built {work.describe()} in {time.monotonic() - start:,.0f} s.")
+        done.append(work)
+    return done
+
+
+def _build_tables(work: Work, directory: Path, say: Say, threads: int | None) -> None:
+    v = get_variant(work.variant)
+
+    def built_one(name: str, seconds: float) -> None:
+        if seconds >= 1.0:  # the many quick ones are told only in the total
+            say(f"{v.id} endgame tables: {name} solved in {seconds:.0f} s.")
+
+    build(v, work.stones, directory, threads, built_one=built_one)
+
+
+def _build_full_board(
+    work: Work,
+    directory: Path,
+    say: Say,
+    workers: int | None,
+    initializer: Callable[[], None] | None,
+) -> None:
+    v = get_variant(work.variant)
+    start = time.monotonic()
+    last = start
+    first: int | None = None
+
+    def progress(searched: int, total: int) -> None:
+        nonlocal last, first
+        now = time.monotonic()
+        if first is None:  # the first call tells where the build starts
+            first = searched
+            if searched:
+                say(f"{v.id} full-board values: resuming at {searched:,} of {total:,} boards.")
+            return
+        if now - last < PROGRESS_SECONDS or searched >= total:
+            return
+        last = now
+        rate = (searched - first) / max(now - start, 1e-9)
+        left = (total - searched) / rate if rate > 0 else 0.0
+        say(
+            f"{v.id} full-board values: {searched:,} of {total:,} boards searched "
+            f"({100 * searched // total}%), about {left / 60:.0f} min left."
+        )
+
+    build_full_board(v, DEFAULT_DEPTH, directory, workers, progress, initializer=initializer)
