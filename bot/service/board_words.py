@@ -63,13 +63,14 @@ Notation: place `{place}`, move `{move}`, remove `{remove}`. {names}"""
 _JAR_RULES = N_(
     """\
 **{title}** — {pieces} stones each on the {grid}×{grid} grid. White places first.
-1. Take turns placing your {pieces} stones on empty points.
-2. Then take turns moving one stone to the next empty point along a line (white first).
-3. The first to have **three in a row** — a row or a column, while placing or moving — wins \
-at once. Nothing is captured.
+1. Take turns placing your {pieces} stones on empty points. A line of three made while \
+placing wins nothing: whoever makes the first one moves first (if nobody does, black).
+2. Then take turns moving one stone to the next empty point along a line.
+3. The first to **form** three in a row by a move — a row or a column — wins at once; a line \
+left from the placement counts only when formed again. Nothing is captured.
 4. Blockade and draws as in Shax: a blocked player's opponent must open a way \
-(jid i sii aan jar aheyn); drawn by agreement, when neither can move, on the third \
-repetition, or after 100 moves.
+(jid i sii aan jar aheyn), and that freeing move never wins; drawn by agreement, when \
+neither can move, on the third repetition, or after 100 moves.
 Notation: place `{place}`, move `{move}`. {names}"""
 )
 
