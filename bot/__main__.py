@@ -11,6 +11,7 @@ from pathlib import Path
 
 from bot.config import ConfigError, Settings, load_settings
 from bot.storage import Storage, StorageError
+from bot.workers.tables import start_building
 from shax_i18n import LANGUAGES
 
 NO_TOKEN = """\
@@ -141,6 +142,7 @@ def run_local(settings: Settings, args: argparse.Namespace) -> int:
     from bot.console import run_console
 
     check_database(getattr(args, "db", None) or settings.db_path)
+    start_building(settings.build_tables)
     lang = getattr(args, "lang", None)
     return run_console(
         replace(settings, language=lang) if lang else settings,
@@ -165,6 +167,8 @@ def run_discord(settings: Settings, command: str | None) -> int:
             bot.discord.sync(settings)
         else:
             check_database(settings.database)
+            bot.discord.runner.setup_logging(settings)  # the background build logs there
+            start_building(settings.build_tables)
             bot.discord.run(settings)
     except ConfigError as exc:
         print(f"shax-bot: {exc}", file=sys.stderr)

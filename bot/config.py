@@ -22,6 +22,7 @@ DEFAULT_DB_PATH = "./shax.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 GAME_THREADS = ("busy", "always", "never")
 SYNC_MODES = ("auto", "always", "never")
+BUILD_TABLES = ("on", "small", "off")
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 # A bot token is three dot-separated base64url parts; checking the alphabet and
@@ -73,6 +74,10 @@ class Settings:
     language: str = "en"
     """The server's language (``SHAX_LANGUAGE``): public messages, and replies to players
     who chose none and whose Discord app is in no language of ours."""
+    build_tables: str = "on"
+    """At start, build the endgame tables and full-board values master lacks, in the
+    background at the lowest priority (``SHAX_BUILD_TABLES``): ``on``, ``small`` (jar and
+    shax-small only) or ``off``."""
 
     def owns(self, guild_id: int | None) -> bool:
         """Whether this process runs the shard of a server (DMs belong to shard 0): the
@@ -147,6 +152,9 @@ def load_settings(
         ),
         log_level=_log_level(values.get("SHAX_LOG_LEVEL", "INFO")),
         language=_choice("SHAX_LANGUAGE", values.get("SHAX_LANGUAGE"), tuple(LANGUAGES), "en"),
+        build_tables=_choice(
+            "SHAX_BUILD_TABLES", values.get("SHAX_BUILD_TABLES"), BUILD_TABLES, "on"
+        ),
     )
 
 

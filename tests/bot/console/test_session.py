@@ -77,6 +77,7 @@ def run_console(
             "PATH": "/usr/bin:/bin",
             "PYTHONIOENCODING": "utf-8",
             "LOGNAME": login,
+            "SHAX_BUILD_TABLES": "off",
         },
         timeout=60,
     )
@@ -194,6 +195,7 @@ def test_the_main_command_without_a_token_explains_and_starts_the_console(
             "PATH": "/usr/bin:/bin",
             "PYTHONIOENCODING": "utf-8",
             "SHAX_DB_PATH": str(tmp_path / "main.db"),
+            "SHAX_BUILD_TABLES": "off",
         },
         timeout=60,
     )

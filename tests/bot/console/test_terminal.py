@@ -30,6 +30,7 @@ class Terminal:
             "PYTHONIOENCODING": "utf-8",
             "TERM": "xterm",
             "LOGNAME": "someone",
+            "SHAX_BUILD_TABLES": "off",
             "PROMPT_TOOLKIT_NO_CPR": "1",  # nobody here answers cursor-position requests
         }
         self.pid, self.fd = pty.fork()

@@ -43,6 +43,7 @@ def start(
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "SHAX_DB_PATH": str(db),
             "DISCORD_TOKEN": TOKEN,
+            "SHAX_BUILD_TABLES": "off",
         },
         input="/quit\n",
         timeout=60,
