@@ -30,15 +30,25 @@ from engine import iter_positions as _iter_positions
 from engine.moments import Moment, irmaan_appeared, moments_after
 from renderer import sprites
 from renderer.layout import Layout, make_layout
-from renderer.panel import draw_caption, draw_panel, draw_series
+from renderer.panel import (
+    caption_height,
+    caption_lines,
+    draw_caption,
+    draw_panel,
+    draw_series,
+)
 from renderer.sprites import SS
-from renderer.text import draw_text
+from renderer.text import draw_text, text_width
 from renderer.theme import Theme, get_theme
 from shax_i18n import translator
 
 SHOWN_MOMENTS = (Moment.LABA_QAAD, Moment.IRMAAN, Moment.HAARIG, Moment.OODAN)
 """The named moments the picture cries (engine.moments), in this order."""
 
+POINT_NAME_SIZE = 24
+"""Size of the point names written on the points (scale 1)."""
+ADVICE_HEAD = 28
+"""Length of a suggested move's arrow head (scale 1): about 13 px at chat size."""
 PNG_LEVEL = 6
 """zlib level for PNGs: on palette images it costs ~3 ms and beats 1 by a fifth in size."""
 
@@ -47,8 +57,9 @@ PNG_LEVEL = 6
 class BoardView:
     """How to show a position, beyond what the position itself says. Plain, picklable data."""
 
-    white_name: str = "White"
-    black_name: str = "Black"
+    white_name: str = ""
+    black_name: str = ""
+    """A player without a name is called by the colour, in the picture's language."""
     series_color: Color | None = None
     """The player holding the series stones (source 004), if anyone."""
     series_stones: int = 0
@@ -68,6 +79,8 @@ class BoardView:
     """A line of text under the board and panel (the image grows by a strip)."""
     language: str = "en"
     """The language of the words on the picture (``shax_i18n.LANGUAGES``)."""
+    point_names: bool = False
+    """Write each empty point's name on it (``a7``), as the rules' picture does."""
     suggestion: str | None = None
     """An action in notation drawn as advice, in the ``select`` colour: a move's arrow,
     a ring where to place, a cross on the stone to remove. One that is not an action on
@@ -153,8 +166,10 @@ def compose(
     v = position.variant
     lay = make_layout(v, scale, view.flip)
     base = static_board(v, theme, view.flip, scale)
-    if view.caption:
-        img = Image.new("RGB", (lay.width, lay.height + lay.caption_h), theme.panel)
+    caption = caption_lines(lay, view.caption) if view.caption else []
+    if caption:
+        height = lay.height + caption_height(lay, len(caption))
+        img = Image.new("RGB", (lay.width, height), theme.panel)
         img.paste(base, (0, 0))
     else:
         img = base.copy()
@@ -175,7 +190,7 @@ def compose(
             _draw_path(img, d, lay, theme, action)
     advice = _suggested(v, view.suggestion)
     if advice is not None and advice.kind is Kind.MOVE:
-        _draw_path(img, d, lay, theme, advice, theme.select)
+        _draw_path(img, d, lay, theme, advice, advice=True)
 
     r = lay.stone_r
     white = sprites.stone(theme, False, r)
@@ -184,6 +199,9 @@ def compose(
         sprites.paste(img, white, lay.centres[i])
     for i in iter_bits(position.black):
         sprites.paste(img, black, lay.centres[i])
+
+    if view.point_names:
+        _draw_point_names(img, lay, theme, v, position.white | position.black)
 
     # Over the stones: rings and crosses, which never reach a point's centre.
     ring_w = max(2.0, 4.0 * scale)
@@ -210,20 +228,37 @@ def compose(
     series = None
     if view.series_color is not None and view.series_stones > 0:
         series = (view.series_color, view.series_stones)
+    t = translator(view.language)
     if series is not None and v.family == "shax":
-        cx, cy = lay.centre
         # Inside the inner square, between its stones: rows of three, a gal as a square.
         per_row = 2 if series[1] == 4 else 3
-        draw_series(img, lay, theme, series[0], series[1], cx, cy, per_row=per_row)
+        draw_series(img, lay, theme, series[0], series[1], lay.centre, per_row, t)
         series = None
     names = (view.white_name, view.black_name)
     last = [action for _, action in drawn if action is not None]
-    t = translator(view.language)
     moments = _moments(previous, last_action, position)
     draw_panel(img, lay, theme, position, last, outcome, names, series, ply, t, moments)
-    if view.caption:
-        draw_caption(img, lay, theme, view.caption)
+    if caption:
+        draw_caption(img, lay, theme, caption)
     return img
+
+
+def _draw_point_names(
+    img: Image.Image, lay: Layout, theme: Theme, variant: Variant, occupied: int
+) -> None:
+    """Each empty point's name on a small plate centred on the point."""
+    d = ImageDraw.Draw(img)
+    size = lay.px(POINT_NAME_SIZE)
+    half_h = lay.px(POINT_NAME_SIZE * 0.62)
+    edge = lay.px(2)
+    for i, name in enumerate(variant.points):
+        if occupied >> i & 1:
+            continue
+        x, y = lay.centres[i]
+        half_w = round(text_width(name, size) / 2) + lay.px(6)
+        box = (x - half_w, y - half_h, x + half_w, y + half_h)
+        d.rounded_rectangle(box, radius=half_h, fill=theme.card, outline=theme.line, width=edge)
+        draw_text(img, (x, y), name, size, theme.text, "mm")
 
 
 def _moments(
@@ -287,13 +322,14 @@ def _draw_path(
     lay: Layout,
     theme: Theme,
     action: Action,
-    color: tuple[int, int, int] | None = None,
+    advice: bool = False,
 ) -> None:
-    """A move's way: a small ring where the stone stood and an arrow to where it is
-    (in the mark colour, or ``color``)."""
-    color = theme.mark if color is None else color
+    """A move's way: a small ring where the stone stood and an arrow to where it is, in
+    the mark colour. ``advice``: a suggested move, in the ``select`` colour, whose arrow
+    reaches to the empty point with a head that stays clear at chat size."""
+    color = theme.select if advice else theme.mark
     (x0, y0), (x1, y1) = lay.centres[action.src], lay.centres[action.dst]
-    r = lay.stone_r
+    r = lay.dot_r + lay.px(2) if advice else lay.stone_r
     ghost_r = lay.dot_r + 2.5 * lay.scale
     ghost_w = max(2.0, 3.5 * lay.scale)
     ghost = sprites.ring(color, theme.mark_edge, ghost_r, ghost_w)
@@ -304,7 +340,7 @@ def _draw_path(
     if direction is None:  # no board here has diagonals; the two rings must do if one ever does
         return
     start = round(ghost_r + ghost_w + 2)
-    head = lay.px(15)
+    head = lay.px(ADVICE_HEAD if advice else 15)
     tip = r + lay.px(4)
     sx, sy = x0 + dx * start, y0 + dy * start
     tx, ty = x1 - dx * tip, y1 - dy * tip
@@ -406,7 +442,7 @@ def _showcase(variant: Variant, theme: Theme, scale: float) -> Image.Image:
         (
             moving,
             Action(Kind.REMOVE, a),
-            BoardView(theme=name, series_color=Color.WHITE, series_stones=2),
+            BoardView(theme=name, series_color=Color.WHITE, series_stones=2, point_names=True),
         ),
     ]
     shots = [compose(p, action, None, view, scale) for p, action, view in looks]

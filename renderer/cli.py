@@ -13,6 +13,7 @@ from engine import VARIANT_IDS, Color, ShaxError, UnknownVariantError
 from renderer.board import BoardView, render_board
 from renderer.replay import REPLAY_FILENAME, render_replay
 from renderer.theme import THEME_ALIASES, THEME_NAMES
+from shax_i18n import LANGUAGES
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -40,15 +41,21 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PX",
         help="shrink the board picture to this width, as a chat shows it (e.g. 400)",
     )
-    parser.add_argument("--white", default="White", help="white player's name")
-    parser.add_argument("--black", default="Black", help="black player's name")
+    parser.add_argument("--white", default="", help="white player's name (default: White)")
+    parser.add_argument("--black", default="", help="black player's name (default: Black)")
     parser.add_argument("--flip", action="store_true", help="draw from black's side")
     parser.add_argument("--caption", default=None, help="a line of text under the board")
+    parser.add_argument(
+        "--point-names", action="store_true", help="write each empty point's name on it"
+    )
+    parser.add_argument(
+        "--language", default="en", choices=list(LANGUAGES), help="of the words on the picture"
+    )
     parser.add_argument(
         "--series",
         default=None,
         metavar="COLOR:N",
-        help="series stones in the central square, e.g. white:3",
+        help="series stones (the central square, or the panel on jar), e.g. white:3",
     )
     return parser
 
@@ -90,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
             theme=args.theme,
             flip=args.flip,
             caption=args.caption,
+            point_names=args.point_names,
+            language=args.language,
         )
         if args.replay:
             data = render_replay(args.variant, args.record, view)

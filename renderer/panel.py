@@ -12,7 +12,15 @@ from engine import Action, Color, Outcome, Phase, Position
 from engine.moments import Moment
 from renderer import sprites
 from renderer.layout import Layout
-from renderer.text import color_word, draw_text, fit, status_lines, text_width, wrap
+from renderer.text import (
+    color_word,
+    draw_text,
+    fit,
+    fit_shrinking,
+    status_lines,
+    text_width,
+    wrap,
+)
 from renderer.theme import RGB, Theme
 from shax_i18n import Translator, translator
 
@@ -28,12 +36,18 @@ def moment_word(moment: Moment, t: Translator) -> str:
     return t.pgettext("moment", "Oodan!")
 
 
-SERIES_SHOWN = 10
-"""Series stones drawn one by one; beyond this a count is written instead."""
+SERIES_SHOWN = 6
+"""Series stones drawn one by one in the central square (two rows of three); beyond
+this, one stone and the count."""
 PEBBLE = 9.0
 """Radius of a pebble (a stone in hand, taken, or of the series) at scale 1."""
 PANEL_SERIES_SHOWN = 8
 """The same in the panel's narrower row (jar): beyond it, one stone and the count."""
+NAME_LEFT = 52
+"""Where a name starts in its card, right of the stone (scale 1)."""
+NAME_MIN = 20
+"""The smallest size (scale 1) a long name shrinks to before it is cut; the name's
+usual size is 30."""
 
 
 def draw_panel(
@@ -176,6 +190,13 @@ def _mix(a: RGB, b: RGB, t: float) -> RGB:
     )
 
 
+def card_name(lay: Layout, name: str) -> tuple[str, int]:
+    """A player's name as their card shows it, and its size: shrunk to fit, then cut
+    (a bot's level is kept whole: :func:`~renderer.text.fit_shrinking`)."""
+    room = lay.panel_w - 2 * lay.px(14) - lay.px(NAME_LEFT) - lay.px(8)
+    return fit_shrinking(name, lay.px(30), lay.px(NAME_MIN), room)
+
+
 def _draw_card(
     img: Image.Image,
     d: ImageDraw.ImageDraw,
@@ -201,9 +222,8 @@ def _draw_card(
     sprites.paste(img, sprites.stone(theme, black, lay.px(15)), (x0 + lay.px(27), y0 + lay.px(30)))
     # Only a player without a name is called by the colour; any name is drawn.
     name = name.strip() or color_word(color, t)
-    ns = lay.px(30)
-    tx = x0 + lay.px(52)
-    draw_text(img, (tx, y0 + lay.px(30)), fit(name, ns, x1 - tx - lay.px(8)), ns, theme.text, "lm")
+    name, ns = card_name(lay, name)
+    draw_text(img, (x0 + lay.px(NAME_LEFT), y0 + lay.px(30)), name, ns, theme.text, "lm")
     v = position.variant
     on_board = position.count(color)
     hand = position.in_hand(color)
@@ -263,46 +283,73 @@ def draw_series(
     theme: Theme,
     color: Color,
     stones: int,
-    cx: int,
-    cy: int,
+    centre: tuple[int, int],
     per_row: int,
+    t: Translator,
 ) -> None:
-    """The series score: one small stone per consecutive win of ``color`` (source 004).
+    """The series score: one small stone per consecutive win of ``color`` (source 004),
+    under the word "series" so it is not taken for a stone in play, centred on ``centre``.
 
-    Four in a row are a *gal*, five a *gabad*; the name is written under them.
+    Four in a row are a *gal*, five a *gabad*; the name is written under them. Beyond
+    :data:`SERIES_SHOWN`, one stone and the count.
     """
     if stones <= 0:
         return
+    cx, cy = centre
     pr = PEBBLE * lay.scale
     step = round(pr * 2.5)
-    shown = min(stones, SERIES_SHOWN)
+    shown = stones if stones <= SERIES_SHOWN else 1
     rows = (shown + per_row - 1) // per_row
     peb = sprites.pebble(theme, color is Color.BLACK, pr)
     wide = min(per_row, shown)
     word = {4: "gal", 5: "gabad"}.get(stones)
-    if stones > SERIES_SHOWN:
+    if shown < stones:
         word = f"x {stones}"
-    top = cy - (rows - 1) * step // 2 - (lay.px(12) if word else 0)
+    size, line = lay.px(20), lay.px(22)
     m = lay.px(4)
-    half_w = (wide - 1) * step // 2 + round(pr) + m
-    box = (cx - half_w, top - round(pr) - m, cx + half_w, top + (rows - 1) * step + round(pr) + m)
-    ImageDraw.Draw(img).rounded_rectangle(box, radius=round(pr) + m, fill=theme.tray)
+    half_h = round(pr) + m
+    tray_h = (rows - 1) * step + 2 * half_h
+    y = cy - (line + tray_h + (line if word else 0)) // 2
+    draw_text(img, (cx, y + line // 2), t.gettext("series"), size, theme.label, "mm")
+    y += line
+    half_w = (wide - 1) * step // 2 + half_h
+    box = (cx - half_w, y, cx + half_w, y + tray_h)
+    ImageDraw.Draw(img).rounded_rectangle(box, radius=half_h, fill=theme.tray)
+    top = y + half_h
     for k in range(shown):
         row, col = divmod(k, per_row)
         in_row = min(per_row, shown - row * per_row)
         x = cx - (in_row - 1) * step // 2 + col * step
         sprites.paste(img, peb, (x, top + row * step))
     if word:
-        y = top + (rows - 1) * step + lay.px(28)
-        draw_text(img, (cx, y), word, lay.px(22), theme.label, "mm")
+        draw_text(img, (cx, y + tray_h + line // 2), word, size, theme.label, "mm")
 
 
-def draw_caption(img: Image.Image, lay: Layout, theme: Theme, caption: str) -> None:
-    """A line of text under board and panel (the image is :attr:`Layout.caption_h` taller)."""
+CAPTION_LINES = 2
+"""A caption longer than a line wraps onto a second (the strip grows); beyond, it is cut."""
+CAPTION_SIZE = 26
+CAPTION_LEADING = 32
+"""Between the lines of a caption, at scale 1."""
+
+
+def caption_lines(lay: Layout, caption: str) -> list[str]:
+    """``caption`` broken into the lines the strip under the picture shows."""
+    return wrap(caption, lay.px(CAPTION_SIZE), lay.width - 2 * lay.px(16), CAPTION_LINES)
+
+
+def caption_height(lay: Layout, lines: int) -> int:
+    """Height of the caption strip holding ``lines`` lines."""
+    return lay.caption_h + max(0, lines - 1) * lay.px(CAPTION_LEADING)
+
+
+def draw_caption(img: Image.Image, lay: Layout, theme: Theme, lines: Sequence[str]) -> None:
+    """The caption's lines under board and panel (the image is :func:`caption_height`
+    taller)."""
     d = ImageDraw.Draw(img)
-    d.rectangle((0, lay.height, lay.width, lay.height + lay.caption_h), fill=theme.card)
+    bottom = lay.height + caption_height(lay, len(lines))
+    d.rectangle((0, lay.height, lay.width, bottom), fill=theme.card)
     d.line((0, lay.height, lay.width, lay.height), fill=theme.ground_edge, width=lay.px(2))
-    pad = lay.px(16)
-    size = lay.px(26)
-    text = fit(caption, size, lay.width - 2 * pad)
-    draw_text(img, (pad, lay.height + lay.caption_h // 2), text, size, theme.text, "lm")
+    leading = lay.px(CAPTION_LEADING)
+    y = (lay.height + bottom) // 2 - (len(lines) - 1) * leading // 2
+    for k, line in enumerate(lines):
+        draw_text(img, (lay.px(16), y + k * leading), line, lay.px(CAPTION_SIZE), theme.text, "lm")

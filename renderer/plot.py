@@ -13,15 +13,23 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from renderer.text import ELLIPSIS, clean, draw_text, graphemes
+from renderer.text import draw_text, fit_shrinking
 from renderer.theme import get_theme
 
 PLOT_FILENAME = "review.png"
 WIDTH = 720
 HEIGHT = 240
-MARGIN_LEFT = 112
+MARGIN_LEFT = 150
 MARGIN_RIGHT = 18
 MARGIN_Y = 22
+NAME_SIZE = 15
+NAME_MIN = 12
+"""A long name shrinks from ``NAME_SIZE`` to this before it is cut."""
+NAME_GAP = 10
+"""Between a name and the chart."""
+NAME_EDGE = 6
+"""Kept clear at the picture's left edge."""
+TICK_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 250, 500)
 SS = 2
 """Supersampling of the curve and its fill."""
 
@@ -74,28 +82,26 @@ def render_evaluation(
         r = 9
         draw.ellipse((x - r, y - r, x + r, y + r), fill=t.mark, outline=t.mark_edge, width=2)
         draw_text(img, (x, y), str(number), 13, t.mark_edge, "mm")
-    draw_text(img, (MARGIN_LEFT - 10, MARGIN_Y + 4), _name(white_name), 15, t.text, "ra")
-    draw_text(img, (MARGIN_LEFT - 10, HEIGHT - MARGIN_Y - 4), _name(black_name), 15, t.text, "rd")
-    if n > 1:
-        step = _tick_step(n - 1)
-        for k in range(0, n, step):
-            x = round(x_of(k) / SS)
-            draw_text(img, (x, HEIGHT - MARGIN_Y + 4), str(k), 12, t.muted, "ma")
+    room = MARGIN_LEFT - NAME_GAP - NAME_EDGE
+    for name, y, anchor in (
+        (white_name, MARGIN_Y + 4, "ra"),
+        (black_name, HEIGHT - MARGIN_Y - 4, "rd"),
+    ):
+        shown, size = fit_shrinking(name, NAME_SIZE, NAME_MIN, room)
+        draw_text(img, (MARGIN_LEFT - NAME_GAP, y), shown, size, t.text, anchor)
+    for k in axis_ticks(n):
+        x = round(x_of(k) / SS)
+        draw_text(img, (x, HEIGHT - MARGIN_Y + 4), str(k), 12, t.muted, "ma")
     buf = io.BytesIO()
     img.save(buf, format="PNG", optimize=False, compress_level=6)
     return buf.getvalue()
 
 
-def _name(name: str) -> str:
-    """A player's name as the plot's legend has room for: in its own script, at most 14
-    characters as people count them (graphemes), shortened with an ellipsis."""
-    parts = graphemes(clean(name))
-    return "".join(parts) if len(parts) <= 14 else "".join(parts[:13]) + ELLIPSIS
-
-
-def _tick_step(actions: int) -> int:
-    """Action numbers under the curve every 5, 10, 25… so that about six are shown."""
-    for step in (5, 10, 25, 50, 100, 250):
-        if actions / step <= 7:
-            return step
-    return 500
+def axis_ticks(n: int) -> list[int]:
+    """The action numbers written under a curve of ``n`` values: every 1, 2, 5, 10,
+    25… so that a short game is numbered too and a long one four to seven times."""
+    if n < 2:
+        return []
+    actions = n - 1
+    step = next((s for s in TICK_STEPS if actions / s <= 7), TICK_STEPS[-1])
+    return list(range(0, n, step))

@@ -329,6 +329,29 @@ def fit(text: str, size: int, width: float) -> str:
     return "".join(gs[:lo]).rstrip() + ELLIPSIS
 
 
+_TAG = regex.compile(r"^(.*?\S)\s*(\([^()]*\))$")
+"""A name with a closing part in brackets: ``Shax bot (master)``."""
+
+
+def fit_shrinking(text: str, size: int, min_size: int, width: float) -> tuple[str, int]:
+    """``text`` and the size to draw it at: the largest from ``size`` down to
+    ``min_size`` at which it is at most ``width`` pixels wide. Failing that, it is cut
+    at ``min_size`` (:func:`fit`), but a closing part in brackets, a bot's level
+    (``Shax bot (master)``), is kept whole and the words before it are cut."""
+    text = clean(text)
+    for s in range(size, min_size - 1, -1):
+        if text_width(text, s) <= width:
+            return text, s
+    size = min(size, min_size)
+    tagged = _TAG.match(text)
+    if tagged is not None:
+        tag = " " + tagged.group(2)
+        room = width - text_width(tag, size)
+        if room >= text_width("x" + ELLIPSIS, size):
+            return fit(tagged.group(1), size, room) + tag, size
+    return fit(text, size, width), size
+
+
 def wrap(text: str, size: int, width: float, max_lines: int = 4) -> list[str]:
     """``text`` broken into lines at most ``width`` pixels wide at ``size``."""
     lines: list[str] = []

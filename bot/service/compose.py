@@ -173,7 +173,9 @@ class Composer:
         key = (variant.id, t.language)
         png = self._rules_pictures.get(key)
         if png is None:
-            view = renderer.BoardView(caption=texts.rules_caption(variant, t), language=t.language)
+            view = renderer.BoardView(
+                caption=texts.rules_caption(variant, t), language=t.language, point_names=True
+            )
             png = await self._run_board(self._render_board, variant.id, [], view)
             self._rules_pictures[key] = png
         return Reply(text=rules_text(variant, t), attachments=(Attachment(RULES_FILENAME, png),))

@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from engine import (
     VARIANT_IDS,
@@ -37,6 +37,9 @@ from renderer import (
     warm_up,
 )
 from renderer.layout import make_layout
+from renderer.panel import NAME_MIN, caption_lines, card_name
+from renderer.replay import REPLAY_SCALE
+from shax_i18n import LANGUAGES, translator
 from tests.renderer.games import find_record, random_record
 
 WIDTH, HEIGHT = 880, 560
@@ -323,6 +326,95 @@ def test_series_stones_change_the_central_square() -> None:
     assert open_png(many).size == (WIDTH, HEIGHT)
     jar = render_board("jar", "", BoardView(series_color=Color.WHITE, series_stones=2))
     assert jar != render_board("jar", "")
+
+
+def _inner_square() -> tuple[int, int, int, int]:
+    """Inside shax's inner square, clear of the stones on its points."""
+    g = board_geometry("shax")
+    r = make_layout(Position.initial("shax").variant).stone_r
+    return (g["c4"][0] + r, g["d5"][1] + r, g["e4"][0] - r + 1, g["d3"][1] - r + 1)
+
+
+@pytest.mark.parametrize("stones", [1, 2, 4, 5, 6, 9])
+def test_the_series_stones_are_labelled_in_the_readers_language(stones: int) -> None:
+    """Not a stray stone in the middle of the board: the word "series" is over them,
+    inside the inner square, clear of its stones."""
+    record = "d5 c4 e4 d3 c5 e5 c3 e3"  # every point of the inner square taken
+    views = {
+        lang: BoardView(series_color=Color.WHITE, series_stones=stones, language=lang)
+        for lang in ("en", "so")
+    }
+    square = (0, 0, HEIGHT, HEIGHT)  # the board; the panel's words are in the language too
+    plain = open_png(render_board("shax", record)).crop(square)
+    english, somali = (
+        open_png(render_board("shax", record, v)).crop(square) for v in views.values()
+    )
+    box = _inner_square()
+    outside = Image.new("L", plain.size, 255)
+    outside.paste(0, box)
+    for img in (english, somali):
+        changed = ImageChops.difference(plain, img).convert("L").point(lambda v: 255 * (v > 0))
+        assert ImageChops.multiply(changed, outside).getbbox() is None  # only inside
+    words = ImageChops.difference(english, somali).getbbox()
+    assert words is not None  # "series" / "taxane"
+    stones_at = ImageChops.difference(plain, english).getbbox()
+    assert stones_at is not None and words[1] == stones_at[1]  # the word on top
+
+
+def test_the_rules_picture_names_every_point_and_keeps_its_whole_caption() -> None:
+    caption = "Jar (children's game): each point is named by its file letter and rank number"
+    for variant in VARIANT_IDS:
+        v = Position.initial(variant).variant
+        lay = make_layout(v)
+        assert " ".join(caption_lines(lay, caption)) == caption
+        named = open_png(render_board(variant, "", BoardView(caption=caption, point_names=True)))
+        plain = open_png(render_board(variant, "", BoardView(caption=caption)))
+        assert named.height == plain.height > HEIGHT + lay.caption_h  # two lines
+        card = get_theme("sand").card
+        for name, (x, y) in board_geometry(variant).items():
+            near = named.crop((x - 20, y - 8, x + 21, y + 9)).getcolors(10_000) or []
+            ink = plain.crop((x - 20, y - 8, x + 21, y + 9)).getcolors(10_000) or []
+            assert card in {c for _, c in near} and card not in {c for _, c in ink}, name
+    # A stone's point keeps its stone, without a name over it.
+    named = open_png(render_board("jar", "b2", BoardView(point_names=True)))
+    plain = open_png(render_board("jar", "b2"))
+    x, y = board_geometry("jar")["b2"]
+    stone = (x - 20, y - 20, x + 21, y + 21)
+    assert named.crop(stone) == plain.crop(stone)
+
+
+def test_players_without_names_are_called_by_colour_in_the_pictures_language() -> None:
+    top_card = (HEIGHT, 0, WIDTH, 60)
+    somali = open_png(render_board("shax", "", BoardView(language="so"))).crop(top_card)
+    english = BoardView(language="so", black_name="Black")
+    assert somali != open_png(render_board("shax", "", english)).crop(top_card)
+    assert render_board("shax", "") == render_board("shax", "", BoardView(black_name="Black"))
+
+
+LEVELS = ("easy", "medium", "hard", "master")
+
+
+@pytest.mark.parametrize("scale", [1.0, REPLAY_SCALE])
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_the_bots_name_and_level_fit_its_card(language: str, scale: float) -> None:
+    t = translator(language)
+    lay = make_layout(Position.initial("shax").variant, scale)
+    for level in LEVELS:
+        for bot in ("Shax bot", "Shax Bot"):
+            name = f"{bot} ({t.pgettext('level', level)})"
+            assert card_name(lay, name)[0] == name
+
+
+def test_a_long_name_shrinks_before_it_is_cut_and_a_bots_level_stays() -> None:
+    lay = make_layout(Position.initial("shax").variant)
+    assert card_name(lay, "Caasha")[1] == lay.px(30)
+    shown, size = card_name(lay, "Cabdiraxmaan Cali")
+    assert shown == "Cabdiraxmaan Cali" and lay.px(NAME_MIN) <= size < lay.px(30)
+    shown, size = card_name(lay, "Xamar Somali Mill Game Bot (dhexdhexaad)")
+    assert shown.endswith("… (dhexdhexaad)") and shown.startswith("Xamar")
+    assert size == lay.px(NAME_MIN)
+    shown, _ = card_name(lay, "Cabdiraxmaan Maxamed Xasan Cali Faarax Cumar")
+    assert shown.endswith("…") and shown.startswith("Cabdiraxmaan Maxa")
 
 
 def test_themes_differ_and_an_unknown_theme_lists_the_themes() -> None:

@@ -83,3 +83,45 @@ def test_the_plot_survives_one_value_and_refuses_a_bad_limit() -> None:
     with pytest.raises(ValueError):
         render_evaluation([0, 1], limit=0)
     assert PLOT_FILENAME.endswith(".png") and MARGIN_Y > 0
+
+
+def test_the_plots_names_stay_inside_the_picture_and_a_bots_level_is_shown() -> None:
+    theme = get_theme("sand")
+    for white, black in (("Shax bot (master)", "Cabdiraxmaan Maxamed Xasan"), ("محمد علي", "李雷")):
+        img = png(render_evaluation([0, 100, -50], white_name=white, black_name=black))
+        edge = img.crop((0, 0, 4, HEIGHT)).getcolors(10_000) or []
+        assert {c for _, c in edge} == {theme.panel}, (white, black)
+    # The whole name of the bot, level included, beside the chart.
+    bot = png(render_evaluation([0, 1], white_name="Shax bot (master)"))
+    cut = png(render_evaluation([0, 1], white_name="Shax bot (maste…"))
+    assert bot.crop((0, 0, MARGIN_LEFT, HEIGHT // 2)) != cut.crop((0, 0, MARGIN_LEFT, HEIGHT // 2))
+
+
+def test_a_short_games_axis_numbers_every_action() -> None:
+    from renderer.plot import axis_ticks
+
+    assert axis_ticks(4) == [0, 1, 2, 3]
+    assert axis_ticks(9) == [0, 2, 4, 6, 8]
+    assert 4 <= len(axis_ticks(73)) <= 7 and axis_ticks(73)[:2] == [0, 20]
+    assert axis_ticks(1) == axis_ticks(0) == []
+    # Under the right end of a four-value curve, its last action's number.
+    img = png(render_evaluation([0, 100, -50, 20]))
+    right = WIDTH - MARGIN_RIGHT
+    under = img.crop((right - 8, HEIGHT - MARGIN_Y + 2, right + 8, HEIGHT))
+    assert len(under.getcolors(10_000) or []) > 1
+
+
+CHAT_WIDTH = 400
+"""Discord shows an attachment 400 to 550 px wide."""
+
+
+def test_a_suggested_moves_arrow_head_is_clear_at_chat_size() -> None:
+    record = "d5 d7 a4 d1 f6 f4 e4 d3 g7 c3 e3 b4 e5 b2 c5 b6 a7 f2 d2 g4 c4 d6 a1 g1 xg1 xd2"
+    img = png(render_board("shax", record, BoardView(suggestion="g4-g1")))
+    g = board_geometry("shax")
+    (x, y0), (_, y1) = g["g4"], g["g1"]
+    widths = [
+        sum(img.getpixel((x + dx, y)) == SELECT for dx in range(-40, 41)) for y in range(y0, y1)
+    ]
+    at_chat_size = max(widths) * CHAT_WIDTH / img.width
+    assert at_chat_size >= 12  # the shaft is about 3 px there
