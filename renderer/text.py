@@ -4,9 +4,13 @@
 A fallback chain picks, per grapheme, the first font that draws it (emoji come
 last, in outline, in the text's colour); a grapheme no font has (a rare ideograph,
 a private-use character) is drawn as a small rounded box, never dropped with its
-neighbours. Right-to-left runs (Arabic, Hebrew) are shaped and ordered by
-Pillow's raqm layout where Pillow has it; otherwise Arabic is joined with
-``arabic_reshaper`` and the runs are reversed here.
+neighbours. Each run of one font is shaped whole by Pillow's raqm layout
+(HarfBuzz), which places the marks, reorders the vowels and forms the conjuncts and
+stacks of the scripts of South and South-East Asia and Tibet, joins Mongolian, and
+orders right-to-left runs (Arabic, Hebrew). Pillow has raqm where it finds FriBiDi
+on the system (Debian's ``libfribidi0``); without it Arabic is joined with
+``arabic_reshaper`` and the runs are reversed here, but the scripts that need
+shaping are drawn letter by letter.
 """
 
 from __future__ import annotations
@@ -27,12 +31,34 @@ from engine import MOVE_LIMIT, Color, Outcome, Phase, Position, Step, Terminatio
 from shax_i18n import N_, Translator, translator
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
+SCRIPT_FONTS: tuple[str, ...] = (
+    "NotoSansBengali-Regular.ttf",
+    "NotoSansGurmukhi-Regular.ttf",
+    "NotoSansGujarati-Regular.ttf",
+    "NotoSansOriya-Regular.ttf",
+    "NotoSansTamil-Regular.ttf",
+    "NotoSansTelugu-Regular.ttf",
+    "NotoSansKannada-Regular.ttf",
+    "NotoSansMalayalam-Regular.ttf",
+    "NotoSansSinhala-Regular.ttf",
+    "NotoSansThai-Regular.ttf",
+    "NotoSansLao-Regular.ttf",
+    "NotoSansKhmer-Regular.ttf",
+    "NotoSansMyanmar-Regular.ttf",
+    "NotoSerifTibetan-Regular.ttf",
+    "NotoSansMongolian-Regular.ttf",
+    "NotoSansGeorgian-Regular.ttf",
+    "NotoSansArmenian-Regular.ttf",
+)
+"""The scripts of South and South-East Asia, Tibet, Mongolia and the Caucasus, each
+font whole (Noto has only a serif face for Tibetan)."""
 FONT_CHAIN: tuple[str, ...] = (
     "NotoSans-Regular.ttf",
     "NotoSansArabic-Regular.ttf",
     "NotoSansHebrew-Regular.ttf",
     "NotoSansEthiopic-Regular.ttf",
     "NotoSansDevanagari-Regular.ttf",
+    *SCRIPT_FONTS,
     "NotoSansCJK-Common.otf",
     "NotoSansSymbols2-Regular.ttf",
     "NotoEmoji-Regular.ttf",

@@ -25,6 +25,8 @@ from fontTools import subset
 from fontTools.ttLib import TTCollection, TTFont
 from fontTools.varLib import instancer
 
+from renderer.text import SCRIPT_FONTS
+
 NOTO = Path("/usr/share/fonts/truetype/noto")
 CJK = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 OUT = Path(__file__).resolve().parent.parent / "renderer" / "fonts"
@@ -136,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         ("NotoSansHebrew-Regular.ttf", noto("NotoSansHebrew-Regular.ttf"), None),
         ("NotoSansEthiopic-Regular.ttf", noto("NotoSansEthiopic-Regular.ttf"), None),
         ("NotoSansDevanagari-Regular.ttf", noto("NotoSansDevanagari-Regular.ttf"), None),
+        *((name, noto(name), None) for name in SCRIPT_FONTS),
         ("NotoSansSymbols2-Regular.ttf", noto("NotoSansSymbols2-Regular.ttf"), None),
         ("NotoSansCJK-Common.otf", lambda: TTCollection(CJK).fonts[2], _common_cjk()),  # SC
         # Everything but ASCII (its digits, # and * are Noto Sans's to draw).

@@ -6,7 +6,7 @@ import io
 from collections.abc import Iterator
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 
 from engine import get_variant
 from renderer import BoardView, render_board
@@ -24,7 +24,28 @@ NAMES = {
     "chinese": ("李雷", "韩梅梅", "NotoSansCJK-Common.otf"),
     "japanese": ("さくら", "山田太郎", "NotoSansCJK-Common.otf"),
     "hangul": ("김민준", "이서연", "NotoSansCJK-Common.otf"),
+    "vietnamese": ("Nguyễn Thị Ánh", "Trần Văn Đức", "NotoSans-Regular.ttf"),
+    "bengali": ("বাংলা", "রবীন্দ্রনাথ", "NotoSansBengali-Regular.ttf"),
+    "gurmukhi": ("ਪੰਜਾਬੀ", "ਸਿੰਘ", "NotoSansGurmukhi-Regular.ttf"),
+    "gujarati": ("ગુજરાતી", "કૃષ્ણ", "NotoSansGujarati-Regular.ttf"),
+    "oriya": ("ଓଡ଼ିଆ", "କୃଷ୍ଣ", "NotoSansOriya-Regular.ttf"),
+    "tamil": ("தமிழ்", "கார்த்திக்", "NotoSansTamil-Regular.ttf"),
+    "telugu": ("తెలుగు", "శ్రీనివాస్", "NotoSansTelugu-Regular.ttf"),
+    "kannada": ("ಕನ್ನಡ", "ಕೃಷ್ಣ", "NotoSansKannada-Regular.ttf"),
+    "malayalam": ("മലയാളം", "കൃഷ്ണൻ", "NotoSansMalayalam-Regular.ttf"),
+    "sinhala": ("සිංහල", "ශ්‍රී", "NotoSansSinhala-Regular.ttf"),
+    "thai": ("สมชาย", "น้ำฝน", "NotoSansThai-Regular.ttf"),
+    "lao": ("ສົມສັກ", "ພາສາລາວ", "NotoSansLao-Regular.ttf"),
+    "khmer": ("សុខា", "ភាសាខ្មែរ", "NotoSansKhmer-Regular.ttf"),
+    "myanmar": ("အောင်ဆန်း", "မြန်မာ", "NotoSansMyanmar-Regular.ttf"),
+    "tibetan": ("བསྟན་འཛིན", "བོད་ཡིག", "NotoSerifTibetan-Regular.ttf"),
+    "mongolian": ("ᠪᠠᠲᠤ", "ᠮᠣᠩᠭᠣᠯ", "NotoSansMongolian-Regular.ttf"),
+    "georgian": ("ნინო", "ქართული", "NotoSansGeorgian-Regular.ttf"),
+    "armenian": ("Արամ", "Հայերեն", "NotoSansArmenian-Regular.ttf"),
 }
+"""Names in the scripts of the thirty most spoken languages (Latin, Arabic and the
+others above), each with the font that draws it."""
+RTL = {"arabic", "hebrew"}
 
 
 @pytest.fixture
@@ -119,6 +140,27 @@ def test_glyphs_are_real_glyphs_not_the_missing_glyph_box() -> None:
             assert bytes(f.getmask(g)) != notdef, (script, g)
 
 
+@pytest.mark.parametrize("script", list(NAMES))
+def test_each_name_is_shaped_whole_by_its_scripts_font(script: str) -> None:
+    """Marks above and below, reordered vowels, conjuncts and stacks come out as the
+    script's font shapes the whole name (HarfBuzz, through raqm): the name is one run
+    in that font, not pieces shaped apart."""
+    *names, font_file = NAMES[script]
+    index = T.FONT_CHAIN.index(font_file)
+    direction = "rtl" if script in RTL else "ltr"
+    for name in names:
+        assert T.runs(name) == [T.Run(name, index, script in RTL)], name
+        if not T.use_raqm():
+            continue  # the shaping itself is raqm's; without it only the run is checked
+        drawn = _mask(name)
+        own = Image.new("L", (2 * drawn.width, 3 * drawn.height))
+        at = (drawn.width // 2, 2 * drawn.height)
+        f = T.font_at(index, 40)
+        ImageDraw.Draw(own).text(at, name, font=f, fill=255, anchor="ls", direction=direction)
+        a, b = drawn.crop(drawn.getbbox()), own.crop(own.getbbox())
+        assert a.size == b.size and ImageChops.difference(a, b).getbbox() is None, name
+
+
 def test_runs_of_a_mixed_name_come_in_visual_order() -> None:
     assert T.runs("Zoë شلوم") == [T.Run("Zoë ", 0, False), T.Run("شلوم", 1, True)]
     # A right-to-left name: the Latin word after it is drawn to its left.
@@ -201,6 +243,7 @@ def test_a_caption_in_many_scripts_keeps_every_word() -> None:
     caption = "Жанна vs 李雷 🎉 " + RARE
     kinds = [(r.font, r.rtl) for r in T.runs(caption)]
     emoji = T.FONT_CHAIN.index("NotoEmoji-Regular.ttf")
-    fonts = [0, 5, 0, emoji, 0, T.PLACEHOLDER]
+    cjk = T.FONT_CHAIN.index("NotoSansCJK-Common.otf")
+    fonts = [0, cjk, 0, emoji, 0, T.PLACEHOLDER]
     assert kinds == [(f, False) for f in fonts]
     assert "".join(r.text for r in T.runs(caption)) == caption
