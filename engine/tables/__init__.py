@@ -34,7 +34,8 @@ from engine.variants import Variant, get_variant
 Result = Literal["win", "draw", "loss"]
 
 HEADER = struct.Struct("<8s4I6Q2Id40x")
-"""A table file's header (``Header`` in ``_tables.c``); two bytes per position follow."""
+"""A table file's header (``Header`` in ``_tables.c``); a byte per position follows
+(version 2, every distance below 128), else two bytes (version 1)."""
 
 MIN_STONES = 3
 """A player with two stones has lost: tables start at three."""
@@ -70,17 +71,21 @@ def table_path(directory: Path, variant: Variant, due: int, other: int) -> Path:
     return directory / variant.id / f"{due}v{other}.tbl"
 
 
-def materials_up_to(variant: Variant, max_stones: int) -> list[tuple[int, int]]:
-    """The systems to solve for up to ``max_stones`` a side, smallest first: pairs
-    ``(a, b)`` with ``a >= b`` (the tables ``a`` v ``b`` and ``b`` v ``a`` together)."""
+def materials_up_to(
+    variant: Variant, max_stones: int, max_total: int | None = None
+) -> list[tuple[int, int]]:
+    """The systems to solve for up to ``max_stones`` a side (and ``max_total`` stones in
+    all), smallest first: pairs ``(a, b)`` with ``a >= b`` (the tables ``a`` v ``b`` and
+    ``b`` v ``a`` together)."""
     if variant.family == "jar":
         return [(3, 3)] if max_stones >= 3 else []
     top = min(max_stones, variant.pieces, MAXK)
+    total = min(variant.size, max_total if max_total is not None else variant.size)
     pairs = [
         (a, b)
         for a in range(MIN_STONES, top + 1)
         for b in range(MIN_STONES, a + 1)
-        if a + b <= variant.size
+        if a + b <= total
     ]
     return sorted(pairs, key=lambda ab: (ab[0] + ab[1], ab))
 
@@ -426,9 +431,10 @@ def build(
     threads: int | None = None,
     progress: Progress | None = None,
     built_one: Callable[[str, float], None] | None = None,
+    max_total: int | None = None,
 ) -> list[tuple[str, float]]:
-    """Solve every material up to ``max_stones`` a side that is not already in
-    ``directory``; returns the systems built with their seconds (and tells
+    """Solve every material up to ``max_stones`` a side (``max_total`` stones in all)
+    that is not already in ``directory``; returns the systems built with their seconds (and tells
     ``built_one`` as each is done). Raises
     :class:`TablesUnavailableError` when the library is missing, ``RuntimeError`` when
     a build fails."""
@@ -439,7 +445,7 @@ def build(
     tables = Tables(v, where)
     nthreads = threads or os.cpu_count() or 1
     built: list[tuple[str, float]] = []
-    for a, b in materials_up_to(v, max_stones):
+    for a, b in materials_up_to(v, max_stones, max_total):
         if (a, b) in tables.materials and (b, a) in tables.materials:
             continue
         name = f"{a}v{b}" if a == b else f"{a}v{b}+{b}v{a}"

@@ -57,9 +57,12 @@ class Meter:
 def _build(args: argparse.Namespace) -> int:
     directory = Path(args.dir) if args.dir else tables_dir()
     meter = Meter(sys.stderr)
-    meter.line(f"building {args.variant} tables up to {args.max} stones a side in {directory}")
+    cap = f", {args.max_total} in all" if args.max_total else ""
+    meter.line(f"building {args.variant} tables up to {args.max} stones a side{cap} in {directory}")
     try:
-        built = build(args.variant, args.max, directory, args.threads, meter, meter.built)
+        built = build(
+            args.variant, args.max, directory, args.threads, meter, meter.built, args.max_total
+        )
     except TablesUnavailableError as exc:
         print(f"python -m engine.tables: {exc}", file=sys.stderr)
         return 1
@@ -174,6 +177,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="solve every material up to --max stones a side")
     b.add_argument("--max", type=int, required=True, help="stones a side, 3 or more")
+    b.add_argument(
+        "--max-total",
+        type=int,
+        default=None,
+        help="stones on the board at most (--max 6 --max-total 11: six against five, not "
+        "six against six)",
+    )
     b.add_argument("--variant", choices=VARIANT_IDS, default="shax")
     b.add_argument("--dir", default=None, help="where to write (default: $SHAX_TABLES_DIR)")
     b.add_argument("--threads", type=int, default=None, help="default: every core")

@@ -17,6 +17,10 @@
  * symmetries (and the other stones to the smallest rank under what fixes that image).
  * The tables (x, y) and (y, x) form one system (the side due alternates); captures
  * leave the system for (y - 1, x), solved earlier.
+ *
+ * A file stores each value in one byte (header version 2: 0 draw, d a win in d moves,
+ * 0x80 | d a loss in d moves) when every distance in it is below 128, else in two bytes
+ * as above (version 1): the six-stone tables fit twice as many on a disk.
  */
 
 #include <fcntl.h>
@@ -30,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define TABLES_ABI 1
+#define TABLES_ABI 2
 #define MAXP 24
 #define MAXTHROUGH 4
 #define MAXSYM 16
@@ -74,7 +78,8 @@ typedef struct {
 } Classes;
 
 typedef struct {
-    const uint16_t *val;
+    const uint16_t *val;  /* two bytes a value (version 1), or */
+    const uint8_t *val8;  /* one byte a value (version 2) */
     void *map;
     size_t map_len;
     uint64_t count;
@@ -309,9 +314,10 @@ int tables_attach(void *ctx, int a, int b, const char *path) {
     if (map == MAP_FAILED) return -5;
     const Header *h = (const Header *)map;
     uint64_t count = table_size(c, a, b);
-    if (memcmp(h->magic, "SHAXTB01", 8) || h->n != (uint32_t)c->G.n || h->a != (uint32_t)a ||
-        h->b != (uint32_t)b || h->key != c->G.key || h->count != count ||
-        (size_t)st.st_size != sizeof(Header) + count * sizeof(uint16_t)) {
+    size_t width = h->version == 2 ? 1 : h->version == 1 ? 2 : 0;
+    if (memcmp(h->magic, "SHAXTB01", 8) || !width || h->n != (uint32_t)c->G.n ||
+        h->a != (uint32_t)a || h->b != (uint32_t)b || h->key != c->G.key || h->count != count ||
+        (size_t)st.st_size != sizeof(Header) + count * width) {
         munmap(map, (size_t)st.st_size);
         return -6;
     }
@@ -319,7 +325,9 @@ int tables_attach(void *ctx, int a, int b, const char *path) {
     if (t->map) munmap(t->map, t->map_len);
     t->map = map;
     t->map_len = (size_t)st.st_size;
-    t->val = (const uint16_t *)((const char *)map + sizeof(Header));
+    const char *body = (const char *)map + sizeof(Header);
+    t->val = width == 2 ? (const uint16_t *)body : NULL;
+    t->val8 = width == 1 ? (const uint8_t *)body : NULL;
     t->count = count;
     return 0;
 }
@@ -327,7 +335,7 @@ int tables_attach(void *ctx, int a, int b, const char *path) {
 int tables_has(void *ctx, int a, int b) {
     Ctx *c = (Ctx *)ctx;
     if (a < 0 || b < 0 || a > MAXK || b > MAXK) return 0;
-    return c->t[a][b].val != NULL;
+    return c->t[a][b].map != NULL;
 }
 
 /* The stored value of a state in an attached table (x, y); V_UNKNOWN when absent. */
@@ -335,6 +343,10 @@ static inline uint32_t lookup(const Ctx *c, uint32_t due, uint32_t other) {
     int x = popc(due), y = popc(other);
     if (x > MAXK || y > MAXK) return V_UNKNOWN;
     const Table *t = &c->t[x][y];
+    if (t->val8) {
+        uint32_t b = t->val8[state_index(c, x, y, due, other)];
+        return b & 0x80u ? V_LOSS | (b & 0x7fu) : b;
+    }
     if (!t->val) return V_UNKNOWN;
     return t->val[state_index(c, x, y, due, other)];
 }
@@ -638,7 +650,6 @@ static int write_table(const Ctx *c, const char *path, int x, int y, const uint1
     Header h;
     memset(&h, 0, sizeof h);
     memcpy(h.magic, "SHAXTB01", 8);
-    h.version = 1;
     h.n = (uint32_t)c->G.n;
     h.a = (uint32_t)x;
     h.b = (uint32_t)y;
@@ -658,6 +669,8 @@ static int write_table(const Ctx *c, const char *path, int x, int y, const uint1
             if (v > h.maxwin) h.maxwin = v;
         }
     }
+    int narrow = h.maxwin < 0x80 && h.maxloss < 0x80;
+    h.version = narrow ? 2 : 1;
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.part", path) >= (int)sizeof tmp) return -1;
     FILE *f = fopen(tmp, "wb");
@@ -665,10 +678,17 @@ static int write_table(const Ctx *c, const char *path, int x, int y, const uint1
     int ok = fwrite(&h, sizeof h, 1, f) == 1;
     /* Duplicates of a symmetric state are never read: store them as draws. */
     uint16_t buf[4096];
+    uint8_t buf8[4096];
     for (uint64_t i = 0; ok && i < count; i += 4096) {
         size_t m = count - i < 4096 ? (size_t)(count - i) : 4096;
         for (size_t j = 0; j < m; j++) buf[j] = val[i + j] == V_NONCANON ? V_DRAW : val[i + j];
-        ok = fwrite(buf, sizeof(uint16_t), m, f) == m;
+        if (narrow) {
+            for (size_t j = 0; j < m; j++)
+                buf8[j] = (uint8_t)(buf[j] & V_LOSS ? 0x80u | (buf[j] & 0x7fu) : buf[j]);
+            ok = fwrite(buf8, 1, m, f) == m;
+        } else {
+            ok = fwrite(buf, sizeof(uint16_t), m, f) == m;
+        }
     }
     if (fclose(f) || !ok) {
         remove(tmp);
@@ -695,8 +715,8 @@ int tables_build(void *ctx, int a, int b, const char *path_ab, const char *path_
     double t0 = now_s();
     if (a < 3 || b < 3 || a > MAXK || b > MAXK || a + b > c->G.n) return -1;
     if (c->G.family == F_SHAX) {
-        if (b > 3 && !c->t[b - 1][a].val) return -3;
-        if (a > 3 && a != b && !c->t[a - 1][b].val) return -3;
+        if (b > 3 && !c->t[b - 1][a].map) return -3;
+        if (a > 3 && a != b && !c->t[a - 1][b].map) return -3;
     }
     if (ensure_classes(c, a) || ensure_classes(c, b)) return -2;
     Sys *S = (Sys *)calloc(1, sizeof(Sys));
@@ -811,7 +831,7 @@ out:
 /* Nanoseconds per probe of table (a, b) on `count` random states (for benchmarks). */
 double tables_bench_probe(void *ctx, int a, int b, int64_t count, uint64_t seed) {
     Ctx *c = (Ctx *)ctx;
-    if (a > MAXK || b > MAXK || !c->t[a][b].val) return -1.0;
+    if (a > MAXK || b > MAXK || !c->t[a][b].map) return -1.0;
     uint64_t s = seed | 1;
     uint32_t *boards = (uint32_t *)malloc((size_t)count * 2 * sizeof(uint32_t));
     if (!boards) return -1.0;

@@ -37,8 +37,14 @@ BOARDS: tuple[str, ...] = ("jar", "shax-small", "shax")
 SMALL_BOARDS: tuple[str, ...] = ("jar", "shax-small")
 """The boards whose tables and values build in seconds."""
 
-DEFAULT_STONES: dict[str, int] = {"jar": 3, "shax-small": 8, "shax": 5}
-"""Stones a side of the endgame tables built for full strength."""
+DEFAULT_STONES: dict[str, tuple[int, int]] = {
+    "jar": (3, 6),
+    "shax-small": (8, 16),
+    "shax": (6, 11),
+}
+"""The endgame tables built for full strength: up to so many stones a side, so many in
+all. On shax six against up to five: about 280 MB and a few minutes on 2 cores; six
+against six would add 156 MB (``python -m engine.tables build --max 6``)."""
 
 RESERVE_BYTES = 64 * 1024 * 1024
 """Free disk left over after a build, for everything else on the machine."""
@@ -56,25 +62,30 @@ class Work:
     variant: str
     kind: Literal["tables", "full-board"]
     stones: int
-    """For tables: up to this many stones a side."""
+    """For tables: up to this many stones a side,"""
+    total: int
+    """and this many in all."""
     bytes_needed: int
     """About how much disk the files take."""
 
     def describe(self) -> str:
         if self.kind == "tables":
-            return f"the {self.variant} endgame tables up to {self.stones} stones a side"
+            cap = f" and {self.total} in all" if self.total < 2 * self.stones else ""
+            return f"the {self.variant} endgame tables up to {self.stones} stones a side{cap}"
         return f"the {self.variant} full-board values"
 
 
 def _table_bytes(v: Variant, due: int, other: int) -> int:
-    """About the size of a table file: its positions up to symmetry, two bytes each."""
+    """About the size of a table file: its positions up to symmetry, a byte each."""
     classes = comb(v.size, due) // len(symmetries(v)) + 1
-    return 128 + 2 * int(classes * 1.05) * comb(v.size - due, other)
+    return 128 + int(classes * 1.05) * comb(v.size - due, other)
 
 
-def _missing_materials(v: Variant, directory: Path, stones: int) -> list[tuple[int, int]]:
+def _missing_materials(
+    v: Variant, directory: Path, stones: int, total: int
+) -> list[tuple[int, int]]:
     out = []
-    for a, b in materials_up_to(v, stones):
+    for a, b in materials_up_to(v, stones, total):
         for due, other in {(a, b), (b, a)}:
             if read_header(table_path(directory, v, due, other), v.id) is None:
                 out.append((due, other))
@@ -88,15 +99,15 @@ def missing_work(directory: Path, boards: Sequence[str] = BOARDS) -> list[Work]:
         if board not in boards:
             continue
         v = get_variant(board)
-        stones = DEFAULT_STONES[board]
-        lacking = _missing_materials(v, directory, stones)
+        stones, total = DEFAULT_STONES[board]
+        lacking = _missing_materials(v, directory, stones, total)
         if lacking:
             size = sum(_table_bytes(v, due, other) for due, other in lacking)
-            out.append(Work(v.id, "tables", stones, size))
+            out.append(Work(v.id, "tables", stones, total, size))
         if has_full_board(v):
             info = read_full_board_info(directory, v)
             if info is None or info.stale:
-                out.append(Work(v.id, "full-board", 0, 2 * 2 * comb(v.size, v.pieces)))
+                out.append(Work(v.id, "full-board", 0, 0, 2 * 2 * comb(v.size, v.pieces)))
     return out
 
 
@@ -152,7 +163,7 @@ def _build_tables(work: Work, directory: Path, say: Say, threads: int | None) ->
         if seconds >= 1.0:  # the many quick ones are told only in the total
             say(f"{v.id} endgame tables: {name} solved in {seconds:.0f} s.")
 
-    build(v, work.stones, directory, threads, built_one=built_one)
+    build(v, work.stones, directory, threads, built_one=built_one, max_total=work.total)
 
 
 def _build_full_board(

@@ -19,7 +19,7 @@ from engine import build_flags
 from engine.build_flags import BuildError, compile_cached
 from engine.variants import Variant, iter_bits
 
-TABLES_ABI = 1
+TABLES_ABI = 2
 """Must equal ``TABLES_ABI`` in ``_tables.c``."""
 
 MAXP = 24

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import random
-
 from engine.position import Position
-from engine.variants import Color, Variant, get_variant
+from engine.tables import verify
 
 MATERIALS: dict[str, list[tuple[int, int]]] = {
     "jar": [(3, 3)],
@@ -14,24 +12,6 @@ MATERIALS: dict[str, list[tuple[int, int]]] = {
 }
 
 
-def random_position(
-    variant: str | Variant, rng: random.Random, material: tuple[int, int]
-) -> Position:
-    """White and black stones on random points (``material`` = white, black), either to move."""
-    v = get_variant(variant)
-    white, black = material
-    points = rng.sample(v.points, white + black)
-    to_move = rng.choice([Color.WHITE, Color.BLACK])
-    return Position.setup(v, points[:white], points[white:], to_move)
-
-
 def random_positions(variant: str, count: int, seed: int) -> list[Position]:
-    """Positions in the built tables, not over (a board filled so that nobody can move
-    is a draw on the spot)."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        p = random_position(variant, rng, rng.choice(MATERIALS[variant]))
-        if p.outcome is None:
-            out.append(p)
-    return out
+    """Positions in the built tables, not over."""
+    return verify.random_positions(variant, MATERIALS[variant], count, seed)

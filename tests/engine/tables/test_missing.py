@@ -36,7 +36,7 @@ def test_an_empty_folder_lacks_every_table_and_value_smallest_first(tmp_path: Pa
         ("shax", "full-board"),
     ]
     sizes = {(w.variant, w.kind): w.bytes_needed for w in work}
-    assert 100e6 < sizes["shax", "tables"] < 200e6  # 139 MB when built
+    assert 200e6 < sizes["shax", "tables"] < 300e6  # six against at most five
     assert sizes["jar", "tables"] < sizes["shax-small", "tables"] < sizes["shax", "tables"]
 
 

@@ -8,6 +8,7 @@ from engine.ai import core
 from engine.ai.levels import weights_for
 from engine.position import MOVE_LIMIT, Position, Step
 from engine.tables import Tables, probe_hits, probing
+from engine.tables.verify import check_against_search
 from engine.variants import Color
 from tests.engine.tables.positions import random_positions
 
@@ -19,21 +20,10 @@ COUNT = {"shax-small": 1500, "shax": 1500}
 def test_every_result_a_deep_search_proves_is_the_tables_result(
     small_tables: dict[str, Tables], variant: str
 ) -> None:
-    tables = small_tables[variant]
-    params = core.make_params(weights_for(variant), max_depth=DEPTH[variant], tt_log2=18)
-    proved = {"win": 0, "loss": 0}
-    for position in random_positions(variant, COUNT[variant], seed=17):
-        found = core.search(position, params)
-        if abs(found.score) <= core.MATE_BOUND:
-            continue
-        value = tables.probe(position)
-        assert value is not None
-        result = "win" if found.score > 0 else "loss"
-        assert value.result == result, position
-        proved[result] += 1
-        # The search counts a removal as a ply of its own: its distance is no shorter.
-        assert value.moves <= core.MATE - abs(found.score), position
-    assert proved["win"] >= 300 and proved["loss"] >= 100, proved
+    positions = random_positions(variant, COUNT[variant], seed=17)
+    found = check_against_search(small_tables[variant], positions, DEPTH[variant])
+    assert found.disagreements == []
+    assert found.wins >= 300 and found.losses >= 100, found
 
 
 def test_the_search_treats_table_positions_as_exact_leaves(
