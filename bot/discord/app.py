@@ -15,6 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.backoff import ExponentialBackoff
@@ -22,6 +23,8 @@ from discord.ext import commands
 
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.context import as_user
+from bot.discord.custom_ids import is_ours
+from bot.discord.errors import UnknownControl, UnreadableCommand
 from bot.discord.intime import DEFAULT_ACK_BUDGET, DEFAULT_CALLBACK_WINDOW
 from bot.discord.invite import invite_url
 from bot.discord.respond import Responder
@@ -37,6 +40,12 @@ log = logging.getLogger(__name__)
 EXTENSIONS = ("bot.discord.cogs.play", "bot.discord.cogs.notices")
 DEFAULT_TICK_SECONDS = 30.0
 CLOSE_GRACE_SECONDS = 10.0
+SYNC_RETRY_SECONDS = 10.0
+"""After a failed command sync, the pause before the next try; it doubles after each
+failure, up to :data:`SYNC_RETRY_MAX_SECONDS`."""
+SYNC_RETRY_MAX_SECONDS = 1800.0
+SYNC_FAILURES = (discord.HTTPException, OSError, aiohttp.ClientError, TimeoutError)
+"""What a command sync may fail with when Discord (or the way to it) fails."""
 
 ServiceFactory = Callable[[User], Awaitable["ShaxService"]]
 """Builds the service once the bot knows its own account (the bot player of bot games)."""
@@ -53,6 +62,23 @@ class ShaxTree(app_commands.CommandTree[Any]):
         ):
             await client.responder.adopt_languages(interaction)
         return True
+
+    async def _call(self, interaction: discord.Interaction[Any]) -> None:
+        # discord.py lets an error reading the command's data (``options`` or ``resolved``
+        # sent as null) escape the task that runs it: nobody would be answered. It is
+        # reported here (discord.py's own error dispatch would read the data again).
+        try:
+            await super()._call(interaction)
+        except app_commands.AppCommandError:
+            raise
+        except Exception as error:
+            if interaction.type is discord.InteractionType.autocomplete:
+                log.warning("Could not read an autocomplete request (%s)", cause(error))
+                return
+            interaction.command_failed = True
+            unreadable = UnreadableCommand()
+            unreadable.__cause__ = error
+            await self.on_error(interaction, unreadable)
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /
@@ -106,6 +132,7 @@ class ShaxBotBase(commands.Bot):
         self._service = service
         self._make_service = make_service
         self.tick_seconds = tick_seconds
+        self._sync_retry: asyncio.Task[None] | None = None
         self.threads = GameThreads(self, lambda: self.service, settings.game_threads)
         self.responder = Responder(
             self,
@@ -129,7 +156,36 @@ class ShaxBotBase(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS.values())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        await self.sync_configured()
+        try:
+            await self.sync_configured()
+        except SYNC_FAILURES as error:
+            self._sync_later(error)
+
+    def _sync_later(self, error: BaseException) -> None:
+        """A failed sync never keeps the bot from playing (the commands Discord already
+        has keep working): say so, and try again later, in the background."""
+        log.warning(
+            "Could not register the slash commands with Discord (%s); playing meanwhile "
+            "with the commands Discord already knows, and trying again in %.0f s",
+            cause(error),
+            SYNC_RETRY_SECONDS,
+        )
+        self._sync_retry = asyncio.create_task(self._retry_sync())
+
+    async def _retry_sync(self) -> None:
+        delay = SYNC_RETRY_SECONDS
+        while True:
+            await asyncio.sleep(delay)
+            try:
+                await self.sync_configured()
+            except SYNC_FAILURES as error:
+                delay = min(delay * 2, SYNC_RETRY_MAX_SECONDS)
+                log.debug(
+                    "The command sync failed again (%s); next try in %.0f s", cause(error), delay
+                )
+            else:
+                log.info("The slash commands are registered now")
+                return
 
     async def sync_configured(self) -> None:
         """Sync the commands where the settings ask: always to the development server when
@@ -160,6 +216,8 @@ class ShaxBotBase(commands.Bot):
         )
 
     async def close(self) -> None:
+        if self._sync_retry is not None:
+            self._sync_retry.cancel()
         # Let interactions in progress finish placing their replies (a few seconds at most).
         if not await self.responder.wait_idle(CLOSE_GRACE_SECONDS):
             log.warning("Closing with interactions still being answered")
@@ -168,6 +226,16 @@ class ShaxBotBase(commands.Bot):
         for name in list(self.cogs):
             await self.remove_cog(name)
         await super().close()
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A click on a control that is none of the bot's (a truncated or forged custom
+        id) reaches no component: it is answered here, so that Discord does not show
+        "This interaction failed"."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
+        if not reaches_a_component(interaction, custom_id):
+            await self.responder.report(interaction, UnknownControl(custom_id))
 
     async def on_ready(self) -> None:
         log.info("Ready as %s in %d servers", self.user, len(self.guilds))
@@ -197,7 +265,11 @@ class ShaxBot(ShaxBotBase):
                 if self.is_closed() or not reconnect or is_fatal(error):
                     raise
                 delay = backoff.delay()
-                log.exception("The gateway connection failed; reconnecting in %.1f s", delay)
+                log.warning(
+                    "The gateway connection failed; reconnecting in %.1f s (%s)",
+                    delay,
+                    cause(error),
+                )
                 if self.ws is not None:
                     with contextlib.suppress(Exception):
                         await self.ws.close(code=4000)
@@ -218,6 +290,27 @@ def is_fatal(error: BaseException) -> bool:
     if isinstance(error, discord.LoginFailure | discord.PrivilegedIntentsRequired):
         return True
     return isinstance(error, discord.ConnectionClosed) and error.code in FATAL_CLOSE_CODES
+
+
+def reaches_a_component(interaction: discord.Interaction[Any], custom_id: str) -> bool:
+    """Whether discord.py routes a click to one of the bot's components: its custom id
+    matches a template, and the clicked message holds a component of that kind with that
+    id (a Rematch id moved onto another message is dropped silently, otherwise)."""
+    message = interaction.message
+    if not is_ours(custom_id) or message is None:
+        return False
+    kind = dict(interaction.data or {}).get("component_type")
+    return any(
+        item.type.value == kind and getattr(item, "custom_id", None) == custom_id
+        for item in discord.ui.View.from_message(message, timeout=None).walk_children()
+    )
+
+
+def cause(error: BaseException) -> str:
+    """An error in a few words, for a log line without a traceback: its kind, and its
+    message when it has one."""
+    text = str(error).strip()
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def guard_parsers(parsers: dict[str, Callable[[Any], None]]) -> None:

@@ -97,6 +97,12 @@ def parse_custom_id(custom_id: str) -> CustomId | None:
     return None
 
 
+def is_ours(custom_id: str) -> bool:
+    """Whether a click on ``custom_id`` reaches one of the bot's components (the same
+    test discord.py makes: a template matches all of it)."""
+    return parse_custom_id(custom_id) is not None
+
+
 def destination_action(src: str, value: str) -> str:
     """The move for a destination select's value: ``d7`` → ``a7-d7``; full actions pass."""
     if "-" in value or value.startswith("x"):

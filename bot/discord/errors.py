@@ -1,6 +1,7 @@
 """Discord's own refusals in the player's words: options Discord could not convert, a
-command Discord knows but this version of the bot does not, or one whose registered
-options drifted from the code (the operator must sync the commands)."""
+command Discord knows but this version of the bot does not, one whose registered
+options drifted from the code (the operator must sync the commands), a command that
+arrived without its data, or a click on a control no version of the bot made."""
 
 from __future__ import annotations
 
@@ -32,16 +33,54 @@ DM_ONLY_IN_SERVERS = N_(
 NOT_TEXT = N_(
     "I couldn't read that option — pick a value from the list Discord offers as you type."
 )
+UNREADABLE_COMMAND = N_(
+    "Discord sent this command to me incomplete, so I couldn't read it. Please run it "
+    "again; if it keeps happening, restart your Discord app."
+)
+UNKNOWN_CONTROL = N_(
+    "I don't know this button or menu — it may be from an old message or changed on its "
+    "way. Use /shax board to get the game's current board."
+)
 MENTION_AGAIN = N_(
     "I couldn't find that member — mention them again with @ and pick them from the list "
     "(or right-click them again)."
 )
 
 
+class UnreadableCommand(app_commands.AppCommandError):
+    """A command interaction whose data discord.py could not read (Discord sent
+    ``options`` or ``resolved`` as ``null``, say); ``__cause__`` is what failed."""
+
+
+class UnknownControl(Exception):
+    """A click on a component whose custom id is none of the bot's (truncated, forged,
+    or from a message no version of the bot made)."""
+
+    def __init__(self, custom_id: str) -> None:
+        super().__init__(custom_id)
+        self.custom_id = custom_id
+
+
 def explain(interaction: discord.Interaction[Any], error: BaseException) -> str | None:
     """The sentence for an error Discord's data caused, or ``None`` for a real failure, in
     the player's language."""
     t = to_player()
+    if isinstance(error, UnreadableCommand):
+        data: Any = interaction.data or {}
+        log.warning(
+            "Could not read a /%s command from user %s (%s); asked them to run it again",
+            data.get("name"),
+            interaction.user.id,
+            _cause(error.__cause__),
+        )
+        return t.gettext(UNREADABLE_COMMAND)
+    if isinstance(error, UnknownControl):
+        log.info(
+            "A click on an unknown control %s from user %s",
+            _shown(error.custom_id),
+            interaction.user.id,
+        )
+        return t.gettext(UNKNOWN_CONTROL)
     if isinstance(error, app_commands.TransformerError):
         return t.gettext(_OPTION_KINDS.get(error.type, _OTHER_OPTION), value=_shown(error.value))
     if isinstance(error, app_commands.CommandNotFound):
@@ -92,6 +131,12 @@ _OTHER_OPTION = N_(
     "I couldn't read {value} as that option — pick a value from the list Discord offers "
     "as you type."
 )
+
+
+def _cause(error: BaseException | None) -> str:
+    if error is None:
+        return "no cause"
+    return f"{type(error).__name__}: {error}"
 
 
 def _shown(value: Any) -> str:

@@ -11,6 +11,7 @@ import contextlib
 import gc
 import logging
 import signal
+from collections.abc import Coroutine
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +21,7 @@ import yarl
 from discord.backoff import ExponentialBackoff
 
 from bot.config import DEFAULT_API_BASE_URL, DEFAULT_GATEWAY_URL, ConfigError
-from bot.discord.app import ShaxBotBase, create_bot, is_fatal
+from bot.discord.app import ShaxBotBase, cause, create_bot, is_fatal
 from bot.service.facade import ShaxService
 from bot.service.replies import User
 
@@ -33,6 +34,10 @@ NO_TOKEN = "DISCORD_TOKEN is not set, so the bot cannot log in to Discord."
 ANSWER_SECONDS = 20.0
 """How long Discord's API or gateway may stay silent at start-up before the bot says so."""
 MAX_RETRY_SECONDS = 60.0
+STOP_SECONDS = 4.0
+"""After a signal, how long a connected bot may take to close by itself (the answers in
+flight placed, the gateway closed) before whatever is left is cut short; a bot still
+logging in or reconnecting is cut short at once."""
 
 
 def use_endpoints(settings: Settings) -> None:
@@ -46,12 +51,44 @@ def use_endpoints(settings: Settings) -> None:
 
 def setup_logging(settings: Settings) -> None:
     """discord.py's log format on stderr at ``SHAX_LOG_LEVEL`` (kept as is when the
-    program already configured the root logger)."""
+    program already configured the root logger), without discord.py's words about voice
+    (the bot has none) and with its reconnections as one-line warnings."""
+    quiet_discord()
     root = logging.getLogger()
     if root.handlers:
         root.setLevel(settings.log_level_number)
         return
     discord.utils.setup_logging(level=settings.log_level_number, root=True)
+
+
+def quiet_discord() -> None:
+    """The bot plays no voice: discord.py need not warn that its voice libraries (PyNaCl,
+    davey) are missing. A gateway reconnection is routine: discord.py logs it as an error
+    with a traceback, here it becomes one warning line naming the cause."""
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+    for name in ("discord.client", "discord.shard"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, ReconnectAsWarning) for f in logger.filters):
+            logger.addFilter(ReconnectAsWarning())
+
+
+class ReconnectAsWarning(logging.Filter):
+    """discord.py's "Attempting a reconnect …" records: a warning with the cause's name
+    and message in place of the traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(record.msg).startswith("Attempting a reconnect"):
+            return True
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            record.msg = f"{record.msg} (%s)"
+            record.args = (*(record.args or ()), cause(error))
+        record.exc_info = None
+        record.exc_text = None
+        record.levelno = logging.WARNING
+        record.levelname = logging.getLevelName(logging.WARNING)
+        return True
 
 
 def run(settings: Settings) -> None:
@@ -96,7 +133,7 @@ async def serve(settings: Settings, **options: Any) -> None:
             bot = create_bot(settings, make_service=make_service, **options)
             stop_on_signals(bot, stopping)
             try:
-                await run_bot(bot, settings)
+                await until_stopped(run_bot(bot, settings), bot, stopping)
             except ConfigError:
                 raise
             except Exception as error:
@@ -116,6 +153,31 @@ async def serve(settings: Settings, **options: Any) -> None:
         log.info("Stopped")
 
 
+async def until_stopped(
+    run: Coroutine[Any, Any, None], bot: ShaxBotBase, stopping: asyncio.Event
+) -> None:
+    """Run ``run`` (the bot's life) until it ends; once a signal sets ``stopping``, give a
+    ready bot :data:`STOP_SECONDS` to close by itself, and cut the rest short: logging in
+    or reconnecting to a Discord that does not answer would otherwise go on for ever."""
+    life = asyncio.create_task(run)
+    signalled = asyncio.create_task(stopping.wait())
+    try:
+        await asyncio.wait({life, signalled}, return_when=asyncio.FIRST_COMPLETED)
+        if not life.done():
+            await asyncio.wait({life}, timeout=STOP_SECONDS if bot.is_ready() else 0)
+        if not life.done():
+            life.cancel()
+        try:
+            await life
+        except (asyncio.CancelledError, Exception):
+            if not stopping.is_set():
+                raise
+    finally:
+        signalled.cancel()
+        if not life.done():  # the supervisor itself is being cancelled
+            life.cancel()
+
+
 async def run_bot(bot: ShaxBotBase, settings: Settings) -> None:
     """Log in (retrying, and saying so, while Discord does not answer), then stay
     connected until the bot is closed."""
@@ -132,22 +194,34 @@ async def run_bot(bot: ShaxBotBase, settings: Settings) -> None:
 
 async def log_in(bot: ShaxBotBase, settings: Settings) -> None:
     """Log in to Discord's API. While it does not answer within :data:`ANSWER_SECONDS`,
-    or answers with a server error, say so and try again after a growing pause."""
+    or answers with a server error, try again after a growing pause (at most
+    :data:`MAX_RETRY_SECONDS`). Each kind of failure is said once, not at every attempt;
+    the bot says when the API answers again."""
     backoff = ExponentialBackoff(base=1)
+    said: set[str] = set()
     while True:
         try:
             if await _log_in_once(bot, settings):
+                if said:
+                    log.info("Discord's API at %s answers again", settings.api_base_url)
                 return
             problem = f"no answer within {ANSWER_SECONDS:.0f} s"
         except (OSError, aiohttp.ClientError, discord.DiscordServerError) as error:
             problem = type(error).__name__
         delay = min(backoff.delay(), MAX_RETRY_SECONDS)
-        log.warning(
-            "Discord's API at %s did not answer (%s); trying again in %.0f s",
-            settings.api_base_url,
-            problem,
-            delay,
-        )
+        if problem in said:
+            log.debug(
+                "Discord's API still does not answer (%s); next try in %.0f s", problem, delay
+            )
+        else:
+            said.add(problem)
+            log.warning(
+                "Discord's API at %s did not answer (%s); trying again, with growing pauses "
+                "up to %.0f s, until it does",
+                settings.api_base_url,
+                problem,
+                MAX_RETRY_SECONDS,
+            )
         await bot.http.close()
         # Closing the session closed its connector too: the next login makes new ones.
         bot.http.connector = discord.utils.MISSING
@@ -158,32 +232,35 @@ async def _log_in_once(bot: ShaxBotBase, settings: Settings) -> bool:
     """One login; ``False`` if the API stayed silent (the attempt was given up before the
     bot started setting itself up, so it can be made again)."""
     attempt = asyncio.create_task(bot.login(settings.discord_token or ""))
-    while True:
-        done, _ = await asyncio.wait({attempt}, timeout=ANSWER_SECONDS)
-        if done:
-            attempt.result()
-            return True
-        if bot.user is None:  # still waiting for the API: safe to start over
+    try:
+        while True:
+            done, _ = await asyncio.wait({attempt}, timeout=ANSWER_SECONDS)
+            if done:
+                attempt.result()
+                return True
+            if bot.user is None:  # still waiting for the API: safe to start over
+                return False
+            log.warning("Logged in; still setting up (the database, the workers, the commands)")
+    finally:  # given up, or the bot is stopping: the attempt ends with it
+        if not attempt.done():
             attempt.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await attempt
-            return False
-        log.warning("Logged in; still setting up (the database, the workers, the commands)")
 
 
 async def say_while_not_ready(bot: ShaxBotBase, settings: Settings) -> None:
-    """Start-up never sits silent: until the gateway says READY, a line every
-    :data:`ANSWER_SECONDS` says that the bot is still waiting for it."""
-    waited = 0.0
+    """Start-up never sits silent: when the gateway has not said READY within
+    :data:`ANSWER_SECONDS` of a login, the bot says once that it is still waiting (and
+    retrying); it does not repeat it while the wait goes on."""
     while not bot.is_ready():
         await asyncio.sleep(ANSWER_SECONDS)
-        waited += ANSWER_SECONDS
-        if not bot.is_ready() and not bot.is_closed():
+        if bot.user is not None and not bot.is_ready() and not bot.is_closed():
             log.warning(
-                "Still waiting for Discord's gateway (%s) after %.0f s; retrying",
+                "Still waiting for Discord's gateway (%s) after %.0f s; retrying until it answers",
                 settings.gateway_url,
-                waited,
+                ANSWER_SECONDS,
             )
+            return
 
 
 def fatal_sentence(error: BaseException) -> str:

@@ -167,6 +167,9 @@ class Gateway:
         self.sessions: dict[str, GatewaySession] = {}
         self.connections: list[GatewayConnection] = []
         self.identify_payloads: list[JSON] = []
+        self.unavailable = 0
+        """How many more connection attempts are answered 503 before the upgrade, as
+        Discord's edge answers during an outage."""
 
     # -- queries --------------------------------------------------------------------------
 
@@ -224,7 +227,10 @@ class Gateway:
 
     # -- websocket ------------------------------------------------------------------------
 
-    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        if self.unavailable > 0:
+            self.unavailable -= 1
+            return web.Response(status=503, text="upstream connect error")
         ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
         await ws.prepare(request)
         loop = asyncio.get_running_loop()

@@ -48,7 +48,7 @@ class FakeDiscord:
     def __init__(
         self,
         *,
-        token: str = "fake-bot-token",
+        token: str = "ZmFrZS1ib3Q.ZmFrZQ.dG9rZW4",  # shaped like a real one: three base64url parts
         guild_name: str = "Shax Club",
         guild_id: int | None = None,
         bot_name: str = "ShaxBot",
@@ -322,6 +322,13 @@ class FakeDiscord:
     def drop_connections(self, code: int = 4000) -> int:
         """Close every gateway connection; clients reconnect and RESUME."""
         return self.gateway.drop_connections(code)
+
+    def gateway_outage(self, attempts: int) -> int:
+        """An outage of the gateway: every connection closes (as with
+        :meth:`drop_connections`) and the next ``attempts`` connection attempts are
+        answered 503 instead of being upgraded to a WebSocket."""
+        self.gateway.unavailable = attempts
+        return self.gateway.drop_connections(4000)
 
     def request_reconnect(self) -> int:
         """Send op 7 RECONNECT; clients close and RESUME."""
