@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from bot.config import ConfigError, Settings, load_settings
@@ -16,9 +15,22 @@ from shax_i18n import LANGUAGES
 
 NO_TOKEN = """\
 No Discord token is configured, so the bot cannot connect to Discord.
-To add one: copy .env.example to .env and set DISCORD_TOKEN to your bot's token
+To add one: {add} to your bot's token
 (Discord Developer Portal → your application → Bot → Reset Token).
 Meanwhile, here is the local console (start it any time with: python -m bot local)."""
+
+
+def no_token(env_file: str) -> str:
+    """:data:`NO_TOKEN`, with the way to add a token to ``env_file`` as it is now."""
+    if Path(env_file).is_file():
+        return NO_TOKEN.format(add=f"set DISCORD_TOKEN in {env_file}")
+    return NO_TOKEN.format(add=f"copy .env.example to {env_file} and set DISCORD_TOKEN")
+
+
+def complain(message: str) -> None:
+    """A message to the person starting the bot, a line at a time, on stderr."""
+    for line in message.splitlines():
+        print(f"shax-bot: {line}", file=sys.stderr)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,9 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        settings = load_settings(dotenv_path=args.env_file)
+        settings = load_settings(dotenv_path=args.env_file, warn=complain)
     except ConfigError as exc:
-        print(f"shax-bot: {exc}", file=sys.stderr)
+        complain(str(exc))
         return 2
     try:
         return dispatch(settings, args)
@@ -87,7 +99,7 @@ def dispatch(settings: Settings, args: argparse.Namespace) -> int:
         return run_local(settings, args)
     if not settings.has_token and args.command is None:
         # The main command with no token still gives something to play: the console.
-        print(NO_TOKEN, file=sys.stderr)
+        print(no_token(args.env_file), file=sys.stderr)
         print(invite_hint(), file=sys.stderr)
         return run_local(settings, args)
     return run_discord(settings, args.command)
@@ -145,7 +157,7 @@ def run_local(settings: Settings, args: argparse.Namespace) -> int:
     start_building(settings.build_tables)
     lang = getattr(args, "lang", None)
     return run_console(
-        replace(settings, language=lang) if lang else settings,
+        settings.model_copy(update={"language": lang}) if lang else settings,
         db=getattr(args, "db", None),
         out=getattr(args, "out", None),
         name=getattr(args, "name", None),
@@ -171,7 +183,7 @@ def run_discord(settings: Settings, command: str | None) -> int:
             start_building(settings.build_tables)
             bot.discord.run(settings)
     except ConfigError as exc:
-        print(f"shax-bot: {exc}", file=sys.stderr)
+        complain(str(exc))
         return 2
     except KeyboardInterrupt:
         return 130

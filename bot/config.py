@@ -1,83 +1,437 @@
-"""Settings from the environment and ``.env``; a bad one stops start-up with one clear sentence.
+"""Every setting, declared once: its name, type, default, range and one line of doc.
 
-``load_settings`` never puts the token in a message, a repr or a log line.
+:func:`load_settings` reads them from the environment and from ``.env`` alike (the
+environment wins; an empty value means the default). A bad value stops start-up with one
+sentence naming the setting, the value (never a secret's) and what is allowed
+(:class:`ConfigError`); a bad ``.env`` line names the file and the line; an unknown
+``SHAX_*`` name is warned about with the nearest real one. The token and the database
+URL (it may hold a password) are never in a message, a repr or a log line.
+
+The engine reads its own settings (``SHAX_TABLES_DIR``, ``SHAX_AI_BACKEND``) from the
+process environment; :func:`load_settings` puts the values it read from ``.env`` there,
+so that the engine, in this process and in every worker process, uses them too.
+``.env.example`` is :func:`env_example`: ``python3 -m bot.config > .env.example``.
 """
 
 from __future__ import annotations
 
+import difflib
 import logging
 import os
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+import sys
+import textwrap
+from collections.abc import Callable, Mapping, MutableMapping
+from datetime import timedelta
 from pathlib import Path
+from typing import Annotated, Any, cast
 
 from dotenv import dotenv_values
+from dotenv.parser import parse_stream
+from pydantic import Field, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic.config import JsonDict
+from pydantic.fields import FieldInfo
+from pydantic_core import ErrorDetails
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    NoDecode,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+from pydantic_settings.sources.utils import parse_env_vars
 
+from engine.ai import BACKEND_ENV, BACKENDS
 from shax_i18n import LANGUAGES
+
+log = logging.getLogger(__name__)
 
 DEFAULT_API_BASE_URL = "https://discord.com/api/v10"
 DEFAULT_GATEWAY_URL = "wss://gateway.discord.gg"
-DEFAULT_DB_PATH = "./shax.db"
-LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
-GAME_THREADS = ("busy", "always", "never")
-SYNC_MODES = ("auto", "always", "never")
-BUILD_TABLES = ("on", "small", "off")
-_TRUE = ("1", "true", "yes", "on")
-_FALSE = ("0", "false", "no", "off")
+PREFIXES = ("SHAX_", "DISCORD_")
+"""Names of this bot's settings start so; an unknown one of them is likely a misspelling."""
 # A bot token is three dot-separated base64url parts; checking the alphabet and
 # length catches pasted quotes, spaces and "Bot " prefixes without echoing anything.
 _TOKEN_RE = re.compile(r"[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+")
+_DAY = 86_400
 
 
 class ConfigError(Exception):
-    """A missing or malformed setting; the message is one sentence, safe to print."""
+    """Missing or malformed settings: one sentence a line, safe to print."""
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Everything the bot reads from its environment (see ``.env.example``)."""
+class _Refused(ValueError):
+    """A validator's sentence about a bad value, passed on as it is."""
 
-    discord_token: str | None = field(default=None, repr=False)
-    db_path: Path = Path(DEFAULT_DB_PATH)
-    """The SQLite file: the bot's database unless ``database_url`` is set; the console's."""
-    database_url: str | None = field(default=None, repr=False)
-    """A PostgreSQL server's URL (``SHAX_DATABASE_URL``); never printed, it may hold a
-    password."""
-    backup_dir: Path | None = None
-    """Where the bot puts a daily backup of its SQLite file (``SHAX_BACKUP_DIR``)."""
-    backup_keep: int = 7
-    """How many daily backups are kept (``SHAX_BACKUP_KEEP``)."""
-    dev_guild_id: int | None = None
-    api_base_url: str = DEFAULT_API_BASE_URL
-    gateway_url: str = DEFAULT_GATEWAY_URL
-    challenge_expiry_seconds: int = 600
-    turn_timeout_seconds: int = 86_400
-    tick_seconds: float = 30.0
-    """How often the clock looks for expired challenges and turns (``SHAX_TICK_SECONDS``)."""
-    ai_workers: int = 2
-    picture_workers: int = 2
-    """Processes drawing board pictures (``SHAX_PICTURE_WORKERS``)."""
-    replay_workers: int = 1
-    """Processes drawing the replays of finished games (``SHAX_REPLAY_WORKERS``)."""
-    shards: int | None = None
-    shard_ids: tuple[int, ...] | None = None
-    """The shards this process runs (``SHAX_SHARD_IDS``); ``None``: all of them."""
-    sync_commands: str = "auto"
-    """When to register the slash commands globally: ``auto`` — when they changed since
-    the last start (a stored hash; never while a development server is set), ``always``
-    — at every start, ``never``."""
-    log_level: str = "INFO"
-    game_threads: str = "busy"
-    """Where new games go: ``busy`` — in a thread of their own when the channel already
-    has a game; ``always`` — always in a thread; ``never`` — refuse in a busy channel."""
-    language: str = "en"
-    """The server's language (``SHAX_LANGUAGE``): public messages, and replies to players
-    who chose none and whose Discord app is in no language of ours."""
-    build_tables: str = "on"
-    """At start, build the endgame tables and full-board values master lacks, in the
-    background at the lowest priority (``SHAX_BUILD_TABLES``): ``on``, ``small`` (jar and
-    shax-small only) or ``off``."""
+
+def setting(
+    name: str,
+    default: Any,
+    doc: str,
+    *,
+    allowed: str | None = None,
+    choices: tuple[str, ...] | None = None,
+    synonyms: Mapping[str, str] | None = None,
+    secret: bool = False,
+    engine: bool = False,
+    ge: int | None = None,
+    gt: int | None = None,
+    le: int | None = None,
+) -> Any:
+    """A setting's declaration: ``name`` (the variable), its default, one line of doc,
+    and what is allowed: ``choices`` (case-insensitive; ``synonyms`` are older spellings),
+    numeric ``limits`` (``ge``, ``gt``, ``le``) or, for the rest, an ``allowed`` phrase.
+    A ``secret`` is never printed; an ``engine`` setting is read by the engine from the
+    process environment, where :func:`load_settings` puts it."""
+    extra: dict[str, Any] = {"secret": secret, "engine": engine}
+    if choices is not None:
+        extra["enum"] = list(choices)
+        extra["synonyms"] = dict(synonyms or {})
+    if allowed is not None:
+        extra["allowed"] = allowed
+    return Field(
+        default,
+        validation_alias=name,
+        description=doc,
+        repr=not secret,
+        json_schema_extra=cast(JsonDict, extra),
+        ge=ge,
+        gt=gt,
+        le=le,
+    )
+
+
+class Settings(BaseSettings):
+    """Everything the bot reads from its environment (``.env.example`` lists it).
+
+    ``Settings(...)`` holds the values given (by field name) and the defaults;
+    :func:`load_settings` reads the environment and ``.env``."""
+
+    model_config = SettingsConfigDict(
+        frozen=True, validate_by_name=True, validate_by_alias=True, extra="ignore"
+    )
+
+    discord_token: str | None = setting(
+        "DISCORD_TOKEN",
+        None,
+        "The bot's token (Discord Developer Portal → your application → Bot → Reset Token); "
+        "without one, `python -m bot` starts the local console, which needs none.",
+        allowed="the bot token from the Discord Developer Portal",
+        secret=True,
+    )
+    db_path: Path = setting(
+        "SHAX_DB_PATH",
+        Path("./shax.db"),
+        "The SQLite database file, created on first start (its directory must exist); "
+        "the console (`python -m bot local`) always uses this file.",
+        allowed="a file in a directory that exists",
+    )
+    database_url: str | None = setting(
+        "SHAX_DATABASE_URL",
+        None,
+        "The bot's database when it is not SHAX_DB_PATH: a PostgreSQL server, for several "
+        "bot processes sharing one database (postgresql://user:password@host:5432/database), "
+        "or a SQLite file (sqlite:///relative/path.db, sqlite:////absolute/path.db); "
+        "`python -m bot migrate --to postgresql://…` copies the SQLite file over.",
+        allowed="postgresql://user:password@host/database (a PostgreSQL server) "
+        "or sqlite:///path (a file)",
+        secret=True,
+    )
+    backup_dir: Path | None = setting(
+        "SHAX_BACKUP_DIR",
+        None,
+        "A folder where the running bot puts a daily backup of its SQLite file "
+        "(empty: none; any time: `python -m bot backup PATH`).",
+        allowed="a folder, or a new one in a folder that exists",
+    )
+    backup_keep: int = setting(
+        "SHAX_BACKUP_KEEP", 7, "How many daily backups are kept.", ge=1, le=10_000
+    )
+    dev_guild_id: int | None = setting(
+        "SHAX_DEV_GUILD_ID",
+        None,
+        "While developing: a server id where the slash commands are registered (at once).",
+        allowed="a Discord server id (a number)",
+        ge=1,
+        le=2**63 - 1,
+    )
+    sync_commands: str = setting(
+        "SHAX_SYNC_COMMANDS",
+        "auto",
+        "When to register the slash commands with Discord: auto, on the first start and "
+        "again only when an upgrade changed them (a stored hash; while SHAX_DEV_GUILD_ID is "
+        "set, on that server only); always, at every start; never, only with "
+        "`python -m bot sync`.",
+        choices=("auto", "always", "never"),
+        synonyms={word: "always" for word in ("true", "yes", "on", "1")}
+        | {word: "never" for word in ("false", "no", "off", "0")},
+    )
+    api_base_url: str = setting(
+        "DISCORD_API_BASE_URL",
+        DEFAULT_API_BASE_URL,
+        "Discord's REST API; change it only to run against a Discord-compatible server "
+        "(such as the test suite's fake).",
+        allowed="a URL starting with http:// or https://",
+    )
+    gateway_url: str = setting(
+        "DISCORD_GATEWAY_URL",
+        DEFAULT_GATEWAY_URL,
+        "Discord's gateway; change it only to run against a Discord-compatible server.",
+        allowed="a URL starting with ws:// or wss://",
+    )
+    challenge_expiry_seconds: int = setting(
+        "SHAX_CHALLENGE_EXPIRY_SECONDS",
+        600,
+        "How long a challenge waits for an answer, in seconds (a server can choose its own "
+        "with /shax settings).",
+        ge=1,
+        le=7 * _DAY,
+    )
+    turn_timeout_seconds: int = setting(
+        "SHAX_TURN_TIMEOUT_SECONDS",
+        _DAY,
+        "How long a player may take for a turn, in seconds: a warning comes an hour before "
+        "(at half time, for short timeouts), then the player forfeits; the bot never times "
+        "out (a server can choose its own with /shax settings).",
+        ge=1,
+        le=30 * _DAY,
+    )
+    tick_seconds: float = setting(
+        "SHAX_TICK_SECONDS",
+        30.0,
+        "How often, in seconds, the bot looks for expired challenges and turns.",
+        gt=0,
+        le=3600,
+    )
+    ai_workers: int = setting(
+        "SHAX_AI_WORKERS",
+        2,
+        "Worker processes computing the bot's moves, per bot process: with P processes on "
+        'a machine of C cores, about C / P - 1 each (see "Scaling out" in the README).',
+        ge=1,
+        le=64,
+    )
+    picture_workers: int = setting(
+        "SHAX_PICTURE_WORKERS",
+        2,
+        "Worker processes drawing the board pictures (about 6 ms of CPU a move), per bot process.",
+        ge=1,
+        le=64,
+    )
+    replay_workers: int = setting(
+        "SHAX_REPLAY_WORKERS",
+        1,
+        "Worker processes drawing the replays of finished games (0.3-0.6 s each), per bot process.",
+        ge=1,
+        le=64,
+    )
+    game_threads: str = setting(
+        "SHAX_GAME_THREADS",
+        "busy",
+        "Where a new game goes: busy, in a thread of its own when the channel already has a "
+        "game; always, every game in a thread; never, a busy channel refuses new games.",
+        choices=("busy", "always", "never"),
+    )
+    language: str = setting(
+        "SHAX_LANGUAGE",
+        "en",
+        "The server's language, "
+        + ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
+        + ": public messages speak it; each player can choose their own with /shax language "
+        "(or gets their Discord app's, if it is one of these).",
+        choices=tuple(LANGUAGES),
+    )
+    shards: int | None = setting(
+        "SHAX_SHARDS",
+        None,
+        "The number of shards; when set, the bot runs as an AutoShardedBot (empty: one "
+        "connection).",
+        ge=1,
+        le=10_000,
+    )
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = setting(
+        "SHAX_SHARD_IDS",
+        None,
+        "With several processes sharing one database: the shards this process runs, such as "
+        "0,1 (every process has the same SHAX_SHARDS; the others run the rest); each process "
+        "keeps the clock of its own servers, and the one with shard 0 also gets direct "
+        "messages.",
+        allowed="shard numbers separated by commas, such as 0,1",
+    )
+    log_level: str = setting(
+        "SHAX_LOG_LEVEL",
+        "INFO",
+        "How much the bot logs.",
+        choices=("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"),
+    )
+    tables_dir: Path | None = setting(
+        "SHAX_TABLES_DIR",
+        None,
+        "Where the AI finds the endgame tables (empty: the user's cache folder, "
+        "~/.cache/shax/tables); `python -m engine.tables build --max 5 --dir DIR` builds "
+        "them there.",
+        allowed="a folder",
+        engine=True,
+    )
+    ai_backend: str | None = setting(
+        BACKEND_ENV,
+        None,
+        "The AI's search: c, the compiled core, or python, the same search in pure Python "
+        "(weaker in the same time); empty: the compiled core when it loads or builds, "
+        "else Python.",
+        choices=BACKENDS,
+        engine=True,
+    )
+    build_tables: str = setting(
+        "SHAX_BUILD_TABLES",
+        "on",
+        "At start, build the endgame tables and full-board values master lacks, in the "
+        "background at the lowest priority (about half an hour on two idle cores, once; "
+        "progress in the log): on, small (jar and shax-small only, seconds) or off.",
+        choices=("on", "small", "off"),
+    )
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Only the values given: :func:`load_settings` reads the environment and the
+        file, so that a test's settings never pick up the machine's."""
+        return (init_settings,)
+
+    # -- validation: each check is one sentence naming the setting ---------------------
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _chosen(cls, value: Any, info: ValidationInfo) -> Any:
+        """Trim text; a setting with choices takes one of them, in any case."""
+        if not isinstance(value, str):
+            return value
+        value = value.strip()
+        field = cls.model_fields[str(info.field_name)]
+        extra = _extra(field)
+        if "enum" not in extra:
+            return value
+        word = extra["synonyms"].get(value.lower(), value)
+        for choice in extra["enum"]:
+            if choice.lower() == word.lower():
+                return choice
+        raise _Refused(_sentence(field, value))
+
+    @field_validator("discord_token")
+    @classmethod
+    def _token(cls, raw: str | None) -> str | None:
+        if raw is None:
+            return None
+        if raw.lower().startswith("bot "):
+            raise _Refused(
+                "DISCORD_TOKEN should be the bare token from the Developer Portal, "
+                'without the "Bot " prefix.'
+            )
+        if not _TOKEN_RE.fullmatch(raw):
+            raise _Refused(
+                "DISCORD_TOKEN is malformed: paste the bot token from the Discord Developer "
+                "Portal (Bot → Reset Token) without quotes or spaces."
+            )
+        return raw
+
+    @model_validator(mode="before")
+    @classmethod
+    def _sqlite_url_names_the_file(cls, data: Any) -> Any:
+        """``SHAX_DATABASE_URL=sqlite:///path`` is the SQLite file, in place of
+        ``SHAX_DB_PATH``."""
+        if not isinstance(data, dict):
+            return data
+        keys = ("SHAX_DATABASE_URL", "database_url")
+        url = next((data[k] for k in keys if isinstance(data.get(k), str)), "").strip()
+        if not url.lower().startswith("sqlite:///") or len(url) == len("sqlite:///"):
+            return data
+        rest = {k: v for k, v in data.items() if k not in (*keys, "SHAX_DB_PATH", "db_path")}
+        return rest | {"db_path": _sqlite_file(url[len("sqlite:///") :], "SHAX_DATABASE_URL")}
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgresql(cls, raw: str | None) -> str | None:
+        if raw is None:
+            return None
+        scheme = raw.split("://", 1)[0].lower()
+        if scheme in ("postgresql", "postgres") and len(raw) > len(scheme) + 3:
+            return raw
+        # The scheme only: the rest may hold a password.
+        raise _Refused(
+            f"SHAX_DATABASE_URL must be {_extra(cls.model_fields['database_url'])['allowed']}, "
+            f"not a URL starting with {scheme[:20]!r}."
+        )
+
+    @field_validator("db_path")
+    @classmethod
+    def _db_file(cls, path: Path) -> Path:
+        return _sqlite_file(str(path), "SHAX_DB_PATH")
+
+    @field_validator("backup_dir")
+    @classmethod
+    def _backup_folder(cls, raw: Path | None) -> Path | None:
+        if raw is None:
+            return None
+        path = raw.expanduser()
+        if path.exists() and not path.is_dir():
+            raise _Refused(f"SHAX_BACKUP_DIR is {str(raw)!r}, which is a file; name a folder.")
+        if not path.exists() and not path.parent.is_dir():
+            raise _Refused(
+                f"SHAX_BACKUP_DIR is {str(raw)!r}, but {str(path.parent)!r} does not exist; "
+                "create it or choose another folder."
+            )
+        return path
+
+    @field_validator("tables_dir")
+    @classmethod
+    def _tables_folder(cls, raw: Path | None) -> Path | None:
+        if raw is None:
+            return None
+        path = raw.expanduser()
+        if path.exists() and not path.is_dir():
+            raise _Refused(f"SHAX_TABLES_DIR is {str(raw)!r}, which is a file; name a folder.")
+        return path
+
+    @field_validator("api_base_url", "gateway_url")
+    @classmethod
+    def _url(cls, raw: str, info: ValidationInfo) -> str:
+        field = cls.model_fields[str(info.field_name)]
+        schemes = tuple(re.findall(r"\w+://", _extra(field)["allowed"]))
+        if not raw.lower().startswith(schemes) or len(raw) <= len(raw.split("//")[0]) + 2:
+            raise _Refused(_sentence(field, raw))
+        return raw.rstrip("/")
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _shard_list(cls, raw: Any) -> Any:
+        if not isinstance(raw, str):
+            return raw
+        try:
+            ids = {int(part) for part in raw.split(",") if part.strip()}
+        except ValueError:
+            raise _Refused(_sentence(cls.model_fields["shard_ids"], raw)) from None
+        return tuple(sorted(ids)) or None
+
+    @model_validator(mode="after")
+    def _shards_named(self) -> Settings:
+        if self.shard_ids is None:
+            return self
+        listed = ",".join(map(str, self.shard_ids))
+        if self.shards is None:
+            raise _Refused("SHAX_SHARD_IDS needs SHAX_SHARDS (the total number of shards).")
+        if self.shard_ids[0] < 0 or self.shard_ids[-1] >= self.shards:
+            raise _Refused(
+                f"SHAX_SHARD_IDS must name shards from 0 to {self.shards - 1}, not {listed!r}."
+            )
+        return self
+
+    # -- what the rest of the bot asks --------------------------------------------------
 
     def owns(self, guild_id: int | None) -> bool:
         """Whether this process runs the shard of a server (DMs belong to shard 0): the
@@ -100,220 +454,210 @@ class Settings:
     def log_level_number(self) -> int:
         return logging.getLevelNamesMapping()[self.log_level]
 
+    @property
+    def challenge_expiry(self) -> timedelta:
+        return timedelta(seconds=self.challenge_expiry_seconds)
 
-def load_settings(
-    env: Mapping[str, str] | None = None, dotenv_path: str | Path | None = ".env"
-) -> Settings:
-    """Read the settings. With ``env=None`` the process environment is read, over the
-    values of ``dotenv_path`` (the environment wins); raises :class:`ConfigError`."""
-    values: dict[str, str] = {}
-    if dotenv_path is not None and Path(dotenv_path).is_file():
-        values.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
-    values.update(os.environ if env is None else env)
-    # An empty value means "not set", as in most .env files.
-    values = {k: v.strip() for k, v in values.items() if v is not None and v.strip()}
-    database_url, db_path = _database(values)
-    return Settings(
-        discord_token=_token(values.get("DISCORD_TOKEN")),
-        db_path=db_path,
-        database_url=database_url,
-        backup_dir=_backup_dir(values.get("SHAX_BACKUP_DIR")),
-        backup_keep=_positive_int("SHAX_BACKUP_KEEP", values.get("SHAX_BACKUP_KEEP"), 7, 10_000),
-        dev_guild_id=_snowflake("SHAX_DEV_GUILD_ID", values.get("SHAX_DEV_GUILD_ID")),
-        api_base_url=_url(
-            "DISCORD_API_BASE_URL",
-            values.get("DISCORD_API_BASE_URL", DEFAULT_API_BASE_URL),
-            ("http://", "https://"),
-        ),
-        gateway_url=_url(
-            "DISCORD_GATEWAY_URL",
-            values.get("DISCORD_GATEWAY_URL", DEFAULT_GATEWAY_URL),
-            ("ws://", "wss://"),
-        ),
-        challenge_expiry_seconds=_positive_int(
-            "SHAX_CHALLENGE_EXPIRY_SECONDS", values.get("SHAX_CHALLENGE_EXPIRY_SECONDS"), 600
-        ),
-        turn_timeout_seconds=_positive_int(
-            "SHAX_TURN_TIMEOUT_SECONDS", values.get("SHAX_TURN_TIMEOUT_SECONDS"), 86_400
-        ),
-        tick_seconds=_positive_seconds("SHAX_TICK_SECONDS", values.get("SHAX_TICK_SECONDS"), 30.0),
-        ai_workers=_positive_int("SHAX_AI_WORKERS", values.get("SHAX_AI_WORKERS"), 2, high=64),
-        picture_workers=_positive_int(
-            "SHAX_PICTURE_WORKERS", values.get("SHAX_PICTURE_WORKERS"), 2, high=64
-        ),
-        replay_workers=_positive_int(
-            "SHAX_REPLAY_WORKERS", values.get("SHAX_REPLAY_WORKERS"), 1, high=64
-        ),
-        shards=(shards := _optional_positive_int("SHAX_SHARDS", values.get("SHAX_SHARDS"))),
-        shard_ids=_shard_ids(values.get("SHAX_SHARD_IDS"), shards),
-        sync_commands=_sync_mode(values.get("SHAX_SYNC_COMMANDS")),
-        game_threads=_choice(
-            "SHAX_GAME_THREADS", values.get("SHAX_GAME_THREADS"), GAME_THREADS, "busy"
-        ),
-        log_level=_log_level(values.get("SHAX_LOG_LEVEL", "INFO")),
-        language=_choice("SHAX_LANGUAGE", values.get("SHAX_LANGUAGE"), tuple(LANGUAGES), "en"),
-        build_tables=_choice(
-            "SHAX_BUILD_TABLES", values.get("SHAX_BUILD_TABLES"), BUILD_TABLES, "on"
-        ),
-    )
+    @property
+    def turn_timeout(self) -> timedelta:
+        return timedelta(seconds=self.turn_timeout_seconds)
 
 
-def _token(raw: str | None) -> str | None:
-    if raw is None:
-        return None
-    if raw.lower().startswith("bot "):
-        raise ConfigError(
-            "DISCORD_TOKEN should be the bare token from the Developer Portal, "
-            'without the "Bot " prefix.'
-        )
-    if not _TOKEN_RE.fullmatch(raw):
-        raise ConfigError(
-            "DISCORD_TOKEN is malformed: paste the bot token from the Discord Developer Portal "
-            "(Bot → Reset Token) without quotes or spaces."
-        )
-    return raw
+def _extra(field: FieldInfo) -> dict[str, Any]:
+    return cast(dict[str, Any], field.json_schema_extra)
 
 
-def _database(values: Mapping[str, str]) -> tuple[str | None, Path]:
-    """``SHAX_DATABASE_URL`` (a PostgreSQL URL, or ``sqlite:///path``) and the SQLite file
-    (the URL's, else ``SHAX_DB_PATH``). The URL is never echoed: it may hold a password."""
-    db_path = values.get("SHAX_DB_PATH", DEFAULT_DB_PATH)
-    raw = values.get("SHAX_DATABASE_URL")
-    if raw is None:
-        return None, _db_path(db_path)
-    scheme = raw.split("://", 1)[0].lower()
-    if scheme in ("postgresql", "postgres") and len(raw) > len(scheme) + 3:
-        return raw, _db_path(db_path)
-    if raw.lower().startswith("sqlite:///") and len(raw) > len("sqlite:///"):
-        return None, _db_path(raw[len("sqlite:///") :], "SHAX_DATABASE_URL")
-    raise ConfigError(
-        "SHAX_DATABASE_URL must be postgresql://user:password@host/database (a PostgreSQL "
-        f"server) or sqlite:///path (a file), not a URL starting with {scheme[:20]!r}."
-    )
+def _name(field: FieldInfo) -> str:
+    return cast(str, field.validation_alias)
 
 
-def _backup_dir(raw: str | None) -> Path | None:
-    if raw is None:
-        return None
-    path = Path(raw).expanduser()
-    if path.exists() and not path.is_dir():
-        raise ConfigError(f"SHAX_BACKUP_DIR is {raw!r}, which is a file; name a folder instead.")
-    if not path.exists() and not path.parent.is_dir():
-        raise ConfigError(
-            f"SHAX_BACKUP_DIR is {raw!r}, but {str(path.parent)!r} does not exist; "
-            "create it or choose another folder."
-        )
-    return path
-
-
-def _db_path(raw: str, name: str = "SHAX_DB_PATH") -> Path:
+def _sqlite_file(raw: str, name: str) -> Path:
     path = Path(raw).expanduser()
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
-        raise ConfigError(
+        raise _Refused(
             f"{name} is {raw!r}, but the directory {str(parent)!r} does not exist; "
             "create it or choose another path."
         )
     if path.is_dir():
-        raise ConfigError(f"{name} is {raw!r}, which is a directory; name a file instead.")
+        raise _Refused(f"{name} is {raw!r}, which is a directory; name a file instead.")
     return path
 
 
-def _snowflake(name: str, raw: str | None) -> int | None:
-    if raw is None:
-        return None
-    if not raw.isdigit() or int(raw) <= 0:
-        raise ConfigError(f"{name} must be a Discord server id (a number), not {raw!r}.")
-    return int(raw)
+def allowed(field: FieldInfo) -> str:
+    """What a setting takes, in words: its choices, its range, or its phrase."""
+    extra = _extra(field)
+    if "allowed" in extra:
+        return cast(str, extra["allowed"])
+    if "enum" in extra:
+        return "one of " + ", ".join(extra["enum"])
+    limits: dict[str, Any] = {}
+    for item in field.metadata:
+        for key in ("ge", "gt", "le"):
+            if getattr(item, key, None) is not None:
+                limits[key] = getattr(item, key)
+    if "gt" in limits:
+        return f"a number more than {limits['gt']} and at most {limits['le']}"
+    return f"a whole number from {limits['ge']} to {limits['le']}"
 
 
-def _url(name: str, raw: str, schemes: tuple[str, ...]) -> str:
-    if not raw.lower().startswith(schemes) or len(raw) <= len(raw.split("//")[0]) + 2:
-        allowed = " or ".join(schemes)
-        raise ConfigError(f"{name} must be a URL starting with {allowed}, not {raw!r}.")
-    return raw.rstrip("/")
+def _sentence(field: FieldInfo, raw: Any) -> str:
+    """``NAME must be <allowed>, not <raw>.``; a secret's value is left out."""
+    if _extra(field)["secret"]:
+        return f"{_name(field)} must be {allowed(field)}."
+    return f"{_name(field)} must be {allowed(field)}, not {str(raw)!r}."
 
 
-def _positive_int(name: str, raw: str | None, default: int, high: int | None = None) -> int:
-    if raw is None:
-        return default
+def _problem(error: ErrorDetails) -> str:
+    """One sentence for one of pydantic's errors."""
+    if error["type"] == "value_error" and isinstance(
+        refused := error.get("ctx", {}).get("error"), _Refused
+    ):
+        return str(refused)
+    by_name = {_name(f): f for f in Settings.model_fields.values()} | Settings.model_fields
+    field = by_name.get(str(error["loc"][0])) if error["loc"] else None
+    if field is None:  # not one of ours: pydantic's words are the best there are
+        return error["msg"] + "."
+    return _sentence(field, error["input"])
+
+
+# -- reading the environment and .env --------------------------------------------------
+
+
+class _Variables(EnvSettingsSource):
+    """The settings among ``NAME=value`` pairs (the environment, or a file's lines),
+    matched to the declarations as pydantic-settings does; blank values are unset."""
+
+    def __init__(self, variables: Mapping[str, str | None]) -> None:
+        self.variables = {k: v.strip() for k, v in variables.items() if v is not None}
+        super().__init__(Settings)
+
+    def _load_env_vars(self) -> Mapping[str, str | None]:
+        return parse_env_vars(self.variables, self.case_sensitive, ignore_empty=True)
+
+
+def names() -> tuple[str, ...]:
+    """Every setting's name, in the order of the declarations."""
+    return tuple(_name(f) for f in Settings.model_fields.values())
+
+
+def read_env_file(path: Path) -> tuple[dict[str, str | None], dict[str, int]]:
+    """A settings file's values, and the line of each name; raises :class:`ConfigError`
+    naming the file and the lines that are not ``NAME=value`` (never echoing them: one
+    may hold the token)."""
     try:
-        value = int(raw)
-    except ValueError:
-        raise ConfigError(f"{name} must be a whole number, not {raw!r}.") from None
-    if value <= 0 or (high is not None and value > high):
-        bound = f"between 1 and {high}" if high is not None else "greater than 0"
-        raise ConfigError(f"{name} must be {bound}, not {value}.")
-    return value
-
-
-def _positive_seconds(name: str, raw: str | None, default: float) -> float:
-    if raw is None:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
+        with path.open(encoding="utf-8") as stream:
+            bindings = list(parse_stream(stream))
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "it is not UTF-8 text"
+        raise ConfigError(f"The settings file {path} cannot be read: {reason}.") from None
+    bad = [b.original.line for b in bindings if b.error]
+    if bad:
+        where = (
+            f"Line {bad[0]} of {path} is"
+            if len(bad) == 1
+            else (f"Lines {', '.join(map(str, bad[:-1]))} and {bad[-1]} of {path} are")
+        )
         raise ConfigError(
-            f"{name} must be a number of seconds, such as 30 or 0.5, not {raw!r}."
-        ) from None
-    if not 0 < value <= 3600:
-        raise ConfigError(f"{name} must be more than 0 and at most 3600 seconds, not {raw}.")
-    return value
+            f"{where} not NAME=value: write each setting as NAME=value (quote a value with "
+            "spaces), and start a comment with #."
+        )
+    lines = {b.key: b.original.line for b in bindings if b.key is not None}
+    return dict(dotenv_values(path, interpolate=True)), lines
 
 
-def _optional_positive_int(name: str, raw: str | None) -> int | None:
-    return None if raw is None else _positive_int(name, raw, 1)
+def unknown_names(
+    variables: Mapping[str, Any], where: str, lines: Mapping[str, int] | None = None
+) -> list[str]:
+    """A warning for each name that looks like a setting and is none, with the nearest
+    real name. In the environment only ``SHAX_`` names count (``DISCORD_`` ones may be
+    another program's); in a settings file both do."""
+    known = names()
+    prefixes = PREFIXES if lines is not None else ("SHAX_",)
+    warnings = []
+    for key in variables:
+        name = key.upper()
+        if not name.startswith(prefixes) or name in known:
+            continue
+        place = where if lines is None else f"{where}, line {lines.get(key, '?')}"
+        near = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+        hint = f"did you mean {near[0]}?" if near else "the settings are listed in .env.example."
+        warnings.append(f"{key} ({place}) is not a setting of this bot; {hint}")
+    return warnings
 
 
-def _bool(name: str, raw: str | None, default: bool) -> bool:
-    if raw is None:
-        return default
-    if raw.lower() in _TRUE:
-        return True
-    if raw.lower() in _FALSE:
-        return False
-    raise ConfigError(f"{name} must be true or false (1/0, yes/no, on/off), not {raw!r}.")
+def load_settings(
+    env: Mapping[str, str] | None = None,
+    dotenv_path: str | Path | None = ".env",
+    warn: Callable[[str], None] = log.warning,
+) -> Settings:
+    """Read the settings from ``env`` (``None``: the process environment) over the file
+    ``dotenv_path`` (ignored when there is none); raises :class:`ConfigError` with one
+    sentence a bad value. Unknown ``SHAX_*`` names go to ``warn``.
 
-
-def _sync_mode(raw: str | None) -> str:
-    """``auto``/``always``/``never``; true and false (the older spelling) mean always, never."""
-    if raw is None or not raw.strip():
-        return "auto"
-    value = raw.strip().lower()
-    if value in SYNC_MODES:
-        return value
-    if value in _TRUE or value in _FALSE:
-        return "always" if value in _TRUE else "never"
-    raise ConfigError(f"SHAX_SYNC_COMMANDS must be one of auto, always, never, not {raw!r}.")
-
-
-def _log_level(raw: str) -> str:
-    level = raw.upper()
-    if level not in LOG_LEVELS:
-        raise ConfigError(f"SHAX_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {raw!r}.")
-    return level
-
-
-def _choice(name: str, raw: str | None, choices: tuple[str, ...], default: str) -> str:
-    if raw is None:
-        return default
-    value = raw.strip().lower()
-    if value not in choices:
-        raise ConfigError(f"{name} must be one of {', '.join(choices)}, not {raw!r}.")
-    return value
-
-
-def _shard_ids(raw: str | None, shards: int | None) -> tuple[int, ...] | None:
-    if raw is None or not raw.strip():
-        return None
-    if shards is None:
-        raise ConfigError("SHAX_SHARD_IDS needs SHAX_SHARDS (the total number of shards).")
+    Reading the process environment, the engine's settings found in the file are put
+    into it, for the engine here and in the worker processes started later."""
+    environment = os.environ if env is None else env
+    from_file: dict[str, str | None] = {}
+    if dotenv_path is not None and Path(dotenv_path).is_file():
+        path = Path(dotenv_path).absolute()
+        from_file, lines = read_env_file(path)
+        for warning in unknown_names(from_file, str(path), lines):
+            warn(warning)
+    for warning in unknown_names(environment, "in the environment"):
+        warn(warning)
+    values = _Variables(from_file)() | _Variables(environment)()
     try:
-        ids = tuple(sorted({int(part) for part in raw.split(",") if part.strip()}))
-    except ValueError:
-        raise ConfigError(
-            f"SHAX_SHARD_IDS must be shard numbers separated by commas, such as 0,1 — not {raw!r}."
-        ) from None
-    if not ids or ids[0] < 0 or ids[-1] >= shards:
-        raise ConfigError(f"SHAX_SHARD_IDS must name shards from 0 to {shards - 1}, not {raw!r}.")
-    return ids
+        settings = Settings(**values)
+    except ValidationError as exc:
+        raise ConfigError("\n".join(_problem(e) for e in exc.errors())) from None
+    if env is None:
+        export_engine_settings(settings, os.environ)
+    return settings
+
+
+def export_engine_settings(settings: Settings, environ: MutableMapping[str, str]) -> None:
+    """Put the engine's settings into ``environ`` (the process environment), where the
+    engine reads them; worker processes started afterwards inherit them."""
+    for key, field in Settings.model_fields.items():
+        value = getattr(settings, key)
+        if _extra(field)["engine"] and value is not None:
+            environ[_name(field)] = str(value)
+
+
+# -- .env.example ------------------------------------------------------------------------
+
+EXAMPLE_HEADER = """\
+# Shax bot settings. Copy this file to .env and fill in DISCORD_TOKEN.
+# The environment overrides this file; an empty value means the default.
+# Every setting the bot reads is here (python3 -m bot.config writes this file).
+"""
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, Path):
+        return value.as_posix() if value.is_absolute() else f"./{value.as_posix()}"
+    return str(value)
+
+
+def env_example() -> str:
+    """``.env.example``: each setting's doc, what it takes, and its default."""
+    parts = [EXAMPLE_HEADER]
+    for field in Settings.model_fields.values():
+        doc = f"{field.description} Allowed: {allowed(field)}."
+        lines = textwrap.wrap(doc, width=86, break_on_hyphens=False)
+        comment = "".join(f"# {line}\n" for line in lines)
+        parts.append(f"\n{comment}{_name(field)}={_shown(field.default)}\n")
+    return "".join(parts)
+
+
+DEFAULTS = Settings()
+"""Every setting at its default (the defaults of the service's own parameters)."""
+
+
+if __name__ == "__main__":
+    sys.stdout.write(env_example())

@@ -9,7 +9,6 @@ import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
@@ -114,7 +113,9 @@ async def ask_name(reader: LineReader) -> str | None:
 def _with_db(settings: Settings, db_path: Path) -> Settings:
     # The console keeps its own SQLite file, even when the bot uses PostgreSQL; the bot's
     # daily backups are the bot's.
-    return replace(settings, db_path=db_path, database_url=None, backup_dir=None)
+    return settings.model_copy(
+        update={"db_path": db_path, "database_url": None, "backup_dir": None}
+    )
 
 
 def run_console(

@@ -12,7 +12,6 @@ import gc
 import logging
 import signal
 from collections.abc import Coroutine
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -107,7 +106,7 @@ def sync(settings: Settings) -> None:
         raise ConfigError(NO_TOKEN)
     setup_logging(settings)
     use_endpoints(settings)
-    asyncio.run(_sync(replace(settings, sync_commands="always")))
+    asyncio.run(_sync(settings.model_copy(update={"sync_commands": "always"})))
 
 
 async def serve(settings: Settings, **options: Any) -> None:

@@ -23,6 +23,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 import renderer
+from bot.config import DEFAULTS
 from bot.service import settings_texts, speech, texts
 from bot.service.bot_turns import ActionChooser, BotPlayer
 from bot.service.challenges import Challenges
@@ -94,8 +95,8 @@ class ShaxService:
         clock: Callable[[], datetime] = utcnow,
         render_board: BoardRenderer | None = None,
         render_replay: ReplayRenderer | None = None,
-        challenge_expiry: timedelta = timedelta(minutes=10),
-        turn_timeout: timedelta = timedelta(hours=24),
+        challenge_expiry: timedelta = DEFAULTS.challenge_expiry,
+        turn_timeout: timedelta = DEFAULTS.turn_timeout,
         on_close: Callable[[], None] | None = None,
         run_board: Offload = asyncio.to_thread,
         run_replay: Offload = asyncio.to_thread,
@@ -103,7 +104,7 @@ class ShaxService:
         surface: Surface = Surface.DISCORD,
         analyser: Analyser | None = None,
         review_depth: int | None = None,
-        game_threads: str = "busy",
+        game_threads: str = DEFAULTS.game_threads,
         backups: DailyBackups | None = None,
     ) -> None:
         self.storage = storage
@@ -193,8 +194,8 @@ class ShaxService:
             bot_user=bot_user,
             ai=chooser,
             clock=clock,
-            challenge_expiry=timedelta(seconds=settings.challenge_expiry_seconds),
-            turn_timeout=timedelta(seconds=settings.turn_timeout_seconds),
+            challenge_expiry=settings.challenge_expiry,
+            turn_timeout=settings.turn_timeout,
             on_close=close_pools,
             run_board=boards.run,
             run_replay=replays.run,

@@ -201,6 +201,6 @@ def test_the_main_command_without_a_token_explains_and_starts_the_console(
     )
     assert result.returncode == 0, result.stderr
     assert "No Discord token is configured" in result.stderr
-    assert "copy .env.example to .env and set DISCORD_TOKEN" in result.stderr
+    assert f"copy .env.example to {tmp_path / 'none.env'} and set DISCORD_TOKEN" in result.stderr
     assert "python -m bot local" in result.stderr
     assert "@Amina — your turn (white ○): place a stone (3 in hand)" in result.stdout
