@@ -3,6 +3,7 @@
     python benchmarks/bench_ai.py            # nodes/s per variant, then time per move per level
     python benchmarks/bench_ai.py --quick    # smaller depths, two levels only
     python benchmarks/bench_ai.py --tables-max 5 --tables-dir ~/.cache/shax/tables
+    python benchmarks/bench_ai.py --clock 40      # master's time use only, 40 positions
 
 After the search it builds the endgame tables (``--tables-max`` stones a side, into a
 fresh directory unless ``--tables-dir`` names one to reuse) and prints their build and
@@ -13,6 +14,12 @@ Nodes are the positions the search visits (interior, quiescence and terminal); t
 reference is a strong C++ mill engine set to Shax rules, measured at about 5.8 million
 nodes per second on this machine (2 cores). Time per move shows how much of each level's
 budget the time management spends (it stops early on a settled or forced move).
+
+``--clock N`` times master at 0.3 s and 1 s a move on N positions of self-play games
+(every placement, removal and movement), with its clock and with the clock before
+``extend`` (a move's budget its limit): mean, median, 90th percentile and longest
+time per move, the share of moves past the budget, and how often the two clocks chose
+another action.
 """
 
 from __future__ import annotations
@@ -32,7 +39,8 @@ import bench_review
 import bench_tables
 
 from engine.ai import DEFAULT_MOVETIME, LEVELS, choose_action, core, warm_up
-from engine.ai.levels import WEIGHTS
+from engine.ai.levels import LEVEL_TABLE, WEIGHTS
+from engine.ai.player import choose_for_position
 from engine.record import replay
 
 REFERENCE_NPS = 5_800_000
@@ -106,12 +114,68 @@ def bench_levels(levels: list[str], variant: str) -> None:
         )
 
 
+def clock_positions(count: int) -> list[list[str]]:
+    """``count`` records from self-play games of hard at four plies (a fixed seed): the
+    positions master meets, placements, removals and movements alike."""
+    import random
+
+    rng = random.Random(7)
+    out: list[list[str]] = []
+    while len(out) < count:
+        record: list[str] = []
+        position = replay("shax", record)
+        for _ in range(4):  # a random opening, then the search
+            record.append(rng.choice(position.legal_notations()))
+            position = replay("shax", record)
+        while position.outcome is None and len(record) < 200 and len(out) < count:
+            if rng.random() < 0.25:
+                out.append(list(record))
+            record.append(choose_action("shax", record, "hard", depth=4).action)
+            position = replay("shax", record)
+    return out
+
+
+def bench_clock(count: int) -> None:
+    from dataclasses import replace
+
+    master = LEVEL_TABLE["master"]
+    records = clock_positions(count)
+    positions = [replay("shax", r) for r in records]
+    for budget in (0.3, 1.0):
+        chosen: dict[float, list[str]] = {}
+        for extend in (master.extend, 1.0):
+            level = replace(master, extend=extend, keep_tt=False)  # no help from the other
+            times, actions = [], []
+            for position in positions:
+                found = choose_for_position(position, level, movetime=budget)
+                times.append(found.elapsed)
+                actions.append(found.action)
+            chosen[extend] = actions
+            times.sort()
+            name = "master's clock" if extend != 1.0 else "the budget as the limit"
+            over = sum(t > budget for t in times) / len(times)
+            print(
+                f"  {budget:.1f} s, {name:24s}: mean {statistics.mean(times):.3f} s "
+                f"({100 * statistics.mean(times) / budget:.0f}%), median "
+                f"{statistics.median(times):.3f}, 90% {times[int(0.9 * len(times))]:.3f}, "
+                f"longest {times[-1]:.3f} s; {100 * over:.0f}% of moves past the budget"
+            )
+        differ = sum(a != b for a, b in zip(*chosen.values(), strict=True))
+        print(f"  {budget:.1f} s: the two clocks chose another action in {differ} of {count}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--tables-max", type=int, default=4, help="stones a side (default 4)")
     parser.add_argument("--tables-dir", type=Path, default=None, help="reuse this directory")
+    parser.add_argument("--clock", type=int, default=0, help="only master's time use, on N")
     args = parser.parse_args()
+    if args.clock:
+        warm_up()
+        print(f"master's time per move on {args.clock} positions of self-play (shax):")
+        bench_clock(args.clock)
+        return
     t0 = time.perf_counter()
     warm_up()
     print(f"core loaded in {time.perf_counter() - t0:.3f} s")

@@ -17,7 +17,7 @@ from concurrent.futures import Executor
 import engine.ai
 from bot.workers.processes import WorkerProcesses
 from engine import replay
-from engine.ai import DEFAULT_MOVETIME, choose_action
+from engine.ai import LONGEST_MOVETIME, choose_action
 from engine.analysis import Assessment, assess_record
 
 log = logging.getLogger(__name__)
@@ -65,8 +65,8 @@ def random_chooser(variant: str, record: tuple[str, ...], level: str, seed: int)
 
 
 def time_budget(level: str) -> float:
-    """Seconds the engine may think at ``level``."""
-    return DEFAULT_MOVETIME.get(level, max(DEFAULT_MOVETIME.values()))
+    """Seconds the engine may think at ``level`` (on a move not settled, the longest)."""
+    return LONGEST_MOVETIME.get(level, max(LONGEST_MOVETIME.values()))
 
 
 class AIPool:

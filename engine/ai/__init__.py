@@ -47,6 +47,7 @@ from engine.ai.core import (
 from engine.ai.player import (
     DEFAULT_MOVETIME,
     LEVELS,
+    LONGEST_MOVETIME,
     SearchResult,
     check_level,
     choose_action,
@@ -57,6 +58,7 @@ __all__ = [
     "BACKEND_ENV",
     "DEFAULT_MOVETIME",
     "LEVELS",
+    "LONGEST_MOVETIME",
     "Backend",
     "SearchResult",
     "announce_backend",

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#define CORE_ABI 16
+#define CORE_ABI 17
 
 #define MAXP 24
 #define MAXLINES 16
@@ -87,6 +87,7 @@ typedef struct {
     int32_t eager_ms;      /* 0: none; before this, a new iteration always starts */
     int32_t weights[NW];
     const int16_t *full_board; /* NULL, or the full-board values of this board (below) */
+    int32_t budget_ms;     /* 0: none; past it, only a best move not settled searches on */
 } Params;
 
 typedef struct {
@@ -1062,6 +1063,18 @@ int core_keep_going(int n, int stable, int64_t elapsed, int64_t last, int64_t pr
     return 1;
 }
 
+/*
+ * How long the next iteration may run (nanoseconds from the start) when the budget is
+ * below the hard limit: up to the budget while the last iteration kept the best move,
+ * and past it, up to the hard limit, only while the last iteration changed it (the move
+ * is not settled: the time goes where it pays); -1: stop, the budget is spent and the
+ * best move held.
+ */
+int64_t core_iteration_limit(int stable, int64_t elapsed, int64_t budget, int64_t hard) {
+    if (budget <= 0 || budget >= hard || stable == 0) return hard;
+    return elapsed < budget ? budget : -1;
+}
+
 /* A tag (1..511, in the key's top 9 bits) for the board and the weights. */
 static uint64_t search_tag(const Board *B, const Params *prm) {
     uint64_t h = (uint64_t)B->n * 0x9e3779b97f4a7c15ull + (uint64_t)B->family;
@@ -1100,7 +1113,9 @@ int core_search(const Board *B, const Node *root, const uint64_t *hist, int32_t 
     }
     int64_t start = now_ns();
     c->use_time = prm->time_ms > 0;
-    c->deadline_ns = start + (int64_t)prm->time_ms * 1000000ll;
+    int64_t hard_ns = (int64_t)prm->time_ms * 1000000ll;
+    int64_t budget_ns = (int64_t)prm->budget_ms * 1000000ll;
+    c->deadline_ns = start + (budget_ns > 0 && budget_ns < hard_ns ? budget_ns : hard_ns);
     int64_t soft_ns = prm->soft_ms > 0 ? start + (int64_t)prm->soft_ms * 1000000ll : 0;
     if (hlen > KEYSTACK - MAXPLY - 8) {
         /* Keep the most recent history (older keys cannot be in it: see the 100-move rule). */
@@ -1135,11 +1150,13 @@ int core_search(const Board *B, const Node *root, const uint64_t *hist, int32_t 
     for (int depth = 1; depth <= max_depth; depth++) {
         if (depth > prm->min_depth && done_depth > 0 && c->use_time) {
             int64_t t = now_ns();
-            if (!core_keep_going(n, stable, t - start, last_ns, prev_ns,
-                                 (int64_t)prm->time_ms * 1000000ll,
+            if (!core_keep_going(n, stable, t - start, last_ns, prev_ns, hard_ns,
                                  soft_ns ? soft_ns - start : 0,
                                  (int64_t)prm->eager_ms * 1000000ll))
                 break;
+            int64_t until = core_iteration_limit(stable, t - start, budget_ns, hard_ns);
+            if (until < 0) break;
+            c->deadline_ns = start + until;
         }
         iter_start = now_ns();
         int saved = c->use_time;

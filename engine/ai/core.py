@@ -54,7 +54,7 @@ from engine.build_flags import (
 from engine.position import Action, Position
 from engine.variants import Variant, get_variant
 
-CORE_ABI = 16
+CORE_ABI = 17
 """Must equal ``CORE_ABI`` in ``_core.c``."""
 
 SOURCE = Path(__file__).with_name("_core.c")
@@ -111,6 +111,7 @@ class CoreParams(ctypes.Structure):
         ("eager_ms", ctypes.c_int32),
         ("weights", ctypes.c_int32 * NW),
         ("full_board", ctypes.c_void_p),
+        ("budget_ms", ctypes.c_int32),
     )
 
 
@@ -189,6 +190,8 @@ def _bind(lib: ctypes.CDLL) -> ctypes.CDLL:
         ctypes.c_int,
         *[ctypes.c_int64] * 6,
     )
+    lib.core_iteration_limit.restype = ctypes.c_int64
+    lib.core_iteration_limit.argtypes = (ctypes.c_int, *[ctypes.c_int64] * 3)
     lib.core_features.restype = ctypes.c_int
     lib.core_features.argtypes = (board_p, node_p, ctypes.POINTER(ctypes.c_int32))
     lib.core_evaluate.restype = ctypes.c_int
@@ -202,15 +205,18 @@ def library() -> ctypes.CDLL:
     installed = _installed_library()
     if installed is not None:
         fresh = not SOURCE.exists() or installed.stat().st_mtime >= SOURCE.stat().st_mtime
-        lib = _bind(ctypes.CDLL(str(installed)))
-        if fresh and lib.core_abi() == CORE_ABI:
+        try:
+            lib: ctypes.CDLL | None = _bind(ctypes.CDLL(str(installed)))
+        except (OSError, AttributeError):  # an older core, without a function of today's
+            lib = None
+        if lib is not None and fresh and lib.core_abi() == CORE_ABI:
             return lib
         if not SOURCE.exists():
             raise CoreUnavailableError("the installed AI core is out of date; reinstall")
-    lib = _bind(ctypes.CDLL(str(_build_library())))
-    if lib.core_abi() != CORE_ABI:
+    built = _bind(ctypes.CDLL(str(_build_library())))
+    if built.core_abi() != CORE_ABI:
         raise CoreUnavailableError("the AI core does not match engine/ai/core.py (CORE_ABI)")
-    return lib
+    return built
 
 
 # -- boards and positions --------------------------------------------------------
@@ -300,6 +306,7 @@ def make_params(
     keep_tt: bool = False,
     eager_limit: float | None = None,
     full_board: ctypes.Array[ctypes.c_int16] | None = None,
+    budget: float | None = None,
 ) -> CoreParams:
     p = CoreParams()
     p.max_depth = max_depth
@@ -311,6 +318,7 @@ def make_params(
     p.tt_min_depth = tt_min_depth
     p.keep_tt = int(keep_tt)
     p.eager_ms = 0 if eager_limit is None else max(1, int(eager_limit * 1000))
+    p.budget_ms = 0 if budget is None else max(1, int(budget * 1000))
     for i, name in enumerate(WEIGHT_NAMES):
         p.weights[i] = int(weights[name])
     # The caller keeps the values alive (engine.tables.fullboard caches them per process).
@@ -335,6 +343,7 @@ def search(position: Position, params: CoreParams) -> CoreSearch:
             tt_min_depth=params.tt_min_depth,
             keep_tt=bool(params.keep_tt),
             eager_ms=params.eager_ms,
+            budget_ms=params.budget_ms,
         )
     return c_search(position, params)
 

@@ -91,6 +91,11 @@ class Level:
     keep_tt: bool = False
     """Timed searches start from what the process's earlier searches left in the
     transposition table (most of a move's tree was searched for the move before)."""
+    extend: float = 1.0
+    """Up to this multiple of the time budget for a move that is not settled (the last
+    iteration changed the best move); a move whose best held stops at the budget, and
+    one settled for several iterations at ``soft_fraction`` of it. The time left over
+    on forced, decided and settled moves goes to the moves still in doubt."""
 
     @property
     def noisy(self) -> bool:
@@ -120,6 +125,7 @@ LEVEL_TABLE: MappingProxyType[str, Level] = MappingProxyType(
             keep_tt=True,
             soft_fraction=0.9,
             eager_fraction=1.0,
+            extend=2.0,
         ),
     }
 )

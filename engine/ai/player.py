@@ -27,6 +27,10 @@ from engine.variants import get_variant
 
 LEVELS: tuple[str, ...] = tuple(LEVEL_TABLE)
 DEFAULT_MOVETIME: dict[str, float] = {name: lv.movetime for name, lv in LEVEL_TABLE.items()}
+LONGEST_MOVETIME: dict[str, float] = {
+    name: lv.movetime * lv.extend for name, lv in LEVEL_TABLE.items()
+}
+"""The most a level thinks on one move at its default budget (a move not settled)."""
 
 SAFETY = 0.015
 """Seconds kept back from the budget for returning the answer."""
@@ -81,7 +85,9 @@ def choose_action(
 ) -> SearchResult:
     """The AI's action after ``record`` at ``level``.
 
-    ``movetime`` (seconds, default :data:`DEFAULT_MOVETIME`) bounds the whole call;
+    ``movetime`` (seconds, default :data:`DEFAULT_MOVETIME`) is the call's budget: a
+    level with ``extend`` spends up to that multiple of it on a move not settled, and
+    less on one that is (:data:`LONGEST_MOVETIME` at the default budgets);
     ``depth`` fixes the search depth instead (no time cut-off then, so the answer is a
     function of the arguments alone); ``seed`` drives the noise of easy and medium.
     Raises :class:`engine.errors.RecordError` for a bad record, ``ValueError`` for an
@@ -124,12 +130,13 @@ def choose_for_position(
     core.warm_up((position.variant.id,))  # a first call's loading counts against the budget
     if depth is None:
         left = budget - (time.perf_counter() - start) - SAFETY
-        time_limit: float | None = max(0.001, left)
+        time_limit: float | None = max(0.001, left * lv.extend)
         soft: float | None = max(0.001, left * lv.soft_fraction)
         eager: float | None = left * lv.eager_fraction or None
+        nominal: float | None = max(0.001, left) if lv.extend > 1 else None
         max_depth = lv.max_depth
     else:
-        time_limit = soft = eager = None
+        time_limit = soft = eager = nominal = None
         max_depth = depth
     params = core.make_params(
         weights_for(position.variant.id),
@@ -141,6 +148,7 @@ def choose_for_position(
         tt_log2=lv.tt_log2,
         keep_tt=lv.keep_tt and depth is None,
         full_board=full_board_values(position.variant) if lv.tables else None,
+        budget=nominal,
     )
     with probing(tables) as probed:
         found = core.search(position, params)

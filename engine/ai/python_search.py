@@ -515,6 +515,15 @@ def keep_going(
     return not (elapsed + predicted > hard and stable >= 1)
 
 
+def iteration_limit(stable: int, elapsed: int, budget: int, hard: int) -> int:
+    """How long the next iteration may run, as ``core_iteration_limit`` (nanoseconds from
+    the start): up to ``budget`` while the last iteration kept the best move, past it up
+    to ``hard`` only while the last iteration changed it; -1 to stop."""
+    if budget <= 0 or budget >= hard or stable == 0:
+        return hard
+    return budget if elapsed < budget else -1
+
+
 _KEPT = threading.local()
 
 
@@ -548,12 +557,14 @@ def search(
     tt_min_depth: int = 1,
     keep_tt: bool = False,
     eager_ms: int = 0,
+    budget_ms: int = 0,
 ) -> CoreSearch:
     """Iterative deepening from ``position`` (not over), as ``core_search`` in ``_core.c``.
 
     ``time_ms`` (0: none) stops the search; whether a new iteration starts is
     :func:`keep_going`'s call (``soft_ms``: the soft limit for a settled best move,
-    ``eager_ms``: before it an iteration always starts); ``all_scores`` gives every root
+    ``eager_ms``: before it an iteration always starts; ``budget_ms``: past it only a
+    move not settled searches on, :func:`iteration_limit`); ``all_scores`` gives every root
     action an exact score (for the noisy levels); ``keep_tt`` starts from the
     transposition table the last such search of this thread left, for the same board,
     weights and size.
@@ -562,7 +573,9 @@ def search(
         raise RuntimeError("the AI cannot search a finished game")
     start = time.perf_counter()
     tt_log2 = 10 if tt_log2 < 10 else 26 if tt_log2 > 26 else tt_log2
-    deadline = start + time_ms / 1000 if time_ms > 0 else None
+    hard_ns, budget_ns = time_ms * 1_000_000, budget_ms * 1_000_000
+    first = budget_ns if 0 < budget_ns < hard_ns else hard_ns
+    deadline = start + first / 1e9 if time_ms > 0 else None
     b = board(position.variant)
     vector = [*weights, *[0] * (NW - len(weights))]
     c = _Search(b, vector, tt_log2, tt_min_depth, deadline)
@@ -594,9 +607,13 @@ def search(
     for depth in range(1, max_depth + 1):
         if depth > min_depth and done_depth > 0 and c.use_time:
             elapsed = int((time.perf_counter() - start) * 1e9)
-            hard, soft, eager = (ms * 1_000_000 for ms in (time_ms, soft_ms, eager_ms))
-            if not keep_going(n, stable, elapsed, last_ns, prev_ns, hard, soft, eager):
+            soft, eager = (ms * 1_000_000 for ms in (soft_ms, eager_ms))
+            if not keep_going(n, stable, elapsed, last_ns, prev_ns, hard_ns, soft, eager):
                 break
+            until = iteration_limit(stable, elapsed, budget_ns, hard_ns)
+            if until < 0:
+                break
+            c.deadline = start + until / 1e9
         iter_start = time.perf_counter()
         saved = c.use_time
         if depth <= min_depth:
