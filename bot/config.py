@@ -270,7 +270,7 @@ class Settings(BaseSettings):
         "Where the AI finds the endgame tables (empty: the user's cache folder, "
         "~/.cache/shax/tables); `python -m engine.tables build --max 5 --dir DIR` builds "
         "them there.",
-        allowed="a folder",
+        allowed="a folder, or a new one in a folder that exists",
         engine=True,
     )
     ai_backend: str | None = setting(
@@ -373,29 +373,20 @@ class Settings(BaseSettings):
     def _db_file(cls, path: Path) -> Path:
         return _sqlite_file(str(path), "SHAX_DB_PATH")
 
-    @field_validator("backup_dir")
+    @field_validator("backup_dir", "tables_dir")
     @classmethod
-    def _backup_folder(cls, raw: Path | None) -> Path | None:
+    def _folder(cls, raw: Path | None, info: ValidationInfo) -> Path | None:
         if raw is None:
             return None
+        name = _name(cls.model_fields[str(info.field_name)])
         path = raw.expanduser()
         if path.exists() and not path.is_dir():
-            raise _Refused(f"SHAX_BACKUP_DIR is {str(raw)!r}, which is a file; name a folder.")
+            raise _Refused(f"{name} is {str(raw)!r}, which is a file; name a folder.")
         if not path.exists() and not path.parent.is_dir():
             raise _Refused(
-                f"SHAX_BACKUP_DIR is {str(raw)!r}, but {str(path.parent)!r} does not exist; "
+                f"{name} is {str(raw)!r}, but {str(path.parent)!r} does not exist; "
                 "create it or choose another folder."
             )
-        return path
-
-    @field_validator("tables_dir")
-    @classmethod
-    def _tables_folder(cls, raw: Path | None) -> Path | None:
-        if raw is None:
-            return None
-        path = raw.expanduser()
-        if path.exists() and not path.is_dir():
-            raise _Refused(f"SHAX_TABLES_DIR is {str(raw)!r}, which is a file; name a folder.")
         return path
 
     @field_validator("api_base_url", "gateway_url")

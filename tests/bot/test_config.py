@@ -184,6 +184,12 @@ def test_dotenv_file_is_read_and_the_environment_wins(tmp_path: Path) -> None:
         ),
         (
             "SHAX_TABLES_DIR",
+            "/no/such/dir/tables",
+            "SHAX_TABLES_DIR is '/no/such/dir/tables', but '/no/such/dir' does not exist; "
+            "create it or choose another folder.",
+        ),
+        (
+            "SHAX_TABLES_DIR",
             "/etc/hostname",
             "SHAX_TABLES_DIR is '/etc/hostname', which is a file; name a folder.",
         ),
