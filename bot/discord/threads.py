@@ -104,6 +104,14 @@ class GameThreads:
             )
         except discord.Forbidden:
             raise UserError(missing_permissions(["Create Public Threads"], to_player())) from None
+        except discord.HTTPException as error:
+            log.warning(
+                "Discord would not open a game thread in channel %s (%s %s)",
+                channel.id,
+                error.status,
+                error.text or "no reason given",
+            )
+            raise UserError(to_player().gettext(THREAD_FAILED)) from None
 
     async def finish(self, channel_id: int | None, reply: Reply) -> None:
         """After a game's final board: in a thread the bot opened, announce the result in
@@ -123,6 +131,10 @@ class GameThreads:
             log.warning("Could not close the game thread %s", channel_id, exc_info=True)
 
 
+THREAD_FAILED = N_(
+    "Discord wouldn't open a thread for your game just now (it answered with an error), "
+    "so no game was started. Try again in a minute, or start the game in another channel."
+)
 NO_THREADS_HERE = N_(
     "A game is already being played here, and this channel can't hold threads — "
     "start your game in another channel."

@@ -83,6 +83,9 @@ class SettingsChange:
         return self == SettingsChange()
 
 
+_LONGEST = timedelta.max // timedelta(seconds=1)
+
+
 def parse_duration(text: str) -> timedelta:
     """``"30m"``, ``"24h"``, ``"2d"``, ``"1h30m"``, ``"90 minutes"`` → a duration."""
     cleaned = text.strip().lower()
@@ -91,7 +94,9 @@ def parse_duration(text: str) -> timedelta:
     parts = _DURATION.findall(cleaned)
     if not parts or _DURATION.sub("", cleaned).strip(" ,"):
         raise UserError(texts.not_a_duration(text, to_player()))
-    return timedelta(seconds=sum(int(n) * _UNITS[u.lower()] for n, u in parts))
+    seconds = sum(int(n) * _UNITS[u.lower()] for n, u in parts)
+    # Beyond what a timedelta holds is beyond every range: the range check says so.
+    return timedelta(seconds=min(seconds, _LONGEST))
 
 
 def _in_range(setting: Setting, text: str, bounds: tuple[timedelta, timedelta]) -> timedelta:
