@@ -18,9 +18,10 @@ belongs to the player who acted, except an irmaan, which belongs to whoever has 
   again, however the stone shunts (a stone with two points to shunt to included).
   Only in the movement phase, and not once the game is over.
 * **laba-qaad** — two jare at once: one action completes two lines. Only a
-  placement can do it (a step along a line leaves that line, and on these boards
-  every point lies on at most two lines), so it is a shax placement moment; it
-  captures nothing, like every jare while placing.
+  placement can do it (a step along a line leaves that line, on these boards every
+  point lies on at most two lines, and the joins of shax-small lead to points on one
+  line only), so it is a shax placement moment; it captures nothing, like every jare
+  while placing.
 * **haarig** (hārig, hādig: "rope") — the blockade: the action leaves the opponent
   with no move, so the actor must now open a way ("jid i sii aan jar aheyn").
   Announced when it begins, not again while it lasts.

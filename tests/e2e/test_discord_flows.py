@@ -41,8 +41,9 @@ from tests.bot.discord.helpers import (  # noqa: F401 (the *_fixture names are f
 )
 from tests.fakediscord import FakeMessage, FakeUser
 
-JAR_PLACEMENT = ("a1", "a2", "a3", "b1", "b2", "c1")
-"""A jar placement with no line, after which white can move two different stones."""
+JAR_PLACEMENT = ("b1", "a1", "b2", "a3", "b3", "c1")
+"""A jar placement in which white makes the first line (b1 b2 b3), so white moves first,
+with two stones that can move: b2 (to a2 or c2) and b3 (to c3)."""
 
 
 def user_of(fake_user: FakeUser) -> User:
@@ -228,14 +229,14 @@ async def test_two_step_move_picks_a_stone_then_its_destination(
     monkeypatch.setattr(bot.discord.render, "MAX_CHOICES", 2)
     showing = await fake.slash(scene.cawo, scene.channel, "shax", "board")
     board = await shown(running_bot, showing)
-    assert option_values(act_select(board)) == ["a3", "b2"]
+    assert option_values(act_select(board)) == ["b2", "b3"]
 
     picker = await fake.select(scene.amina, board, act_select(board)["custom_id"], ["b2"])
     assert picker.ephemeral
     destinations = picker.message
     assert destinations is not None
     to_select = destinations.selects()[0]
-    assert option_values(to_select) == ["b2-b3", "b2-c2"]
+    assert option_values(to_select) == ["b2-a2", "b2-c2"]
 
     moved = await fake.select(scene.amina, destinations, to_select["custom_id"], ["b2-c2"])
     new_board = await shown(running_bot, moved)

@@ -43,8 +43,9 @@ from tests.e2e.conftest import (
 from tests.fakediscord.faults import ANSWERS, CALLBACKS, CHANNEL_MESSAGES
 
 LOOKED = "Boards the players have not seen:"
-PLACEMENT = ("a1", "a2", "a3", "b1", "b2", "c1")
-"""A jar placement with no line, after which white can move two different stones."""
+PLACEMENT = ("b1", "a1", "b2", "a3", "b3", "c1")
+"""A jar placement in which white makes the first line (b1 b2 b3), so white moves first,
+with two stones that can move: b2 (to a2 or c2) and b3 (to c3)."""
 
 
 def scripted(variant: str, record: tuple[str, ...], level: str, seed: int) -> str:

@@ -15,7 +15,7 @@ from tests.e2e.conftest import Live, assert_board_png, assert_refused, challenge
 from tests.fakediscord import FakeMessage
 
 # Amina (white) places a3 b2 c2, Bashir a2 a1 c3; Amina's a3-b3 makes three in a row.
-JAR_GAME = ["a3", "a2", "b2", "a1", "c2", "c3", "c2-c1", "c3-c2", "c1-b1", "c2-c1", "a3-b3"]
+JAR_GAME = ["a3", "a2", "b2", "a1", "c1", "c3", "c3-c2", "c1-b1", "c2-c3", "a3-b3"]
 YOUR_TURN_SO = re.compile(r"<@(\d+)> — waa doorkaaga")
 
 

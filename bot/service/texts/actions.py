@@ -30,7 +30,7 @@ def describe_action(
     mover = Color(before.turn)
     point = names[action.dst]
     if action.kind is Kind.PLACE:
-        if v.family == "shax" and before.first_jare is None and after.first_jare is mover:
+        if before.first_jare is None and after.first_jare is mover:
             return t.gettext(
                 "{player} placed a stone on {point}, forming the first jare",
                 player=name,

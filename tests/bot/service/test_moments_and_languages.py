@@ -55,6 +55,15 @@ def test_a_move_that_frees_the_opponents_irmaan_names_it_for_the_opponent() -> N
     ]
 
 
+def test_the_first_line_placed_in_jar_is_named_on_the_move_line() -> None:
+    # It wins nothing while placing, but it decides who moves first.
+    before = replay("jar", ["a1", "b1", "a2", "b3"])
+    assert events(before, "a3") == ["Amina placed a stone on a3, forming the first jare"]
+    assert events(replay("jar", ["a1", "b1", "a2", "b3", "a3"]), "b2") == [
+        "Amina placed a stone on b2"  # a later line is not the first
+    ]
+
+
 def test_a_near_miss_names_nothing() -> None:
     # A black stone on d5 can step into d6: no irmaan.
     before = Position.setup("shax", "a7 d7 g7 b6 f4", "d5 c3 e3")

@@ -49,9 +49,10 @@ from tests.bot.conftest import (
 
 PNG = b"\x89PNG\r\n\x1a\n"
 GIF = b"GIF8"
-# A jar record after the placement: white a1 c2 b3, black b1 a3 c3; white to move
-# with four moves (a1-a2, b3-b2, c2-b2, c2-c1), none of them winning.
-JAR_MOVEMENT = ["a1", "b1", "c2", "a3", "b3", "c3"]
+# A jar record: nobody made a line while placing, so black moved first (b1-c1); white
+# a1 a2 b3, black a3 c1 c2; white to move with four moves (a1-b1, a2-b2, b3-b2, b3-c3),
+# none of them winning.
+JAR_MOVEMENT = ["a1", "a3", "a2", "b1", "b3", "c2", "b1-c1"]
 
 
 def dump(db_path: Path) -> dict[str, list[tuple[object, ...]]]:
@@ -267,11 +268,11 @@ async def test_a_bare_point_in_the_movement_phase_asks_where_to(service: ShaxSer
     reply = await start_game(service, "jar")
     reply = await play_all(service, JAR_MOVEMENT, reply)
     assert "move a stone along a line" in reply.text
-    ask = await service.play(AMINA, HERE, "c2")
+    ask = await service.play(AMINA, HERE, "b3")
     assert ask.ephemeral and isinstance(ask.controls, DestinationControls)
-    assert [c.value for c in ask.controls.choices] == ["c2-b2", "c2-c1"]
-    with pytest.raises(IllegalAction, match="no stone of yours on b1 can move"):
-        await service.play(AMINA, HERE, "b1")
+    assert [c.value for c in ask.controls.choices] == ["b3-b2", "b3-c3"]
+    with pytest.raises(IllegalAction, match="no stone of yours on c1 can move"):
+        await service.play(AMINA, HERE, "c1")
 
 
 async def test_more_moves_than_a_menu_holds_become_a_two_step_choice(
@@ -282,14 +283,14 @@ async def test_more_moves_than_a_menu_holds_become_a_two_step_choice(
     controls = board_controls(reply)
     menu = controls.menu(3)  # the jar position has four moves
     assert menu.two_step
-    assert [c.value for c in menu.choices] == ["a1", "b3", "c2"]
-    assert menu.choices[2].description == "to b2, c1"
-    ask = await service.choose_stone(AMINA, controls.game_id, controls.version, "c2")
-    assert isinstance(ask.controls, DestinationControls) and ask.controls.src == "c2"
-    done = await service.play(AMINA, HERE, "c2-c1", controls.game_id, controls.version)
-    assert done.text.startswith("Amina moved c2-c1.")
+    assert [c.value for c in menu.choices] == ["a1", "a2", "b3"]
+    assert menu.choices[2].description == "to b2, c3"
+    ask = await service.choose_stone(AMINA, controls.game_id, controls.version, "b3")
+    assert isinstance(ask.controls, DestinationControls) and ask.controls.src == "b3"
+    done = await service.play(AMINA, HERE, "b3-c3", controls.game_id, controls.version)
+    assert done.text.startswith("Amina moved b3-c3.")
     with pytest.raises(StaleBoard):
-        await service.choose_stone(BASHIR, controls.game_id, controls.version, "b1")
+        await service.choose_stone(BASHIR, controls.game_id, controls.version, "c1")
 
 
 async def test_board_is_a_fresh_live_board_and_remembers_the_message(

@@ -14,9 +14,10 @@ from tests.bot.conftest import AMINA, BASHIR, HERE, ServiceFactory, board_contro
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 DEPTH = 4
 
-# Jar against the bot: Amina (white) places a1 and a2; the scripted bot answers b1 and c3,
-# missing the block on a3, which wins.
-SCRIPT = {1: "b1", 3: "c3", 5: "b2", 7: "b3"}
+# Jar against the bot: Amina (white) places a1, a2 and b3; the scripted bot places b2, c1
+# and c2 (c3 was better) and, nobody having made a line, moves first: b2-b1 leaves Amina
+# b3-a3, which forms a1 a2 a3 and wins.
+SCRIPT = {1: "b2", 3: "c1", 5: "c2", 6: "b2-b1"}
 
 
 def scripted(variant: str, record: tuple[str, ...], level: str, seed: int) -> str:
@@ -36,10 +37,10 @@ async def bot_game(service: ShaxService, *moves: str) -> Reply:
 
 
 async def test_a_hint_draws_the_best_action_and_says_why(teaching: ShaxService) -> None:
-    await bot_game(teaching, "a1", "a2")
+    await bot_game(teaching, "a1", "a2", "b3")
     hint = await teaching.hint(AMINA, HERE)
     assert hint.ephemeral and hint.game_id is None
-    assert hint.text == "Hint 1 of 3: **a3** — it wins the game."
+    assert hint.text == "Hint 1 of 3: **b3-a3** — it wins the game."
     [picture] = hint.attachments
     assert picture.filename == "hint.png" and picture.data.startswith(PNG_MAGIC)
 
@@ -82,14 +83,14 @@ async def test_the_hints_taken_are_in_the_games_summary(teaching: ShaxService) -
 
 
 async def test_a_game_without_hints_says_nothing_of_them(teaching: ShaxService) -> None:
-    final = await bot_game(teaching, "a1", "a2", "a3")
+    final = await bot_game(teaching, "a1", "a2", "b3", "b3-a3")
     assert board_controls(final).rematch and "Hints" not in final.text
 
 
 async def test_the_review_plots_the_game_and_shows_its_turning_points(
     teaching: ShaxService,
 ) -> None:
-    final = await bot_game(teaching, "a1", "a2", "a3")  # the bot's c3 lets a3 win
+    final = await bot_game(teaching, "a1", "a2", "b3", "b3-a3")  # the bot's c2 loses
     thought: list[bool] = []
     review = await teaching.review(
         BASHIR, HERE, board_controls(final).game_id, thinking=lambda: thought.append(True)
@@ -98,10 +99,10 @@ async def test_the_review_plots_the_game_and_shows_its_turning_points(
     lines = review.text.splitlines()
     assert lines[0].startswith("**Review of Amina vs ")
     assert any(
-        line.startswith("1. Action 4: ") and "**c3**" in line and "better **a3**" in line
+        line.startswith("1. Action 6: ") and "**c2**" in line and "better **c3**" in line
         for line in lines
     ), lines
-    assert "walked into a lost game" in review.text
+    assert "let a won game go" in review.text
     names = [a.filename for a in review.attachments]
     assert names[0] == PLOT_FILENAME and "turning-point-1.png" in names
     assert all(a.data.startswith(PNG_MAGIC) for a in review.attachments)
@@ -144,6 +145,6 @@ async def test_a_review_of_well_played_actions_has_no_turning_points(
 
 
 async def test_no_hint_once_the_game_is_over(teaching: ShaxService) -> None:
-    await bot_game(teaching, "a1", "a2", "a3")
+    await bot_game(teaching, "a1", "a2", "b3", "b3-a3")
     with pytest.raises(NoGameHere):
         await teaching.hint(AMINA, HERE)

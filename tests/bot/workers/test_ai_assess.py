@@ -15,12 +15,12 @@ from engine.analysis import Assessment, assess_record
 
 
 async def test_the_pool_assesses_the_asked_plies_as_the_engine_does() -> None:
-    record = ["a1", "b1", "a2", "b2"]
+    record = ["a1", "a2", "c1", "b3", "b2", "c3", "c3-c2"]
     with ThreadPoolExecutor(max_workers=1) as executor:
         pool = AIPool(1, chooser=random_chooser, executor=executor)
-        found = await pool.assess("jar", record, [4, 1], 3, None)
-    assert found == assess_record("jar", record, [1, 4], depth=3)
-    assert [a.ply for a in found] == [1, 4] and found[1].best == "a3"
+        found = await pool.assess("jar", record, [7, 1], 3, None)
+    assert found == assess_record("jar", record, [1, 7], depth=3)
+    assert [a.ply for a in found] == [1, 7] and found[1].best == "b2-b1"
 
 
 async def test_assessments_wait_for_a_free_worker_like_moves(

@@ -13,7 +13,7 @@ import renderer
 from bot.workers.pictures import PicturePool
 from engine import RecordError
 
-RECORD = ["a3", "a2", "b2", "a1", "c2", "c3", "c2-c1"]
+RECORD = ["a3", "a2", "b2", "a1", "c2", "c3", "a1-b1"]
 
 
 def worker_pid() -> int:
