@@ -63,8 +63,8 @@ GAMES = {
         "a1-c1 b4-b3 c1-a1 xc2 b3-b2 a1-c1 b2-b3 c1-a1 xd4",
     ],
     "jar": [
-        "b2 b1 c2 a2 a1 b3 c2-c1 b3-c3 c1-c2 c3-b3",
-        "a2 b2 c2 a1 b1 c3 a2-a3 a1-a2 a3-b3 a2-a3",
+        "b2 b1 c2 a2 a1 b3 b3-c3 b2-b3 a2-a3 a1-a2",
+        "a2 b2 c2 a1 b1 c3 c3-b3 c2-c3 b2-c2 a2-a3",
     ],
 }
 CUTS = {
