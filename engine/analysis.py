@@ -7,6 +7,15 @@ centi-stones from the point of view of the player who acts (a forced win in n pl
 is ``30000 - n``); :attr:`MoveReview.white_before` gives the position's value from
 white's side, for a curve over the game.
 
+Where the endgame tables hold a position and every action from it, its actions are
+scored by them instead, exactly (:attr:`Assessment.source` ``"table"``: a win in n moves
+is ``30000 - n``).
+
+A turning point claims only what the curve shows: :attr:`MoveReview.loss` is what the
+action gave away by the search of its position *and* by the value of the position it
+led to (the next assessment, or the game's end), the smaller of the two; so a deeper
+look at the best action alone never makes a mistake of an action that kept the value.
+
 Pure functions of (variant, record, depth, time): safe in a process pool. A review
 splits its plies between workers with :func:`assess_record`'s ``plies``.
 """
@@ -18,8 +27,9 @@ from dataclasses import dataclass
 
 from engine.ai import core
 from engine.ai.levels import weights_for
-from engine.position import Action, Position
+from engine.position import Action, Position, Step
 from engine.record import iter_positions, split_record
+from engine.tables import Probe, Tables, TablesUnavailableError, open_tables, table_scores
 from engine.variants import Color, Variant, get_variant
 
 REVIEW_DEPTH = 8
@@ -47,6 +57,8 @@ class Assessment:
     ply: int
     scores: tuple[tuple[str, int], ...]
     depth: int
+    source: str = "search"
+    """``"table"`` when the endgame tables scored every action (exact; depth 0)."""
 
     @property
     def best(self) -> str:
@@ -78,11 +90,39 @@ class MoveReview:
     """The best action by the search (equal to ``played`` when it was the best)."""
     best_score: int
     depth: int
+    after: int | None = None
+    """The value of the position the action led to, for the mover: by the assessment of
+    that position, or the game's end (``None`` when neither is known)."""
+    source: str = "search"
+    """Where the scores of the action's position came from: ``"search"`` or ``"table"``."""
+
+    @property
+    def search_loss(self) -> int:
+        """What the action gave away by the search of its own position alone."""
+        return max(0, self.best_score - self.score)
 
     @property
     def loss(self) -> int:
-        """What the action gave away against the best one (centi-stones, never negative)."""
-        return max(0, self.best_score - self.score)
+        """What the action gave away against the best one (centi-stones, never negative),
+        as the search of its position and the value after it both show: the smaller."""
+        if self.after is None:
+            return self.search_loss
+        return min(self.search_loss, max(0, self.best_score - self.after))
+
+    @property
+    def value_after(self) -> int:
+        """The value after the action, for the mover (the next position's, where known)."""
+        return self.score if self.after is None else self.after
+
+    @property
+    def gave_away_win(self) -> bool:
+        """A won position before the action, and not one after it."""
+        return self.best_score > MATE_BOUND and self.value_after <= MATE_BOUND and self.loss > 0
+
+    @property
+    def walked_into_loss(self) -> bool:
+        """A lost position after the action, where the best one kept it open."""
+        return self.value_after < -MATE_BOUND and self.best_score >= -MATE_BOUND and self.loss > 0
 
     @property
     def white_before(self) -> int:
@@ -91,8 +131,8 @@ class MoveReview:
 
     @property
     def white_after(self) -> int:
-        """The value after the action as the search scored it, from white's side."""
-        return self.score if self.mover is Color.WHITE else -self.score
+        """The value after the action, from white's side."""
+        return self.value_after if self.mover is Color.WHITE else -self.value_after
 
 
 def assess(
@@ -110,6 +150,9 @@ def assess(
     """
     if position.outcome is not None:
         raise ValueError("the game is over: there is nothing to assess")
+    exact = _by_tables(position, ply)
+    if exact is not None:
+        return exact
     core.warm_up((position.variant.id,))
     params = core.make_params(
         weights_for(position.variant.id),
@@ -123,6 +166,30 @@ def assess(
     v = position.variant
     ranked = sorted(found.root, key=lambda item: -item[1])  # stable: the search's order on ties
     return Assessment(ply, tuple((a.notation(v), s) for a, s in ranked), found.depth)
+
+
+def _tables_for(position: Position) -> Tables | None:
+    try:
+        return open_tables(position.variant)
+    except (OSError, TablesUnavailableError):
+        return None
+
+
+def _by_tables(position: Position, ply: int) -> Assessment | None:
+    """Every action scored by the endgame tables, or ``None`` where they do not reach."""
+    tables = _tables_for(position)
+    scored = None if tables is None else table_scores(position, tables)
+    if not scored:
+        return None
+    removal = position.step is Step.REMOVE
+    v = position.variant
+    out = []
+    for action, value in scored:
+        # The value is after the action: its own move counts too (a removal rides with it).
+        moves = value.moves if removal or value.result == "draw" else value.moves + 1
+        out.append((action.notation(v), Probe(value.result, moves).score))
+    out.sort(key=lambda item: -item[1])
+    return Assessment(ply, tuple(out), 0, "table")
 
 
 def assess_record(
@@ -155,23 +222,41 @@ def review_moves(
     (actions whose position was not assessed are left out)."""
     by_ply = {a.ply: a for a in assessments}
     out = []
-    for ply, (position, action) in enumerate(_steps(get_variant(variant), record)):
+    steps = _steps(get_variant(variant), record)
+    for ply, (position, action) in enumerate(steps):
         found = by_ply.get(ply)
         if found is None:
             continue
         played = action.notation(position.variant)
+        mover = Color(position.turn)
+        following = steps[ply + 1][0] if ply + 1 < len(steps) else position.play(action)
         out.append(
             MoveReview(
                 ply=ply,
-                mover=Color(position.turn),
+                mover=mover,
                 played=played,
                 score=found.score_of(played),
                 best=found.best,
                 best_score=found.best_score,
                 depth=found.depth,
+                after=_value_for(mover, following, by_ply.get(ply + 1)),
+                source=found.source,
             )
         )
     return out
+
+
+def _value_for(mover: Color, position: Position, found: Assessment | None) -> int | None:
+    """The value of ``position`` for ``mover``: its end, or its assessment (``None``
+    when it has neither)."""
+    outcome = position.outcome
+    if outcome is not None:
+        if outcome.winner is None:
+            return 0
+        return core.MATE if outcome.winner is mover else -core.MATE
+    if found is None:
+        return None
+    return found.best_score if position.turn == mover.value else -found.best_score
 
 
 def analyse_record(

@@ -7,7 +7,9 @@ one line of JSON, flushed at once::
      "best": "c4", "best_score": 35, "loss": 47, "depth": 6,
      "why": {"reason": "stops_jare", "points": ["a1", "a4", "a7"]}}
 
-``why`` says, as a value, what makes the best action good (see :mod:`engine.explain`).
+``why`` says, as a value, what makes the best action good (see :mod:`engine.explain`;
+``moves`` for a proven win); ``loss`` is what the curve confirms (see
+:mod:`engine.analysis`).
 After a record's actions a line ``{"record": 0, "end": true, "turning_points": [...]}``
 lists the plies that lost the most. A bad record is answered with ``{"record": n,
 "error": ..., "index": ..., "action": ...}`` and the command goes on. ``--text`` prints
@@ -23,7 +25,7 @@ from typing import IO, Any
 
 from engine.analysis import REVIEW_DEPTH, analyse_record, turning_points
 from engine.errors import RecordError
-from engine.explain import explain
+from engine.explain import explain_assessed
 from engine.record import iter_positions
 from engine.variants import get_variant
 
@@ -44,7 +46,7 @@ def analyse_lines(args: argparse.Namespace, inp: IO[str], out: IO[str]) -> None:
             )
             continue
         for r in reviews:
-            why = explain(positions[r.ply], positions[r.ply].parse(r.best))
+            why = explain_assessed(positions[r.ply], r)
             _emit(
                 out,
                 args.text,
@@ -58,7 +60,11 @@ def analyse_lines(args: argparse.Namespace, inp: IO[str], out: IO[str]) -> None:
                     "best_score": r.best_score,
                     "loss": r.loss,
                     "depth": r.depth,
-                    "why": {"reason": why.reason.value, "points": list(why.points)},
+                    "why": {
+                        "reason": why.reason.value,
+                        "points": list(why.points),
+                        **({"moves": why.moves} if why.moves else {}),
+                    },
                 },
             )
         _emit(

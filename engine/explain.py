@@ -6,6 +6,11 @@ them — hārig); the words for it are the bot's. :func:`explanations` lists eve
 that holds, most telling first; :func:`explain` gives the first. Pure functions of a
 position and an action, cheap enough for every hint.
 
+:func:`explain_assessed` adds what the scores of an :class:`~engine.analysis.Assessment`
+(or a review's :class:`~engine.analysis.MoveReview`) prove: the tables' win in n moves,
+the draw they hold where everything else loses, the search's forced win. The general
+phrase (:attr:`Reason.KEEPS_BALANCE`) is left only where no reason holds.
+
 Points are names in board order: the line for the jare reasons, the two points of
 the shuttle for the irmaan ones, the move's two points for a freeing move.
 """
@@ -15,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from engine.ai.core import MATE, MATE_BOUND
+from engine.analysis import Assessment, MoveReview
 from engine.moments import irmaan, irmaan_appeared, lines_completed
 from engine.position import Action, Kind, Phase, Position, Step
 from engine.variants import Color
@@ -23,6 +30,12 @@ from engine.variants import Color
 class Reason(Enum):
     WINS = "wins"
     """The action ends the game in the mover's favour."""
+    TABLE_WIN = "table_win"
+    """By the endgame tables, the action wins in ``moves`` moves with perfect play."""
+    FORCED_WIN = "forced_win"
+    """The search proves that the action wins in at most ``moves`` moves."""
+    TABLE_DRAW = "table_draw"
+    """By the endgame tables, the action holds the draw where another one loses."""
     LABA_QAAD = "laba_qaad"
     """A placement that completes two lines at once."""
     FIRST_JARE = "first_jare"
@@ -53,6 +66,8 @@ class Reason(Enum):
 class Explanation:
     reason: Reason
     points: tuple[str, ...] = ()
+    moves: int = 0
+    """For the proven wins: in how many moves."""
 
 
 def explain(position: Position, action: Action) -> Explanation:
@@ -120,6 +135,42 @@ def explanations(position: Position, action: Action) -> list[Explanation]:
                     break
     add(Reason.KEEPS_BALANCE)
     return found
+
+
+def explain_assessed(
+    position: Position, found: Assessment | MoveReview, action: str | None = None
+) -> Explanation:
+    """Why ``action`` (default: the best by ``found``, the scores of ``position``) is
+    good: the game's end; else what the scores prove (the tables' win, or their draw
+    where another action loses; the search's forced win), unless a win comes at once
+    and a reason of :func:`explanations` says how; else the first of those reasons."""
+    chosen = position.parse(action if action is not None else found.best)
+    static = explanations(position, chosen)
+    if static[0].reason is Reason.WINS:
+        return static[0]
+    notation = chosen.notation(position.variant)
+    score = _score(found, notation)
+    mask = tuple(position.variant.names(_action_mask(chosen)))
+    moves = MATE - score if found.source == "table" else (MATE - score + 1) // 2
+    if score > MATE_BOUND and (moves > 1 or static[0].reason is Reason.KEEPS_BALANCE):
+        # A win at once is said best by what the move does (the jare it closes).
+        reason = Reason.TABLE_WIN if found.source == "table" else Reason.FORCED_WIN
+        return Explanation(reason, mask, moves)
+    if found.source == "table" and score == 0 and _another_loses(found, notation):
+        return Explanation(Reason.TABLE_DRAW, mask)
+    return static[0]
+
+
+def _score(found: Assessment | MoveReview, notation: str) -> int:
+    if isinstance(found, Assessment):
+        return found.score_of(notation)
+    return found.best_score if notation == found.best else found.score
+
+
+def _another_loses(found: Assessment | MoveReview, notation: str) -> bool:
+    if isinstance(found, Assessment):
+        return any(s < -MATE_BOUND for a, s in found.scores if a != notation)
+    return found.played != notation and found.score < -MATE_BOUND
 
 
 def threats(position: Position, color: Color, *, as_if_to_move: bool) -> list[tuple[int, int]]:

@@ -1,7 +1,7 @@
 """The teacher: hints in games against the bot, and the review of a finished game.
 
 * :meth:`Teacher.hint` — the best action for the player on turn, drawn on the board with
-  one line of why (from :func:`engine.explain.explain`). Only in games against the bot,
+  one line of why (from :func:`engine.explain.explain_assessed`). Only in games against the bot,
   at most :data:`HINTS_PER_GAME` a game, counted in the storage (shown in the game's
   summary at the end).
 * :meth:`Teacher.review` — every action of a finished game scored beside the best one
@@ -38,7 +38,6 @@ from bot.service.replies import (
 from bot.service.speech import player_language, to_player
 from bot.storage import GameRow
 from engine.analysis import (
-    MATE_BOUND,
     POSITION_SECONDS,
     REVIEW_DEPTH,
     Assessment,
@@ -48,7 +47,7 @@ from engine.analysis import (
     review_moves,
     turning_points,
 )
-from engine.explain import explain
+from engine.explain import explain_assessed
 from engine.record import iter_positions
 from shax_i18n import Translator
 
@@ -139,7 +138,7 @@ class Teacher:
         used = await k.storage.use_hint(row.id, limit)
         if used is None:  # another hint was taken meanwhile
             raise HintRefused(texts.no_hints_left(limit, to_player()))
-        why = explain(position, position.parse(found.best))
+        why = explain_assessed(position, found)
         view = renderer.BoardView(
             white_name=row.white_name,
             black_name=row.black_name,
@@ -149,7 +148,11 @@ class Teacher:
         png = await self._run_picture(self._render_board, row.variant, list(row.record), view)
         t = to_player()
         text = texts.hint_line(
-            found.best, texts.reason_words(why.reason.value, why.points, t), used, limit, t
+            found.best,
+            texts.reason_words(why.reason.value, why.points, t, why.moves),
+            used,
+            limit,
+            t,
         )
         return Reply(text=text, ephemeral=True, attachments=(Attachment(HINT_FILENAME, png),))
 
@@ -205,7 +208,7 @@ class Teacher:
         for number, ply in enumerate(turning, start=1):
             r = by_ply[ply]
             position = before[ply]
-            why = explain(position, position.parse(r.best))
+            why = explain_assessed(position, r)
             name = side(row, r.mover).name
             lines.append(
                 texts.turning_point(
@@ -215,7 +218,7 @@ class Teacher:
                     r.played,
                     _lost(r, t),
                     r.best,
-                    texts.reason_words(why.reason.value, why.points, t),
+                    texts.reason_words(why.reason.value, why.points, t, why.moves),
                     t,
                 )
             )
@@ -259,6 +262,4 @@ def _plot(values: list[int], marks: list[int], white: str, black: str) -> bytes:
 
 
 def _lost(r: MoveReview, t: Translator) -> str:
-    gave_away = r.best_score > MATE_BOUND and r.score <= MATE_BOUND
-    walked_in = r.score < -MATE_BOUND and r.best_score >= -MATE_BOUND
-    return texts.loss_words(r.loss, gave_away, walked_in, t)
+    return texts.loss_words(r.loss, r.gave_away_win, r.walked_into_loss, t)

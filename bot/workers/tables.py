@@ -103,20 +103,24 @@ def lowest_priority() -> None:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
-class _Say:
-    """Writes each sentence for the bot (stdout) and to ``build.log`` in the folder."""
+class _Log:
+    """The build's log lines: to the bot (stdout, ``LEVEL<TAB>text``) and to
+    ``build.log`` in the folder."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
 
-    def __call__(self, text: str, level: str = "INFO") -> None:
+    def _write(self, level: str, text: str) -> None:
         print(f"{level}\t{text}", flush=True)
         stamp = time.strftime("%Y-%m-%d %H:%M:%S")
         with contextlib.suppress(OSError), (self.folder / LOG_FILE).open("a") as f:
             f.write(f"{stamp} {text}\n")
 
-    def warn(self, text: str) -> None:
-        self(text, "WARNING")
+    def info(self, text: str) -> None:
+        self._write("INFO", text)
+
+    def warning(self, text: str) -> None:
+        self._write("WARNING", text)
 
 
 def build_in_background(parent: int, small: bool) -> int:
@@ -130,19 +134,19 @@ def build_in_background(parent: int, small: bool) -> int:
 
     folder = tables_dir()
     boards = SMALL_BOARDS if small else BOARDS
+    log = _Log(folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        print(f"WARNING\tThe endgame tables cannot be built in {folder}: {exc}.", flush=True)
+        log.warning(f"The endgame tables cannot be built in {folder}: {exc}.")
         return 0
-    say = _Say(folder)
     if not missing_work(folder, boards):
         return 0
     with _only_builder(folder) as alone:
         if not alone:
-            say(f"Another process is building the endgame tables in {folder}; not this one.")
+            log.info(f"Another process is building the endgame tables in {folder}; not this one.")
             return 0
-        say(
+        log.info(
             f"Building what master lacks in {folder}, in the background at the lowest "
             "priority; master plays with each file as it is done."
         )
@@ -150,16 +154,16 @@ def build_in_background(parent: int, small: bool) -> int:
             build_missing(
                 folder,
                 boards,
-                say,
-                warn=say.warn,
+                log.info,
+                warn=log.warning,
                 initializer=functools.partial(exit_with, os.getpid()),
             )
         except (TablesUnavailableError, CoreUnavailableError) as exc:
-            say.warn(f"The endgame tables cannot be built here: {exc}.")
+            log.warning(f"The endgame tables cannot be built here: {exc}.")
         except (RuntimeError, OSError) as exc:
-            say.warn(f"Building the endgame tables stopped: {exc}; the next start resumes.")
+            log.warning(f"Building the endgame tables stopped: {exc}; the next start resumes.")
         else:
-            say("Master has every endgame table and full-board value it uses.")
+            log.info("Master has every endgame table and full-board value it uses.")
     return 0
 
 

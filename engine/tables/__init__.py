@@ -54,6 +54,7 @@ __all__ = [
     "probing",
     "read_info",
     "table_action",
+    "table_scores",
     "tables_dir",
 ]
 
@@ -263,13 +264,11 @@ def _after(tables: Tables, position: Position, child: Position) -> Probe | None:
     return found if child.turn == me else found.flipped()
 
 
-def table_action(position: Position, tables: Tables | None = None) -> TableAnswer | None:
-    """The best action by the tables: the quickest win, else a draw (the one the static
-    evaluation likes best), else the longest loss. ``None`` when the position or one of
+def table_scores(position: Position, tables: Tables) -> list[tuple[Action, Probe]] | None:
+    """Every legal action with the value it leads to for the player who acts (a move
+    that closes a jare with its best removal), or ``None`` when the position or one of
     its successors is not in the tables."""
-    if tables is None:
-        tables = open_tables(position.variant)
-    if tables is None or position.outcome is not None or position.phase is not Phase.MOVEMENT:
+    if position.outcome is not None or position.phase is not Phase.MOVEMENT:
         return None
     if position.step is not Step.REMOVE and tables.probe(position) is None:
         return None
@@ -279,6 +278,18 @@ def table_action(position: Position, tables: Tables | None = None) -> TableAnswe
         if value is None:
             return None
         scored.append((action, value))
+    return scored
+
+
+def table_action(position: Position, tables: Tables | None = None) -> TableAnswer | None:
+    """The best action by the tables: the quickest win, else a draw (the one the static
+    evaluation likes best), else the longest loss. ``None`` when the position or one of
+    its successors is not in the tables."""
+    if tables is None:
+        tables = open_tables(position.variant)
+    scored = None if tables is None else table_scores(position, tables)
+    if not scored:
+        return None
     top = max(value.rank() for _, value in scored)
     best = [(a, v) for a, v in scored if v.rank() == top]
     action, value = best[0]

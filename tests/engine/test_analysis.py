@@ -171,3 +171,75 @@ def test_python_m_engine_analyse_runs_from_the_command_line() -> None:
     )
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert [line.get("action") for line in lines] == ["a1", "b1", None]
+
+
+# -- a turning point claims only what the numbers show ---------------------------------
+
+
+def curve_drop(reviews: list[MoveReview], i: int) -> int:
+    """What the mover of ``reviews[i]`` lost on the curve, before it to after it."""
+    sign = 1 if reviews[i].mover is Color.WHITE else -1
+    return sign * (reviews[i].white_before - reviews[i].white_after)
+
+
+def test_a_loss_the_next_position_does_not_show_is_no_turning_point() -> None:
+    # The game of the issue: the best removal was searched deeper and proved a win, but
+    # the position after the removal played is still won: nothing was let go.
+    still_won = MoveReview(44, Color.WHITE, "xe4", 0, "xg7", 29985, 6, after=29981)
+    assert still_won.search_loss == 29985
+    assert still_won.loss == 4 and not still_won.gave_away_win
+    assert turning_points([still_won]) == []
+    thrown = MoveReview(44, Color.WHITE, "xe4", 0, "xg7", 29985, 6, after=-20)
+    assert thrown.loss == 29985 and thrown.gave_away_win
+    assert turning_points([thrown]) == [44]
+
+
+def test_every_turning_point_of_a_game_is_a_drop_on_its_curve_of_the_size_it_claims() -> None:
+    reviews = analyse_record("jar", JAR_BLUNDER, depth=4)
+    turning = turning_points(reviews)
+    assert turning == [2, 6, 7]
+    for ply in turning:
+        i = [r.ply for r in reviews].index(ply)
+        r = reviews[i]
+        assert r.loss <= r.search_loss
+        if r.after is not None:
+            assert curve_drop(reviews, i) >= min(r.loss, 2 * PLOT_LIMIT) > 0
+
+
+def test_a_game_played_by_the_search_itself_has_no_turning_point() -> None:
+    record: list[str] = []
+    position = replay("shax-small", record)
+    while len(record) < 24 and position.outcome is None:
+        record.append(assess(position, len(record), depth=3).best)
+        position = replay("shax-small", record)
+    reviews = analyse_record("shax-small", record, depth=3)
+    assert [r.played for r in reviews] == [r.best for r in reviews]
+    assert all(r.loss == 0 for r in reviews)
+    assert turning_points(reviews) == []
+
+
+def test_a_move_into_a_finished_game_is_valued_by_its_end() -> None:
+    reviews = analyse_record("jar", JAR_PLACED + " a2-a3", depth=4)
+    last = reviews[-1]
+    assert replay("jar", JAR_PLACED + " a2-a3").outcome is not None
+    assert last.after is not None and last.after > MATE_BOUND and last.loss == 0
+
+
+def test_positions_in_the_endgame_tables_are_scored_by_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.tables import build, forget_open_tables, table_action
+
+    build("shax-small", 4, tmp_path, threads=2)
+    monkeypatch.setenv("SHAX_TABLES_DIR", str(tmp_path))
+    forget_open_tables()
+    try:
+        position = Position.setup("shax-small", "a1 a3 c4 d4", "e5 e3 c1", "white")
+        found = assess(position, depth=3)
+        answer = table_action(position)
+        assert answer is not None
+        assert (found.source, found.depth) == ("table", 0)
+        assert found.best_score == answer.value.score
+        assert found.score_of(answer.action.notation(position.variant)) == found.best_score
+    finally:
+        forget_open_tables()

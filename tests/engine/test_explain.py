@@ -2,8 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from engine import Color, Position, replay
-from engine.explain import Explanation, Reason, explain, explanations, threats
+from engine.ai.core import MATE, MATE_BOUND
+from engine.explain import (
+    Explanation,
+    Reason,
+    explain,
+    explain_assessed,
+    explanations,
+    threats,
+)
 
 FAR_BLACK = "c3 e3 d1"
 
@@ -124,3 +136,73 @@ def test_every_list_ends_with_keeping_the_balance() -> None:
     p = replay("shax", "d7 b2 g7 f2 a4 c3 a1 e3")
     for action in p.legal_actions():
         assert explanations(p, action)[-1] == Explanation(Reason.KEEPS_BALANCE)
+
+
+# -- what the scores prove -------------------------------------------------------------
+
+
+def test_a_win_the_search_proves_is_said_with_its_moves() -> None:
+    from engine.analysis import assess
+
+    p = Position.setup("shax", "a7 d7 g4 b2", FAR_BLACK + " f2")
+    found = assess(p, depth=7)
+    assert found.best_score > MATE_BOUND
+    said = explain_assessed(p, found)
+    assert said.reason is Reason.FORCED_WIN
+    assert said.moves == (MATE - found.best_score + 1) // 2 > 1
+    assert explanations(p, p.parse(found.best))[0].reason is not Reason.FORCED_WIN
+
+
+def test_a_win_in_one_move_is_said_by_what_the_move_does() -> None:
+    from engine.analysis import assess
+
+    p = Position.setup("shax", "a7 d7 g4 b2", FAR_BLACK)
+    found = assess(p, depth=3)
+    assert found.best == "g4-g7" and found.best_score > MATE_BOUND
+    assert explain_assessed(p, found).reason is Reason.CLOSES_JARE
+
+
+def test_the_end_of_the_game_comes_before_what_the_scores_prove() -> None:
+    from engine.analysis import assess
+
+    p = Position.setup("shax", "a7 d7 g4 b2", "c3 e3 d1").apply("g4-g7")
+    assert explain_assessed(p, assess(p, depth=3)).reason is Reason.WINS
+
+
+def test_without_a_proof_the_reason_is_the_first_that_holds() -> None:
+    from engine.analysis import assess
+
+    p = replay("shax", "d7 a7 g7 d6")
+    found = assess(p, depth=3)
+    assert abs(found.best_score) < MATE_BOUND
+    assert explain_assessed(p, found) == explain(p, p.parse(found.best))
+
+
+def test_the_tables_say_how_many_moves_a_win_takes_and_which_move_holds_a_draw(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.analysis import assess
+    from engine.tables import build, forget_open_tables, table_action
+    from tests.engine.tables.positions import random_positions
+
+    build("shax-small", 8, tmp_path, threads=2)
+    monkeypatch.setenv("SHAX_TABLES_DIR", str(tmp_path))
+    forget_open_tables()
+    seen = {Reason.TABLE_WIN: 0, Reason.TABLE_DRAW: 0}
+    try:
+        for p in random_positions("shax-small", 300, seed=5):
+            found = assess(p)
+            answer = table_action(p)
+            assert found.source == "table" and answer is not None
+            said = explain_assessed(p, found)
+            if answer.value.result == "win" and answer.value.moves > 1:
+                assert said.reason is Reason.TABLE_WIN
+                assert said.moves == answer.value.moves
+                seen[Reason.TABLE_WIN] += 1
+            scores = [s for _, s in found.scores]
+            if answer.value.result == "draw" and min(scores) < -MATE_BOUND:
+                assert said.reason is Reason.TABLE_DRAW
+                seen[Reason.TABLE_DRAW] += 1
+    finally:
+        forget_open_tables()
+    assert seen[Reason.TABLE_WIN] > 10 and seen[Reason.TABLE_DRAW] > 0, seen

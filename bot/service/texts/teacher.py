@@ -29,13 +29,25 @@ REASONS = {
     "makes_irmaan": N_("it builds an irmaan: the stone between {points} closes a jare every move"),
     "frees_safely": N_("it frees them without giving an irmaan or a jare"),
     "threatens_jare": N_("it threatens a jare on {points}"),
+    "table_draw": N_("it holds the draw with perfect play, by the endgame tables"),
 }
 """Why an action is good, by :class:`engine.explain.Reason` value."""
 BALANCED = N_("it keeps the position best balanced")
 
 
-def reason_words(reason: str, points: Sequence[str], t: Translator = EN) -> str:
-    """Why an action is good, from an :class:`engine.explain.Reason` value and its points."""
+def reason_words(reason: str, points: Sequence[str], t: Translator = EN, moves: int = 0) -> str:
+    """Why an action is good, from an :class:`engine.explain.Reason` value, its points
+    and, for a proven win, its moves."""
+    if reason == "table_win":
+        return t.ngettext(
+            "it wins in {n} move with perfect play, by the endgame tables",
+            "it wins in {n} moves with perfect play, by the endgame tables",
+            moves,
+        )
+    if reason == "forced_win":
+        return t.ngettext(
+            "it forces a win in at most {n} move", "it forces a win in at most {n} moves", moves
+        )
     return t.gettext(REASONS.get(reason, BALANCED), points=line_words(points))
 
 
