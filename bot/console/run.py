@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.config import Settings
+from bot.console.handover import remember_name, remembered_name
 from bot.console.markup import wants_ansi
 from bot.console.reader import LineReader, make_reader
 from bot.console.session import BOT_USER, PICTURES, Console, local_user, system_name
@@ -66,9 +67,10 @@ async def console_main(
     out_dir.mkdir(parents=True, exist_ok=True)
     db_path = db or settings.db_path
     if name is None:
-        name = await ask_name(reader)
+        name = await ask_name(reader, remembered_name(db_path))
         if name is None:
             return 0
+    remember_name(db_path, name)
     with workers_ignore_ctrl_c():
         service = await ShaxService.open(
             _with_db(settings, db_path), bot_user=BOT_USER, surface=texts.Surface.CONSOLE
@@ -98,10 +100,10 @@ async def console_main(
     return 0
 
 
-async def ask_name(reader: LineReader) -> str | None:
-    """The local player's name: asked once in a terminal (Enter keeps the login name),
-    the login name otherwise; ``None`` if input ends first."""
-    default = system_name()
+async def ask_name(reader: LineReader, last: str | None = None) -> str | None:
+    """The local player's name: asked once in a terminal (Enter keeps the name of the
+    last start, else the login name), that name otherwise; ``None`` if input ends first."""
+    default = last or system_name()
     if not reader.interactive:
         return default
     answer = await reader.read(f"Your name [{default}]: ")

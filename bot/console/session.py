@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.console.handover import draw_answerer, elsewhere, elsewhere_line, is_bare_action
 from bot.console.markup import terminal_text
 from bot.console.reader import last_word
 from bot.console.textboard import text_board
@@ -30,6 +31,7 @@ from bot.service.replies import (
     BoardControls,
     ChallengeControls,
     DestinationControls,
+    Notice,
     Place,
     Reply,
     User,
@@ -199,6 +201,8 @@ class Console:
                     raise UserError(t.gettext("The bot plays by itself; choose a person's name."))
                 self.user = user
                 self.write(t.gettext("Now typing: {name}", name=self.user.name))
+            elif is_bare_action(words):
+                await self.shax("move", words)
             elif head == "/shax":
                 await self.shax(words[1].lower(), words[2:])
             else:
@@ -369,9 +373,12 @@ class Console:
     async def follow(self, reply: Reply) -> None:
         """Hand the keyboard to whoever must act next: the challenged player, or the
         local player on turn (never to the bot)."""
+        by_id = {u.id: u for u in self.users.values()}
+        answerer = draw_answerer(reply, self.user.id)
         if isinstance(reply.controls, ChallengeControls) and reply.mentions:
-            by_id = {u.id: u for u in self.users.values()}
             next_user = by_id.get(reply.mentions[0])
+        elif answerer is not None:  # a draw offer: whoever must answer it
+            next_user = by_id.get(answerer)
         elif reply.live_board and reply.game_id is not None:
             next_user = await self.service.on_turn(reply.game_id)
         else:
@@ -393,8 +400,22 @@ class Console:
 
     async def show_notices(self) -> None:
         for notice in await self.service.tick():
+            if elsewhere(notice, self.place):
+                await self.announce(notice)
+                continue
             await self.show(notice.reply)
             await self.follow(notice.reply)
+
+    async def announce(self, notice: Notice) -> None:
+        """A notice about a game in another channel (a bot move that was pending when
+        the console last stopped, say): one line naming the channel, its player on turn
+        by name; the keyboard stays with whoever is typing here."""
+        if notice.reply.game_id is not None:
+            on_turn = await self.service.on_turn(notice.reply.game_id)
+            if on_turn is not None:
+                self.users.setdefault(on_turn.name.lower(), on_turn)
+        self.say(elsewhere_line(notice.channel_id, notice.reply.text, to_player()))
+        await self.service.shown(notice.reply)
 
     async def refresh(self) -> None:
         """Learn the typing player's legal actions, for completion."""

@@ -1,0 +1,63 @@
+"""Small decisions of the console: whether a bare word is a move, who answers a draw
+offer, whether a notice belongs to another channel (and the line that says it there),
+and the name remembered from the last start."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from pathlib import Path
+
+from bot.service.replies import BoardControls, Notice, Place, Reply
+from shax_i18n import N_, Translator
+
+BARE_ACTION = re.compile(r"x?[a-z][1-9][0-9]?(?:-[a-z][1-9][0-9]?)?")
+"""An action in the game's notation (``d7``, ``a1-a4``, ``xg1``) typed without /shax move."""
+
+
+def is_bare_action(words: list[str]) -> bool:
+    """Whether a line is one action in notation, to be played as ``/shax move``."""
+    return len(words) == 1 and BARE_ACTION.fullmatch(words[0].lower()) is not None
+
+
+def draw_answerer(reply: Reply, typing: int) -> int | None:
+    """The player who must answer the draw offer ``typing`` just made (the reply asks
+    them by name), else ``None``."""
+    controls = reply.controls
+    if not isinstance(controls, BoardControls) or controls.draw_offered_by != typing:
+        return None
+    return next((user_id for user_id in reply.mentions if user_id != typing), None)
+
+
+def elsewhere(notice: Notice, place: Place) -> bool:
+    """Whether a notice is about another channel than the console's own."""
+    return notice.channel_id != place.channel_id
+
+
+def remembered_name(db_path: Path) -> str | None:
+    """The name the console was last started with on this database, if any."""
+    try:
+        name = name_file(db_path).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return name or None
+
+
+def remember_name(db_path: Path, name: str) -> None:
+    """Remember ``name`` for the next start on this database (a nicety: a folder that
+    cannot be written only means the name is asked again)."""
+    with contextlib.suppress(OSError):
+        name_file(db_path).write_text(name + "\n", encoding="utf-8")
+
+
+def name_file(db_path: Path) -> Path:
+    """Beside the database: one console's players and games, and its last name."""
+    return db_path.with_name(db_path.name + ".player")
+
+
+ELSEWHERE = N_("In channel #{channel}: {text}")
+
+
+def elsewhere_line(channel_id: int, text: str, t: Translator) -> str:
+    """A notice about another channel's game, said here with the channel it is about."""
+    return t.gettext(ELSEWHERE, channel=channel_id, text=text)
