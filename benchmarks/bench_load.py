@@ -4,7 +4,10 @@
 Two configurations in one run, under the same load: SQLite with one bot process, then
 ``--database`` with P bot processes (``SHAX_SHARDS=P``, one shard each, one database);
 each is reported, then the ratios of the second to the first. With ``--database sqlite
---processes 1`` only the first runs.
+--processes 1`` only the first runs. ``--baseline DIR`` (a checkout of another revision,
+``git worktree add /tmp/base REV``) runs the bot of that revision before this one's in
+each configuration, under the same load on the same machine, and reports this
+revision's figures against it.
 
 For each, starts the Discord-compatible fake server (``tests/fakediscord``) in this
 process, with ``--guilds`` servers spread over the shards, and the real bot as
@@ -164,7 +167,7 @@ def _time_calls(spans: Spans) -> None:
     PicturePool.run = run_picture  # type: ignore[method-assign]
 
     def time_database(storage: Storage) -> None:
-        engine = type(storage)  # SQLite or PostgreSQL: timed once it is known
+        engine = type(storage)
         if getattr(engine, "_timed", False):
             return
         engine._timed = True  # type: ignore[attr-defined]
@@ -231,8 +234,14 @@ def serve_bot(
     if db_sync:
 
         def set_sync(storage: Storage) -> None:
-            if hasattr(storage, "_db"):  # SQLite's connection
-                pending.append(storage._db.execute(f"PRAGMA synchronous = {db_sync}"))
+            if storage.engine != "sqlite":
+                return
+
+            async def pragma() -> None:
+                async with storage._d.connection() as conn:  # SQLite's one connection
+                    await conn.exec_driver_sql(f"PRAGMA synchronous = {db_sync}")
+
+            pending.append(pragma())
 
         after_open(set_sync)
 
@@ -537,11 +546,14 @@ class Configuration:
 
     database: str
     processes: int
+    tree: Path = ROOT
+    """The checkout whose bot runs: this one, or ``--baseline``'s."""
 
     @property
     def label(self) -> str:
         plural = "es" if self.processes != 1 else ""
-        return f"{self.database}, {self.processes} process{plural}"
+        revision = "" if self.tree == ROOT else " (baseline)"
+        return f"{self.database}, {self.processes} process{plural}{revision}"
 
 
 @dataclass
@@ -558,7 +570,7 @@ class Measured:
 
 
 def bot_environment(
-    fake: FakeDiscord, database: str, workers: int, shard: int | None, shards: int
+    fake: FakeDiscord, database: str, workers: int, shard: int | None, shards: int, tree: Path
 ) -> dict[str, str]:
     env = {
         **os.environ,
@@ -569,7 +581,7 @@ def bot_environment(
         # The first process registers the commands (globally: the tables are in several
         # servers); the others leave them be.
         "SHAX_SYNC_COMMANDS": "always" if not shard else "never",
-        "PYTHONPATH": str(ROOT),
+        "PYTHONPATH": str(tree),
     }
     env["SHAX_DATABASE_URL" if "://" in database else "SHAX_DB_PATH"] = database
     if shard is not None:
@@ -610,6 +622,23 @@ async def database_for(kind: str, workdir: Path, url: str | None) -> AsyncIterat
         yield server.url()
     finally:
         await asyncio.to_thread(server.stop)
+
+
+async def make_schema(tree: Path, database: str) -> None:
+    """Open the database once with the bot of ``tree``, which creates its schema."""
+    opening = "import asyncio, sys; from bot.storage import Storage\n"
+    opening += "async def main():\n    await (await Storage.open(sys.argv[1])).close()\n"
+    opening += "asyncio.run(main())"
+    made = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        opening,
+        database,
+        cwd=tree,
+        env={**os.environ, "PYTHONPATH": str(tree)},
+    )
+    if await made.wait() != 0:
+        raise SystemExit(f"the bot of {tree} could not create its database {database}")
 
 
 async def read_back(database: str, tables: list[Table]) -> tuple[int, int, int, int]:
@@ -660,10 +689,8 @@ async def run_configuration(args: argparse.Namespace, configuration: Configurati
 
     print(f"\n=== {configuration.label} ===")
     async with database_for(configuration.database, workdir, args.database_url) as database:
-        if configuration.database == "sqlite":
-            from bot.storage import Storage
-
-            await (await Storage.open(database)).close()  # the schema, before P processes
+        if configuration.database == "sqlite":  # the schema, before P processes
+            await make_schema(configuration.tree, database)
         experiments = ["--ai-nice", str(args.ai_nice)]
         if args.ack_budget is not None:
             experiments += ["--ack-budget", str(args.ack_budget)]
@@ -679,13 +706,18 @@ async def run_configuration(args: argparse.Namespace, configuration: Configurati
                 processes.append(
                     await asyncio.create_subprocess_exec(
                         sys.executable,
-                        str(Path(__file__).resolve()),
+                        str(configuration.tree / "benchmarks" / Path(__file__).name),
                         "--serve-bot",
                         str(workdir / f"stats-{number}.json"),
                         *experiments,
-                        cwd=ROOT,
+                        cwd=configuration.tree,
                         env=bot_environment(
-                            fake, database, args.ai_workers, shard, processes_count
+                            fake,
+                            database,
+                            args.ai_workers,
+                            shard,
+                            processes_count,
+                            configuration.tree,
                         ),
                         stdin=asyncio.subprocess.DEVNULL,
                         stdout=log,
@@ -830,22 +862,37 @@ def compare(results: list[Measured]) -> None:
                 f"{p50:>7.1f} {p99:>7.1f} {measured.violations:>10} {measured.lost:>5} "
                 f"{measured.doubled:>7}"
             )
-    if len(results) < 2:
-        return
-    first, last = results[0].configuration.label, results[-1].configuration.label
-    for phase in results[0].phases:
-        rate_a, p50_a, p99_a = figures[(first, phase.name)]
-        rate_b, p50_b, p99_b = figures.get((last, phase.name), (float("nan"),) * 3)
-        print(
-            f"ratio ({last}) / ({first}), {phase.name}: throughput {rate_b / rate_a:.2f}, "
-            f"p50 {p50_b / p50_a:.2f}, p99 {p99_b / p99_a:.2f}"
-        )
+    ours = [m.configuration for m in results if m.configuration.tree == ROOT]
+    pairs = [(ours[0], ours[-1])] if len(ours) > 1 else []
+    for configuration in ours:  # this revision against the baseline, where it ran
+        for measured in results:
+            other = measured.configuration
+            if other.tree != ROOT and (other.database, other.processes) == (
+                configuration.database,
+                configuration.processes,
+            ):
+                pairs.append((other, configuration))
+    for before, after in pairs:
+        for phase in results[0].phases:
+            rate_a, p50_a, p99_a = figures[(before.label, phase.name)]
+            rate_b, p50_b, p99_b = figures.get((after.label, phase.name), (float("nan"),) * 3)
+            print(
+                f"ratio ({after.label}) / ({before.label}), {phase.name}: throughput "
+                f"{rate_b / rate_a:.2f}, p50 {p50_b / p50_a:.2f}, p99 {p99_b / p99_a:.2f}"
+            )
 
 
 async def run(args: argparse.Namespace) -> int:
     configurations = [Configuration("sqlite", 1)]
     if (args.database, args.processes) != ("sqlite", 1):
         configurations.append(Configuration(args.database, args.processes))
+    if args.baseline is not None:  # each configuration: the baseline's bot, then this one's
+        baseline = args.baseline.resolve()
+        configurations = [
+            run
+            for c in configurations
+            for run in (Configuration(c.database, c.processes, baseline), c)
+        ]
     results = [await run_configuration(args, c) for c in configurations]
     compare(results)
     return 1 if any(r.failed for r in results) else 0
@@ -993,6 +1040,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--guilds", type=int, default=4, help="servers the games are spread over")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="a checkout of another revision (git worktree add DIR REV): its bot runs first "
+        "in each configuration, and this revision is compared with it",
+    )
     parser.add_argument("--serve-bot", type=Path, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 

@@ -65,6 +65,23 @@ def test_only_the_discord_rooms_import_discord() -> None:
         assert "discord" not in names, f"{path} imports discord"
 
 
+def test_the_storage_imports_nothing_above_it() -> None:
+    """The storage writes the standings it is handed: the streak rule, like every rule, is
+    the service's, and the storage never imports it (nor the adapters above)."""
+    above = ("bot.service", "bot.discord", "bot.console", "bot.workers")
+    for path in sorted((ROOT / "bot" / "storage").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                modules = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            else:
+                continue
+            for module in modules:
+                assert not module.startswith(above), f"{path.relative_to(ROOT)} imports {module}"
+
+
 @pytest.mark.parametrize("package", ["renderer", "bot.service", "bot.storage", "bot.console"])
 def test_importing_a_package_does_not_load_discord(package: str) -> None:
     loaded = "sorted(m for m in ('discord', 'bot.discord') if m in sys.modules)"

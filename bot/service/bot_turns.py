@@ -20,7 +20,7 @@ from bot.service.compose import Composer
 from bot.service.kernel import GameKernel, other, player_key, side
 from bot.service.replies import Place, Reply, Thinking, User, not_thinking
 from bot.service.speech import in_public
-from bot.service.streaks import bot_kind
+from bot.service.streaks import bot_kind, first_to_place
 from bot.storage import ChannelTaken, Finished, GameRow, NewGame
 from engine import IllegalActionError, NotationError, Variant
 
@@ -77,7 +77,7 @@ class BotPlayer:
             # Seeded by the moment, so it is a coin toss but the record stays replayable.
             first = random.Random(k.now().timestamp()).choice(("me", "bot"))
         if first is None:
-            first = "me" if series.first_to_place(me, bot) == me else "bot"
+            first = "me" if first_to_place(series, me, bot) == me else "bot"
         bot_name = k.bot_name(level)
         human = (user.id, user.name)
         machine = (k.bot_user.id, bot_name)

@@ -36,7 +36,8 @@ from bot.service.replies import (
 )
 from bot.service.server_settings import ServerSettingsBook
 from bot.service.speech import in_public, to_player
-from bot.storage import ChallengeRow, ChannelTaken, NewChallenge, NewGame
+from bot.service.streaks import first_to_place
+from bot.storage import ChallengeRow, ChallengeTaken, ChannelTaken, NewChallenge, NewGame
 from engine import Variant, get_variant
 from engine.ai import LEVELS
 
@@ -83,7 +84,12 @@ class Challenges:
                 raise ChallengeError(
                     texts.already_challenged(opponent.name, self.kernel.surface, t=to_player())
                 )
-        return await self._create(challenger, opponent, place, v, rematch_of=None)
+        try:
+            return await self._create(challenger, opponent, place, v, rematch_of=None)
+        except (ChallengeTaken, ChannelTaken):
+            # The same challenge sent twice at once, or a game started here meanwhile:
+            # asked again, it finds them, as if it came after them.
+            return await self.challenge(challenger, opponent, place, variant)
 
     async def _create(
         self,
@@ -142,7 +148,7 @@ class Challenges:
         await k.check_channel_free(challenge_place(c))
         challenger_key, opponent_key = player_key(c.challenger_id), player_key(c.opponent_id)
         series = await k.storage.series(c.guild_id, challenger_key, opponent_key)
-        first = series.first_to_place(challenger_key, opponent_key)
+        first = first_to_place(series, challenger_key, opponent_key)
         challenger = (c.challenger_id, c.challenger_name)
         opponent = (c.opponent_id, user.name)
         white, black = (challenger, opponent) if first == challenger_key else (opponent, challenger)
@@ -262,9 +268,15 @@ class Challenges:
                 return await self.accept(user, where, c.id)
             raise ChallengeError(texts.rematch_already_asked(them.name, t=to_player()))
         await k.check_channel_free(where)
-        return await self._create(
-            user, User(them.user_id, them.name, False), where, variant, row.id
-        )
+        try:
+            return await self._create(
+                user, User(them.user_id, them.name, False), where, variant, row.id
+            )
+        except (ChallengeTaken, ChannelTaken):
+            # Both players asked at once (or one twice), or the rematch began meanwhile:
+            # this click answers what stands now, as if it came after it (accepting the
+            # other's challenge, or refused).
+            return await self.rematch(user, game_id, thinking=thinking)
 
     async def _challenge_row(self, challenge_id: int) -> ChallengeRow:
         c = (

@@ -28,14 +28,14 @@ from bot.service.replies import (
     mention,
 )
 from bot.service.speech import to_player
-from bot.service.streaks import HUMAN, Result, bot_kind
+from bot.service.streaks import HUMAN, Result, bot_kind, standings_after
 from bot.storage import (
     ChallengeRow,
     Finished,
     GameRow,
-    PlayerResult,
-    SeriesResult,
+    Standings,
     Storage,
+    TallyKey,
 )
 from engine import (
     Color,
@@ -269,16 +269,25 @@ class GameKernel:
         return stored
 
     async def finish(self, row: GameRow, record: Sequence[str], outcome: Outcome) -> Finished:
-        """End the game; its result counts in each person's tally and in the series."""
+        """End the game; its result counts in each person's tally and in the series: the
+        streak rule (:mod:`bot.service.streaks`) computes them from the standings the
+        storage reads, locked, in the finishing transaction, and the storage writes them."""
         white, black = side(row, Color.WHITE), side(row, Color.BLACK)
         winner = None if outcome.winner is None else side(row, outcome.winner)
         players = []
+        results: dict[int, Result] = {}
         for me, them in ((white, black), (black, white)):
             if me.is_bot:
                 continue
             kind = bot_kind(row.ai_level) if them.is_bot and row.ai_level else HUMAN
-            result: Result = "draw" if winner is None else "win" if winner == me else "loss"
-            players.append(PlayerResult(me.user_id, me.name, kind, result))
+            players.append(TallyKey(me.user_id, me.name, kind))
+            results[me.user_id] = "draw" if winner is None else "win" if winner == me else "loss"
+        pair = (series_key(row, white), series_key(row, black))
+        winner_key = None if winner is None else series_key(row, winner)
+
+        def score(before: Standings) -> Standings:
+            return standings_after(before, results, *pair, winner_key)
+
         finished = await self.storage.finish_game(
             row.id,
             row.version,
@@ -287,11 +296,8 @@ class GameKernel:
             termination=outcome.termination.name,
             now=self.now(),
             players=players,
-            series=SeriesResult(
-                white=series_key(row, white),
-                black=series_key(row, black),
-                winner=None if winner is None else series_key(row, winner),
-            ),
+            pair=pair,
+            score=score,
         )
         if finished is None:
             raise StaleBoard(texts.stale(self.surface, t=to_player()))

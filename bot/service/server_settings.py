@@ -178,8 +178,9 @@ class ServerSettingsBook:
         return replace(s, changed=frozenset(changed))
 
     async def change(self, guild_id: int, change: SettingsChange) -> ServerSettings:
-        """Validate every requested change first (a bad one changes nothing), then store."""
-        current = await self.of(guild_id)
+        """Validate every requested change first (a bad one changes nothing), then store
+        them in one transaction: the game channels change from the list as stored at that
+        moment, so that changes sent at once all count, as if sent one after another."""
         writes: dict[Setting, str | None] = {}
         if change.reset is not None:
             writes[change.reset] = None
@@ -197,6 +198,21 @@ class ServerSettingsBook:
             writes[Setting.THEME] = _choice(Setting.THEME, change.theme, THEMES)
         if change.language is not None:
             writes[Setting.LANGUAGE] = _choice(Setting.LANGUAGE, change.language, LANGUAGES)
+
+        def changed(stored: dict[str, str]) -> dict[str, str | None]:
+            all_writes = dict(writes)
+            self._channel_writes(self._apply(stored), change, all_writes)
+            return {setting.value: value for setting, value in all_writes.items()}
+
+        await self.storage.change_guild_settings(guild_id, changed)
+        self._kept.pop(guild_id, None)
+        self._timeouts = None
+        return await self.of(guild_id)
+
+    def _channel_writes(
+        self, current: ServerSettings, change: SettingsChange, writes: dict[Setting, str | None]
+    ) -> None:
+        """The game channels ``change`` asks for, from ``current``'s, into ``writes``."""
         channels = set(current.channels)
         if change.every_channel:
             channels.clear()
@@ -210,11 +226,6 @@ class ServerSettingsBook:
             if len(channels) > MAX_CHANNELS:
                 raise UserError(texts.too_many_channels(MAX_CHANNELS, to_player()))
             writes[Setting.CHANNELS] = ",".join(str(c) for c in sorted(channels)) or None
-        for setting, stored in writes.items():
-            await self.storage.set_guild_setting(guild_id, setting.value, stored)
-        self._kept.pop(guild_id, None)
-        self._timeouts = None
-        return await self.of(guild_id)
 
     async def turn_timeouts(self) -> dict[int, timedelta]:
         """The servers whose turn timeout is not the default, and theirs (for the clock)."""

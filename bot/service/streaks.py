@@ -4,7 +4,8 @@ Pure arithmetic, no I/O. A win adds a stone, consecutive wins add stones, a loss
 wipes the loser's stones, a draw breaks nobody's streak. Four wins in a row are a
 **gal**, five a **gabad**; each is counted once, when the streak reaches it.
 
-Two things are kept:
+Two things are kept (their values, :mod:`bot.standings`, are stored as they are handed
+over: the kernel computes them here, the storage writes them):
 
 * a :class:`Tally` per (server, player, opponent kind): the player's record and
   streak against people (``"human"``) or against one bot level (``"bot:hard"``);
@@ -14,8 +15,25 @@ Two things are kept:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Literal
+
+from bot.standings import Series, Standings, Tally
+
+__all__ = [
+    "GABAD",
+    "GAL",
+    "HUMAN",
+    "Result",
+    "Series",
+    "Tally",
+    "bot_kind",
+    "first_to_place",
+    "series_after",
+    "standings_after",
+    "tally_after",
+]
 
 GAL = 4
 GABAD = 5
@@ -29,67 +47,51 @@ def bot_kind(level: str) -> str:
     return f"bot:{level}"
 
 
-@dataclass(frozen=True)
-class Tally:
-    """A player's record against one kind of opponent."""
-
-    wins: int = 0
-    losses: int = 0
-    draws: int = 0
-    streak: int = 0
-    """Wins in a row now (draws do not break it)."""
-    best: int = 0
-    """The longest streak ever."""
-    gal: int = 0
-    gabad: int = 0
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.losses + self.draws
-
-    def after(self, result: Result) -> Tally:
-        """The tally after one more game."""
-        if result == "draw":
-            return replace(self, draws=self.draws + 1)
-        if result == "loss":
-            return replace(self, losses=self.losses + 1, streak=0)
-        streak = self.streak + 1
-        return replace(
-            self,
-            wins=self.wins + 1,
-            streak=streak,
-            best=max(self.best, streak),
-            gal=self.gal + (streak == GAL),
-            gabad=self.gabad + (streak == GABAD),
-        )
+def tally_after(tally: Tally, result: Result) -> Tally:
+    """The tally after one more game."""
+    if result == "draw":
+        return replace(tally, draws=tally.draws + 1)
+    if result == "loss":
+        return replace(tally, losses=tally.losses + 1, streak=0)
+    streak = tally.streak + 1
+    return replace(
+        tally,
+        wins=tally.wins + 1,
+        streak=streak,
+        best=max(tally.best, streak),
+        gal=tally.gal + (streak == GAL),
+        gabad=tally.gabad + (streak == GABAD),
+    )
 
 
-@dataclass(frozen=True)
-class Series:
-    """Games between two opponents (players, or a player and a bot level), each
-    named by a key such as ``"u:123"`` or ``"bot:hard"``."""
+def series_after(series: Series, white: str, black: str, winner: str | None) -> Series:
+    """The series after a game between ``white`` and ``black``."""
+    if winner is None:
+        return replace(series, last_white=white, last_winner=None, games=series.games + 1)
+    stones = series.stones + 1 if winner == series.holder else 1
+    return Series(winner, stones, white, winner, series.games + 1)
 
-    holder: str | None = None
-    """Who has the scoring stones in the central square."""
-    stones: int = 0
-    last_white: str | None = None
-    """Who placed first in the last game."""
-    last_winner: str | None = None
-    """Who won the last game (``None`` after a draw)."""
-    games: int = 0
 
-    def after(self, white: str, black: str, winner: str | None) -> Series:
-        """The series after a game between ``white`` and ``black``."""
-        if winner is None:
-            return replace(self, last_white=white, last_winner=None, games=self.games + 1)
-        stones = self.stones + 1 if winner == self.holder else 1
-        return Series(winner, stones, white, winner, self.games + 1)
+def first_to_place(series: Series, challenger: str, other: str) -> str:
+    """Who places first next: the last winner; after a draw, whoever placed second last
+    time; in a new series, the challenger."""
+    if series.last_white is None or series.last_white not in (challenger, other):
+        return challenger
+    if series.last_winner is not None:
+        return series.last_winner
+    return other if series.last_white == challenger else challenger
 
-    def first_to_place(self, challenger: str, other: str) -> str:
-        """Who places first next: the last winner; after a draw, whoever placed
-        second last time; in a new series, the challenger."""
-        if self.last_white is None or self.last_white not in (challenger, other):
-            return challenger
-        if self.last_winner is not None:
-            return self.last_winner
-        return other if self.last_white == challenger else challenger
+
+def standings_after(
+    before: Standings,
+    results: Mapping[int, Result],
+    white: str,
+    black: str,
+    winner: str | None,
+) -> Standings:
+    """The standings after a game: each person's tally by their result (by user id), and
+    the series between ``white`` and ``black`` (the winner's key, ``None`` for a draw)."""
+    return Standings(
+        {user: tally_after(before.tallies[user], result) for user, result in results.items()},
+        series_after(before.series, white, black, winner),
+    )

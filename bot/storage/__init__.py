@@ -1,62 +1,38 @@
 """The bot's database: every SQL statement of the bot lives in this package.
 
-Parameters only, never formatted values. Two engines behind one interface
-(:class:`Storage`): SQLite, the default that needs no setup (:mod:`.sqlite`), and
-PostgreSQL for several bot processes sharing one database (:mod:`.postgres`), chosen
-by the target given to :meth:`Storage.open`. A game is stored as its variant and
-record (the actions, space-separated) so it can always be replayed and checked; its
-``version`` grows with every change, and updates say ``WHERE id = ? AND version = ?``
-so a stale or concurrent change applies at most once.
+One table definition and one statement per operation for both engines (SQLAlchemy
+Core): SQLite, the default that needs no setup, and PostgreSQL for several bot
+processes sharing one database, chosen by the target given to :meth:`Storage.open`.
+A game is stored as its variant and record (the actions, space-separated) so it can
+always be replayed and checked; its ``version`` grows with every change, and updates
+say ``WHERE id = ? AND version = ?`` so a stale or concurrent change applies at most once.
 
-* :mod:`.rows` — the rows and the vocabularies of their columns;
-* :mod:`.schema` — numbered migrations, one list per engine;
-* :mod:`.base` — the interface and its errors;
-* :mod:`.sqlite`, :mod:`.postgres` — the two engines; :mod:`.settings` — the key-value
-  tables (the bot's facts, server settings, player preferences), one SQL for both;
+* :mod:`.tables` — the tables; :mod:`.rows` — the rows and their vocabularies;
+* :mod:`.store` — :class:`Storage`, every statement; :mod:`.dialects` — what differs
+  between the engines (connections, transactions and locks, upserts);
+* :mod:`.migrations` — the schema's history (Alembic), applied on opening;
+* :mod:`.base` — the errors, and database URLs without their secrets;
 * :mod:`.checks` — the start-up checks of a SQLite file;
 * :mod:`.copy` — copying a SQLite file into PostgreSQL, verified;
 * :mod:`.backup` — online backups of the SQLite file, daily ones with retention.
+
+It stores the standings (:mod:`bot.standings`) it is handed and imports nothing from
+the service: the streak rule is the service's.
 """
 
-from bot.storage.base import ChannelTaken, Storage, StorageError
-from bot.storage.rows import (
-    AiColor,
-    ChallengeRow,
-    ChallengeStatus,
-    Finished,
-    GameResult,
-    GameRow,
-    GameStatus,
-    LeaderboardOrder,
-    NewChallenge,
-    NewGame,
-    PlayerResult,
-    SeriesResult,
-    Termination,
-    series_keys,
-)
-from bot.storage.schema import MIGRATIONS, POSTGRES_MIGRATIONS, SCHEMA_VERSION, SQLITE_MIGRATIONS
+from bot.standings import Standings
+from bot.storage import rows
+from bot.storage.base import ChallengeTaken, ChannelTaken, StorageError
+from bot.storage.migrations import SCHEMA_VERSION
+from bot.storage.rows import *  # noqa: F403 - the values of rows.__all__
+from bot.storage.store import Storage
 
 __all__ = [
-    "MIGRATIONS",
-    "POSTGRES_MIGRATIONS",
     "SCHEMA_VERSION",
-    "SQLITE_MIGRATIONS",
-    "AiColor",
-    "ChallengeRow",
-    "ChallengeStatus",
+    "ChallengeTaken",
     "ChannelTaken",
-    "Finished",
-    "GameResult",
-    "GameRow",
-    "GameStatus",
-    "LeaderboardOrder",
-    "NewChallenge",
-    "NewGame",
-    "PlayerResult",
-    "SeriesResult",
+    "Standings",
     "Storage",
     "StorageError",
-    "Termination",
-    "series_keys",
 ]
+__all__ += rows.__all__

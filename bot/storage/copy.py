@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.storage.base import SQLITE_PREFIX, Storage, StorageError, is_postgres, sqlite_path
-from bot.storage.schema import TABLES
+from bot.storage.base import SQLITE_PREFIX, StorageError, is_postgres, sqlite_path
+from bot.storage.store import Storage
+from bot.storage.tables import TABLES
 
 
 async def copy_database(source: Storage, target: Storage) -> dict[str, int]:

@@ -8,12 +8,31 @@ them (``ValueError`` if it is not one of theirs).
 
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from bot.service.streaks import Result, Series, Tally
+from bot.standings import TALLY_FIELDS, Series, Standings, Tally
+
+__all__ = [
+    "AiColor",
+    "ChallengeRow",
+    "ChallengeStatus",
+    "Finished",
+    "GameResult",
+    "GameRow",
+    "GameStatus",
+    "LeaderboardOrder",
+    "NewChallenge",
+    "NewGame",
+    "Score",
+    "TallyKey",
+    "Termination",
+    "series_keys",
+]
+"""The values the rest of the bot uses (:mod:`bot.storage` offers them)."""
 
 
 class GameStatus(StrEnum):
@@ -119,9 +138,9 @@ class NewGame:
     def checked_ai_color(self) -> AiColor | None:
         return None if self.ai_color is None else AiColor(self.ai_color)
 
-    def values(self) -> tuple[Any, ...]:
-        """The stored columns, in :data:`NEW_GAME_COLUMNS` order."""
-        return (*astuple(self)[:-2], self.checked_ai_color(), self.rematch_of)
+    def values(self) -> dict[str, Any]:
+        """The stored columns, by name."""
+        return {**asdict(self), "ai_color": self.checked_ai_color()}
 
 
 @dataclass(frozen=True)
@@ -157,28 +176,24 @@ class NewChallenge:
     expires_at: datetime
     rematch_of: int | None = None
 
-    def values(self) -> tuple[Any, ...]:
-        """The stored columns but the moments, in :data:`NEW_CHALLENGE_COLUMNS` order."""
-        return (*astuple(self)[:-2], self.rematch_of)
+    def values(self) -> dict[str, Any]:
+        """The stored columns, by name."""
+        return asdict(self)
 
 
 @dataclass(frozen=True)
-class PlayerResult:
-    """One side's result, for its tally: ``kind`` is ``"human"`` or ``"bot:<level>"``."""
+class TallyKey:
+    """Whose tally a finished game changes: ``kind`` is ``"human"`` or ``"bot:<level>"``
+    (the opponent's); ``name`` is stored with it, as the leaderboard shows it."""
 
     user_id: int
     name: str
     kind: str
-    result: Result
 
 
-@dataclass(frozen=True)
-class SeriesResult:
-    """The series a game belongs to and how it went (keys like ``"u:1"``, ``"bot:easy"``)."""
-
-    white: str
-    black: str
-    winner: str | None
+Score = Callable[[Standings], Standings]
+"""The streak rule, handed over by the service: the standings after a game, from the ones
+before it (read in the finishing transaction, under lock)."""
 
 
 @dataclass(frozen=True)
@@ -214,18 +229,7 @@ def _required(value: datetime | float | None) -> datetime:
     return result
 
 
-GAME_FIELDS = tuple(GameRow.__dataclass_fields__)
-CHALLENGE_FIELDS = tuple(ChallengeRow.__dataclass_fields__)
-NEW_GAME_COLUMNS = ", ".join(NewGame.__dataclass_fields__)
-NEW_CHALLENGE_COLUMNS = ", ".join(f for f in NewChallenge.__dataclass_fields__ if f != "expires_at")
-TALLY_FIELDS = ("wins", "losses", "draws", "streak", "best", "gal", "gabad")
-GAME_COLUMNS = ", ".join(GAME_FIELDS)
-CHALLENGE_COLUMNS = ", ".join(CHALLENGE_FIELDS)
-TALLY_COLUMNS = ", ".join(TALLY_FIELDS)
-"""The column lists of SELECT and RETURNING clauses, the same for SQLite and PostgreSQL."""
-
-
-def game_row(d: dict[str, Any]) -> GameRow:
+def game_row(d: Mapping[Any, Any]) -> GameRow:
     """A game from its stored columns (by name), whichever engine read them."""
     return GameRow(
         **{
@@ -244,7 +248,7 @@ def game_row(d: dict[str, Any]) -> GameRow:
     )
 
 
-def challenge_row(d: dict[str, Any]) -> ChallengeRow:
+def challenge_row(d: Mapping[Any, Any]) -> ChallengeRow:
     """A challenge from its stored columns (by name)."""
     return ChallengeRow(
         **{
@@ -257,8 +261,15 @@ def challenge_row(d: dict[str, Any]) -> ChallengeRow:
     )
 
 
-def tally_of(d: dict[str, Any] | None) -> Tally:
+def tally_of(d: Mapping[Any, Any] | None) -> Tally:
     """A tally from its stored counts (an empty one for a player never counted)."""
     if d is None:
         return Tally()
     return Tally(*(int(d[k]) for k in TALLY_FIELDS))
+
+
+def series_of(d: Mapping[Any, Any] | None) -> Series:
+    """A series from its stored columns (an empty one for a pair that never played)."""
+    if d is None:
+        return Series()
+    return Series(d["holder"], d["stones"], d["last_white"], d["last_winner"], d["games"])

@@ -5,7 +5,16 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.service.streaks import GABAD, GAL, Series, Tally, bot_kind
+from bot.service.streaks import (
+    GABAD,
+    GAL,
+    Series,
+    Tally,
+    bot_kind,
+    first_to_place,
+    series_after,
+    tally_after,
+)
 from bot.service.texts import change_text, streak_phrase
 
 
@@ -13,7 +22,7 @@ def tally_of(results: str) -> Tally:
     """``"wwlwd"`` → the tally after those games."""
     t = Tally()
     for r in results:
-        t = t.after({"w": "win", "l": "loss", "d": "draw"}[r])  # type: ignore[arg-type]
+        t = tally_after(t, {"w": "win", "l": "loss", "d": "draw"}[r])  # type: ignore[arg-type]
     return t
 
 
@@ -80,23 +89,23 @@ def test_change_text_names_the_winner_and_the_ended_run() -> None:
 
 
 def test_series_stones_go_to_the_winner_and_a_loss_wipes_them() -> None:
-    s = Series().after("u:1", "u:2", "u:1")
+    s = series_after(Series(), "u:1", "u:2", "u:1")
     assert (s.holder, s.stones) == ("u:1", 1)
-    s = s.after("u:1", "u:2", "u:1")
+    s = series_after(s, "u:1", "u:2", "u:1")
     assert (s.holder, s.stones) == ("u:1", 2)
-    s = s.after("u:1", "u:2", None)  # a draw keeps the stones
+    s = series_after(s, "u:1", "u:2", None)  # a draw keeps the stones
     assert (s.holder, s.stones) == ("u:1", 2)
-    s = s.after("u:2", "u:1", "u:2")
+    s = series_after(s, "u:2", "u:1", "u:2")
     assert (s.holder, s.stones, s.games) == ("u:2", 1, 4)
 
 
 def test_who_places_first_in_a_series() -> None:
-    assert Series().first_to_place("u:1", "u:2") == "u:1"  # the challenger, in a new series
-    won = Series().after("u:1", "u:2", "u:2")
-    assert won.first_to_place("u:1", "u:2") == "u:2"  # the winner
-    drawn = Series().after("u:1", "u:2", None)
-    assert drawn.first_to_place("u:1", "u:2") == "u:2"  # who placed second last time
-    assert drawn.first_to_place("u:2", "u:1") == "u:2"
+    assert first_to_place(Series(), "u:1", "u:2") == "u:1"  # the challenger, in a new series
+    won = series_after(Series(), "u:1", "u:2", "u:2")
+    assert first_to_place(won, "u:1", "u:2") == "u:2"  # the winner
+    drawn = series_after(Series(), "u:1", "u:2", None)
+    assert first_to_place(drawn, "u:1", "u:2") == "u:2"  # who placed second last time
+    assert first_to_place(drawn, "u:2", "u:1") == "u:2"
 
 
 def test_bot_kind_names_the_level() -> None:

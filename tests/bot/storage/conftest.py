@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
 
-from bot.storage import NewGame, Storage
+from bot.service.streaks import Result, standings_after
+from bot.storage import NewGame, Standings, Storage, TallyKey
 from tests.bot.storage.pgserver import PostgresServer, find_binaries, start_server
 
 ENGINES = ("sqlite", "postgresql")
@@ -69,6 +71,16 @@ async def storage(database: str | Path) -> AsyncIterator[Storage]:
     await opened.close()
 
 
+@pytest.fixture
+async def two(database: str | Path) -> AsyncIterator[tuple[Storage, Storage]]:
+    """Two separate connections to the same database (two bot processes)."""
+    first = await Storage.open(database)
+    second = await Storage.open(database)
+    yield first, second
+    await first.close()
+    await second.close()
+
+
 def new_game(channel: int = 7) -> NewGame:
     return NewGame(
         guild_id=1,
@@ -80,3 +92,22 @@ def new_game(channel: int = 7) -> NewGame:
         black_id=12,
         black_name="Bashir",
     )
+
+
+def scored(
+    players: Sequence[tuple[int, str, str, Result]], series: tuple[str, str, str | None]
+) -> dict[str, Any]:
+    """The arguments of :meth:`Storage.finish_game` for a game whose players (user id,
+    name, opponent kind, result) and series (white, black, winner) are given, scored by
+    the service's streak rule as the kernel scores them."""
+    white, black, winner = series
+    results = {user: result for user, _, _, result in players}
+
+    def score(before: Standings) -> Standings:
+        return standings_after(before, results, white, black, winner)
+
+    return {
+        "players": [TallyKey(user, name, kind) for user, name, kind, _ in players],
+        "pair": (white, black),
+        "score": score,
+    }

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import NewChallenge, PlayerResult, SeriesResult, Storage, StorageError
+from bot.storage import NewChallenge, Storage, StorageError
 from bot.storage.copy import copy_database, migrate
-from bot.storage.schema import TABLES
-from tests.bot.storage.conftest import fresh_postgres, new_game
+from bot.storage.tables import TABLES
+from tests.bot.storage.conftest import fresh_postgres, new_game, scored
 from tests.bot.storage.pgserver import PostgresServer
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -31,9 +31,8 @@ async def fill(storage: Storage) -> None:
     await storage.finish_game(
         first.id, 0, record=["a1", "b1"], result="white", termination="RESIGNATION",
         now=NOW + timedelta(minutes=5),
-        players=[PlayerResult(11, "Amina", "human", "win"),
-                 PlayerResult(12, "Bashir", "human", "loss")],
-        series=SeriesResult("u:11", "u:12", "u:11"),
+        **scored([(11, "Amina", "human", "win"), (12, "Bashir", "human", "loss")],
+                 ("u:11", "u:12", "u:11")),
     )  # fmt: skip
     rematch = await storage.create_game(replace(new_game(1), rematch_of=first.id), NOW)
     moved = await storage.update_game(

@@ -4,13 +4,15 @@ on both engines (the ``storage`` fixture)."""
 from __future__ import annotations
 
 import asyncio
+import shutil
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.storage import MIGRATIONS, NewGame, Storage
+from bot.storage import NewGame, Storage
 
 NOW = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
+RELEASE_3 = Path(__file__).parent / "data" / "release-3.db"
 
 
 def bot_game(channel: int = 7) -> NewGame:
@@ -65,10 +67,10 @@ async def test_the_newest_game_of_a_channel_is_found_over_or_not(storage: Storag
 
 async def test_a_sqlite_database_of_schema_2_gains_the_hints_table(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
-    with sqlite3.connect(path) as raw:
-        for number, script in enumerate(MIGRATIONS[:2], start=1):
-            raw.executescript(script)
-            raw.execute(f"PRAGMA user_version = {number}")
+    shutil.copy(RELEASE_3, path)
+    with sqlite3.connect(path) as raw:  # schema 2 was schema 3 without the hints
+        raw.execute("DROP TABLE hints")
+        raw.execute("PRAGMA user_version = 2")
     storage = await Storage.open(path)
     try:
         game = await storage.create_game(bot_game(), NOW)

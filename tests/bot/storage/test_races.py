@@ -4,34 +4,18 @@ to one game applies exactly once, and games ending together both count."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
-
-import pytest
 
 from bot.storage import (
     ChannelTaken,
     GameRow,
     NewChallenge,
-    PlayerResult,
-    SeriesResult,
     Storage,
 )
-from tests.bot.storage.conftest import new_game
+from tests.bot.storage.conftest import new_game, scored
 
 NOW = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-async def two(database: str | Path) -> AsyncIterator[tuple[Storage, Storage]]:
-    """Two separate connections to the same database."""
-    first = await Storage.open(database)
-    second = await Storage.open(database)
-    yield first, second
-    await first.close()
-    await second.close()
 
 
 def win(game: GameRow, winner: int, loser: int) -> dict[str, object]:
@@ -40,11 +24,10 @@ def win(game: GameRow, winner: int, loser: int) -> dict[str, object]:
         "result": "white" if winner == game.white_id else "black",
         "termination": "RESIGNATION",
         "now": NOW,
-        "players": [
-            PlayerResult(winner, f"p{winner}", "human", "win"),
-            PlayerResult(loser, f"p{loser}", "human", "loss"),
-        ],
-        "series": SeriesResult(f"u:{game.white_id}", f"u:{game.black_id}", f"u:{winner}"),
+        **scored(
+            [(winner, f"p{winner}", "human", "win"), (loser, f"p{loser}", "human", "loss")],
+            (f"u:{game.white_id}", f"u:{game.black_id}", f"u:{winner}"),
+        ),
     }
 
 

@@ -19,15 +19,12 @@ from bot.storage import (
     GameResult,
     GameStatus,
     NewChallenge,
-    PlayerResult,
-    SeriesResult,
     Storage,
     StorageError,
     Termination,
 )
-from bot.storage.schema import TABLES
-from bot.storage.sqlite import SqliteStorage
-from tests.bot.storage.conftest import new_game
+from bot.storage.tables import TABLES
+from tests.bot.storage.conftest import new_game, scored
 
 NOW = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 
@@ -39,12 +36,10 @@ async def test_migrations_from_empty_set_the_schema_version(storage: Storage) ->
 
 async def test_sqlite_runs_in_wal_mode_with_every_table(tmp_path: Path) -> None:
     storage = await Storage.open(tmp_path / "s.db")
-    try:
-        assert isinstance(storage, SqliteStorage)
-        assert await storage.journal_mode() == "wal"
-    finally:
-        await storage.close()
+    assert storage.engine == "sqlite"
+    await storage.close()
     with sqlite3.connect(tmp_path / "s.db") as raw:
+        assert raw.execute("PRAGMA journal_mode").fetchone() == ("wal",)  # kept by the file
         tables = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert set(TABLES) <= tables
 
@@ -142,11 +137,9 @@ async def test_one_active_game_per_channel(storage: Storage) -> None:
 
 async def test_finish_game_counts_tallies_and_series_in_one_transaction(storage: Storage) -> None:
     game = await storage.create_game(new_game(), NOW)
-    players = [
-        PlayerResult(11, "Amina", "human", "win"),
-        PlayerResult(12, "Bashir", "human", "loss"),
-    ]
-    series = SeriesResult("u:11", "u:12", "u:11")
+    scoring = scored(
+        [(11, "Amina", "human", "win"), (12, "Bashir", "human", "loss")], ("u:11", "u:12", "u:11")
+    )
     done = await storage.finish_game(
         game.id,
         0,
@@ -154,8 +147,7 @@ async def test_finish_game_counts_tallies_and_series_in_one_transaction(storage:
         result="white",
         termination="RESIGNATION",
         now=NOW,
-        players=players,
-        series=series,
+        **scoring,
     )
     assert done is not None and done.game.status == "over" and done.game.version == 1
     assert done.tallies[11][1].streak == 1 and done.tallies[12][1].losses == 1
@@ -168,8 +160,7 @@ async def test_finish_game_counts_tallies_and_series_in_one_transaction(storage:
         result="white",
         termination="RESIGNATION",
         now=NOW,
-        players=players,
-        series=series,
+        **scoring,
     )
     assert stale is None
     assert (await storage.tallies(1, 11))["human"].wins == 1
@@ -193,11 +184,11 @@ async def test_challenges_resolve_once_and_expire(storage: Storage) -> None:
 
 
 async def test_accepting_into_a_busy_channel_changes_nothing(storage: Storage) -> None:
-    await storage.create_game(new_game(7), NOW)
     c = await storage.create_challenge(
         NewChallenge(1, 7, None, 13, "Cawo", 12, "Bashir", "jar", NOW + timedelta(minutes=10)),
         NOW,
     )
+    await storage.create_game(new_game(7), NOW)  # another game began here meanwhile
     with pytest.raises(ChannelTaken):
         await storage.accept_challenge(c.id, new_game(7), NOW)
     assert (await storage.get_challenge(c.id)).status == "open"  # type: ignore[union-attr]
@@ -213,11 +204,13 @@ async def test_leaderboard_orders_by_streak(storage: Storage) -> None:
             result="white",
             termination="RESIGNATION",
             now=NOW,
-            players=[
-                PlayerResult(winner, f"p{winner}", "human", "win"),
-                PlayerResult(loser, f"p{loser}", "human", "loss"),
-            ],
-            series=SeriesResult(f"u:{winner}", f"u:{loser}", f"u:{winner}"),
+            **scored(
+                [
+                    (winner, f"p{winner}", "human", "win"),
+                    (loser, f"p{loser}", "human", "loss"),
+                ],
+                (f"u:{winner}", f"u:{loser}", f"u:{winner}"),
+            ),
         )
     rows = await storage.leaderboard(1, "human", "streak")
     assert [(uid, t.streak) for uid, _, t in rows] == [(11, 2), (12, 1)]
@@ -279,7 +272,7 @@ async def test_values_outside_a_vocabulary_are_refused_and_change_nothing(
     with pytest.raises(ValueError):
         await storage.finish_game(
             game.id, 0, record=[], result="white", termination="BOREDOM", now=NOW,
-            players=[], series=SeriesResult("u:11", "u:12", None),
+            **scored([], ("u:11", "u:12", None)),
         )  # fmt: skip
     assert (await storage.get_challenge(c.id)).status == "open"  # type: ignore[union-attr]
     assert await storage.get_game(game.id) == game
@@ -290,7 +283,7 @@ async def test_rows_carry_their_vocabularies(storage: Storage) -> None:
     assert game.status is GameStatus.ACTIVE and game.ai_color is AiColor.BLACK
     done = await storage.finish_game(
         game.id, 0, record=[], result="draw", termination="AGREEMENT", now=NOW,
-        players=[], series=SeriesResult("u:11", "bot:easy", None),
+        **scored([], ("u:11", "bot:easy", None)),
     )  # fmt: skip
     assert done is not None
     assert (done.game.status, done.game.result, done.game.termination) == (
@@ -313,8 +306,7 @@ async def test_the_bots_record_is_its_opponents_tallies_turned_round(storage: St
             result="white",
             termination="RESIGNATION",
             now=NOW,
-            players=[PlayerResult(11, "Amina", kind, outcome)],
-            series=SeriesResult("u:11", "bot:x", None),
+            **scored([(11, "Amina", kind, outcome)], ("u:11", "bot:x", None)),
         )
         assert done is not None
     assert await storage.bot_record(1) == {"bot:easy": (1, 1, 0), "bot:hard": (0, 0, 1)}

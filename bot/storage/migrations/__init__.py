@@ -1,0 +1,127 @@
+"""The schema's history: Alembic migrations, one history for both engines, applied by the
+bot itself when it opens its database (no ``alembic.ini``; the versions ship in the
+package).
+
+Migration ``n`` (``versions/000n_….py``) takes a database from schema version ``n - 1``
+to ``n``. Most of each is :func:`grow`: the tables, columns and indexes of
+:mod:`bot.storage.tables` whose ``info`` names that migration; what only data can do
+(filling a new column, closing duplicates before a unique index) is written beside it.
+Alembic keeps its history in ``shax_migrations`` (so another application's Alembic in
+the same database is never mistaken for ours), and the number of the schema is also
+kept where bots before Alembic kept it (see :mod:`bot.storage.dialects`), so that an
+older bot refuses a newer database.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from alembic import op
+from alembic.operations import Operations
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import (
+    CheckConstraint,
+    Column,
+    Connection,
+    ForeignKeyConstraint,
+    Index,
+    Table,
+    inspect,
+)
+
+from bot.storage.base import StorageError
+from bot.storage.tables import TABLES, metadata
+
+HERE = Path(__file__).resolve().parent
+VERSION_TABLE = "shax_migrations"
+SCHEMA_VERSION = len(list((HERE / "versions").glob("[0-9][0-9][0-9][0-9]_*.py")))
+"""The schema this bot writes: the number of its migrations."""
+
+
+def revision(number: int) -> str:
+    return f"{number:04d}"
+
+
+def _since(item: Table | Column[Any] | Index) -> int:
+    return int(item.info.get("since", 1))
+
+
+def grow(number: int) -> None:
+    """Create what migration ``number`` adds to the tables: new tables (with the columns
+    they had then), new columns of older tables, and new indexes."""
+    for table in metadata.sorted_tables:
+        if _since(table) > number:
+            continue
+        if _since(table) == number:
+            columns = [c._copy() for c in table.columns if _since(c) <= number]
+            # A column's copy keeps its own checks, not its references nor the table's checks.
+            references = [
+                ForeignKeyConstraint(
+                    [c.name for c in key.columns], [e.target_fullname for e in key.elements]
+                )
+                for key in table.foreign_key_constraints
+            ]
+            checks = [
+                CheckConstraint(c.sqltext)
+                for c in table.constraints
+                if isinstance(c, CheckConstraint)
+                and not any(c in column.constraints for column in table.columns)
+            ]
+            op.create_table(table.name, *columns, *references, *checks)
+        else:
+            for column in table.columns:
+                if _since(column) == number:
+                    op.add_column(table.name, column._copy())
+        for index in sorted(table.indexes, key=lambda i: str(i.name)):
+            if _since(index) == number:
+                op.create_index(
+                    str(index.name),
+                    table.name,
+                    [c.name for c in index.columns],
+                    unique=index.unique,
+                    **index.dialect_kwargs,
+                )
+
+
+def upgrade(conn: Connection, number: int, where: str) -> None:
+    """Bring the database (at schema ``number``, as its engine's marker says) to
+    :data:`SCHEMA_VERSION`, inside the caller's transaction; a database that is newer,
+    or holds tables this bot did not make, is a :class:`StorageError` and is left alone."""
+    if number > SCHEMA_VERSION:
+        raise StorageError(
+            f"The database {where} has schema version {number}, newer than this bot's "
+            f"{SCHEMA_VERSION}: upgrade the bot, or restore a backup made by this one."
+        )
+    script = ScriptDirectory(str(HERE))
+    context = MigrationContext.configure(
+        conn,
+        opts={
+            "script": script,
+            "version_table": VERSION_TABLE,
+            "fn": lambda rev, _: script._upgrade_revs("head", rev),
+        },
+    )
+    if not context.get_current_heads():
+        if number == 0:
+            refuse_foreign_tables(conn, where)
+        else:
+            # Written before the history was Alembic's: it starts where the number says.
+            context.stamp(script, revision(number))
+    with Operations.context(context):
+        context.run_migrations()
+
+
+def refuse_foreign_tables(conn: Connection, where: str) -> None:
+    """A database without the bot's schema that holds a table of one of its names belongs
+    to someone else: say so, and change nothing."""
+    found = sorted(set(inspect(conn).get_table_names()) & set(TABLES))
+    if found:
+        named = ", ".join(found)
+        plural = "s" if len(found) > 1 else ""
+        raise StorageError(
+            f"The database {where} already holds a table{plural} named {named} that this "
+            "bot did not make: give the bot a database of its own (another file, database "
+            "or schema); nothing in this one was changed."
+        )

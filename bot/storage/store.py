@@ -1,0 +1,620 @@
+"""The bot's database: every statement once, for SQLite and PostgreSQL alike.
+
+Each call is one statement where it can be (``UPDATE … RETURNING`` writes and reads back
+in one trip, and commits on its own); a read-modify-write is one transaction that
+takes its lock first (:meth:`Storage._transaction`; the locks are the dialect's, see
+:mod:`bot.storage.dialects`), or rests on a unique index (``INSERT … ON CONFLICT DO
+NOTHING``: two at once, and one of them finds the other's row). A game changes only
+``WHERE id = ? AND version = ?``, so a stale or concurrent change applies at most once,
+and its version then grows by one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Select, Table, and_, func, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.sql.dml import ReturningUpdate
+
+from bot.standings import SERIES_FIELDS, TALLY_FIELDS, Series, Standings, Tally
+from bot.storage.base import ChallengeTaken, ChannelTaken, check_table, resolution
+from bot.storage.dialects import MIGRATION_LOCK, Dialect, dialect_for
+from bot.storage.migrations import SCHEMA_VERSION, upgrade
+from bot.storage.rows import (
+    ChallengeRow,
+    ChallengeStatus,
+    Finished,
+    GameResult,
+    GameRow,
+    GameStatus,
+    LeaderboardOrder,
+    NewChallenge,
+    NewGame,
+    Score,
+    TallyKey,
+    Termination,
+    challenge_row,
+    game_row,
+    guild_key,
+    series_keys,
+    series_of,
+    tally_of,
+)
+from bot.storage.tables import (
+    TABLES,
+    challenges,
+    games,
+    guild_settings,
+    hints,
+    meta,
+    metadata,
+    player_prefs,
+    series,
+    tallies,
+)
+
+SettingsChange = Callable[[dict[str, str]], Mapping[str, str | None]]
+"""Given a server's stored settings, the ones to write (``None`` removes one); raising
+changes nothing."""
+
+ACTIVE = games.c.status == GameStatus.ACTIVE
+OPEN = challenges.c.status == ChallengeStatus.OPEN
+RANKED = {
+    LeaderboardOrder.STREAK: (tallies.c.streak, tallies.c.wins),
+    LeaderboardOrder.BEST: (tallies.c.best, tallies.c.wins),
+}
+
+
+class Storage:
+    """The bot's database. Open with :meth:`open`; close with :meth:`close`."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        self._d = dialect
+        self.where = dialect.where
+        """The database, for messages: the SQLite file or the URL without its secrets."""
+        self.engine = dialect.name
+        self._closed = False
+
+    @classmethod
+    async def open(cls, target: str | Path) -> Storage:
+        """Open (or create) the database ``target`` and run pending migrations: a SQLite
+        file (a path or ``sqlite:///path``) or a PostgreSQL server (``postgresql://…``).
+        Raises :class:`~bot.storage.base.StorageError` if it cannot be used."""
+        dialect = dialect_for(target)
+        await dialect.open()
+        storage = cls(dialect)
+        try:
+            await storage._migrate()
+        except BaseException:
+            await dialect.close()
+            raise
+        return storage
+
+    async def _migrate(self) -> None:
+        async with self._transaction(MIGRATION_LOCK) as conn:
+            number = await self._d.schema_number(conn)
+            if number == SCHEMA_VERSION:
+                return
+            await conn.run_sync(upgrade, number, self.where)
+            await self._d.set_schema_number(conn, SCHEMA_VERSION)
+
+    async def close(self) -> None:
+        """Close the connections (a second call does nothing)."""
+        if not self._closed:
+            self._closed = True
+            await self._d.close()
+
+    async def schema_version(self) -> int:
+        async with self._d.connection() as conn:
+            return await self._d.schema_number(conn)
+
+    # -- running statements ----------------------------------------------------------
+
+    @asynccontextmanager
+    async def _transaction(self, lock: str | None = None) -> AsyncIterator[AsyncConnection]:
+        """One transaction holding the write lock (SQLite) or ``lock`` (PostgreSQL);
+        committed at the end, rolled back if anything raises."""
+        async with self._d.connection() as conn:
+            await conn.exec_driver_sql(self._d.begin)
+            try:
+                if lock is not None:
+                    await self._d.lock(conn, lock)
+                yield conn
+            except BaseException:
+                await conn.exec_driver_sql("ROLLBACK")
+                raise
+            await conn.exec_driver_sql("COMMIT")
+
+    async def _rows(self, statement: Any) -> list[Mapping[str, Any]]:
+        """One statement on its own (committed when it returns), and its rows."""
+        async with self._d.connection() as conn:
+            result = await conn.execute(statement)
+            return list(result.mappings()) if result.returns_rows else []
+
+    async def _row(self, statement: Any) -> Mapping[str, Any] | None:
+        rows = await self._rows(statement)
+        return rows[0] if rows else None
+
+    async def _game(self, statement: Select[Any] | ReturningUpdate[Any]) -> GameRow | None:
+        row = await self._row(statement)
+        return None if row is None else game_row(row)
+
+    async def _games(self, statement: Select[Any]) -> list[GameRow]:
+        return [game_row(r) for r in await self._rows(statement)]
+
+    async def _challenges(self, statement: Select[Any]) -> list[ChallengeRow]:
+        return [challenge_row(r) for r in await self._rows(statement)]
+
+    def _upsert(self, table: Table, **values: Any) -> Any:
+        """Insert a row, or change the existing one with the same key."""
+        statement = self._d.insert(table).values(**values)
+        keys = [c.name for c in table.primary_key.columns]
+        changed = {k: statement.excluded[k] for k in values if k not in keys}
+        return statement.on_conflict_do_update(index_elements=keys, set_=changed)
+
+    # -- games -----------------------------------------------------------------------
+
+    def _insert_game(self, new: NewGame, now: datetime) -> Any:
+        moments = {"created_at": now, "updated_at": now, "turn_started_at": now}
+        return (
+            self._d.insert(games)
+            .values(**new.values(), **moments, shown_version=-1)
+            .on_conflict_do_nothing()
+            .returning(*games.c)
+        )
+
+    async def create_game(self, new: NewGame, now: datetime) -> GameRow:
+        """Insert a game; raises :class:`ChannelTaken` if its channel has an active game."""
+        row = await self._game(self._insert_game(new, now))
+        if row is None:
+            raise ChannelTaken(new.channel_id)
+        return row
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        return await self._game(select(games).where(games.c.id == game_id))
+
+    async def active_game_in_channel(self, channel_id: int) -> GameRow | None:
+        return await self._game(select(games).where(games.c.channel_id == channel_id, ACTIVE))
+
+    async def active_games(self, *, turn_started_by: datetime | None = None) -> list[GameRow]:
+        """The active games, oldest first. With ``turn_started_by``, only those the clock
+        may concern: bot games, and games whose turn started at or before that moment."""
+        statement = select(games).where(ACTIVE).order_by(games.c.id)
+        if turn_started_by is not None:
+            statement = statement.where(
+                or_(games.c.ai_level.is_not(None), games.c.turn_started_at <= turn_started_by)
+            )
+        return await self._games(statement)
+
+    def _change_game(self, game_id: int, version: int, **values: Any) -> ReturningUpdate[Any]:
+        """The game changed if it is still active at ``version``; its version grows."""
+        c = games.c
+        return (
+            update(games)
+            .where(c.id == game_id, c.version == version, ACTIVE)
+            .values(**values, version=c.version + 1)
+            .returning(*games.c)
+        )
+
+    async def update_game(
+        self,
+        game_id: int,
+        version: int,
+        *,
+        record: Sequence[str],
+        draw_offered_by: int | None,
+        now: datetime,
+        new_turn: bool,
+    ) -> GameRow | None:
+        """Store a changed active game if it is still at ``version`` (then version + 1).
+
+        ``new_turn`` restarts the turn clock (and its warning). ``None`` when the game
+        has moved on or ended meanwhile: nothing is changed.
+        """
+        turn = {"turn_started_at": now, "warned": False} if new_turn else {}
+        return await self._game(
+            self._change_game(
+                game_id,
+                version,
+                record=" ".join(record),
+                draw_offered_by=draw_offered_by,
+                updated_at=now,
+                **turn,
+            )
+        )
+
+    async def mark_warned(self, game_id: int, version: int) -> bool:
+        """Note that the turn-timeout warning was sent (only if the game is unchanged)."""
+        c = games.c
+        statement = (
+            update(games)
+            .where(c.id == game_id, c.version == version, ACTIVE)
+            .values(warned=True)
+            .returning(c.id)
+        )
+        return await self._row(statement) is not None
+
+    async def set_board_message(
+        self, game_id: int, message_id: int | None, version: int | None = None
+    ) -> None:
+        """Remember the game's live board message and (if given) the version it shows."""
+        if message_id is not None:
+            await self._rows(
+                update(games).where(games.c.id == game_id).values(board_message_id=message_id)
+            )
+        if version is not None:
+            await self.mark_shown(game_id, version)
+
+    async def mark_shown(self, game_id: int, version: int) -> None:
+        """Note that the players have seen the game's board at ``version`` (never goes back)."""
+        shown = games.c.shown_version
+        await self._rows(
+            update(games)
+            .where(games.c.id == game_id)
+            .values(shown_version=self._d.greatest(shown, version))
+        )
+
+    async def unshown_games(self) -> list[GameRow]:
+        """Games whose stored version is newer than the board the players last saw: a move
+        committed but never shown (a crash between the commit and the post)."""
+        c = games.c
+        return await self._games(select(games).where(c.shown_version < c.version).order_by(c.id))
+
+    async def finish_game(
+        self,
+        game_id: int,
+        version: int,
+        *,
+        record: Sequence[str],
+        result: GameResult | str,
+        termination: Termination | str,
+        now: datetime,
+        players: Sequence[TallyKey],
+        pair: tuple[str, str],
+        score: Score,
+    ) -> Finished | None:
+        """End a game if it is still at ``version`` and, in the same transaction, write
+        the standings ``score`` computes from the players' tallies and the pair's series
+        as they stand (their rows locked first, always in one order, so that games
+        ending at once all count). ``None`` if the game has moved on: nothing changes."""
+        ending = self._change_game(
+            game_id,
+            version,
+            record=" ".join(record),
+            status=GameStatus.OVER,
+            result=GameResult(result),
+            termination=Termination(termination),
+            draw_offered_by=None,
+            updated_at=now,
+            ended_at=now,
+        )
+        async with self._transaction() as conn:
+            row = (await conn.execute(ending)).mappings().first()
+            if row is None:
+                return None
+            game = game_row(row)
+            guild = guild_key(game.guild_id)
+            before = await self._locked_standings(conn, guild, players, series_keys(*pair))
+            after = score(before)
+            for player in players:
+                await conn.execute(
+                    update(tallies)
+                    .where(*self._tally_key(guild, player))
+                    .values(name=player.name, **_fields(after.tallies[player.user_id]))
+                )
+            a, b = series_keys(*pair)
+            await conn.execute(
+                update(series)
+                .where(series.c.guild_id == guild, series.c.a == a, series.c.b == b)
+                .values(**_fields(after.series))
+            )
+        tallies_changed = {
+            p.user_id: (before.tallies[p.user_id], after.tallies[p.user_id]) for p in players
+        }
+        return Finished(game, tallies_changed, after.series)
+
+    @staticmethod
+    def _tally_key(guild: int, player: TallyKey) -> tuple[Any, ...]:
+        c = tallies.c
+        return (c.guild_id == guild, c.user_id == player.user_id, c.kind == player.kind)
+
+    async def _locked_standings(
+        self, conn: AsyncConnection, guild: int, players: Sequence[TallyKey], pair: tuple[str, str]
+    ) -> Standings:
+        """The players' tallies and the pair's series, their rows made if missing and
+        locked until the transaction ends."""
+        ordered = sorted(players, key=lambda p: (p.user_id, p.kind))
+        if ordered:
+            rows = [
+                {"guild_id": guild, "user_id": p.user_id, "kind": p.kind, "name": p.name}
+                for p in ordered
+            ]
+            await conn.execute(self._d.insert(tallies).values(rows).on_conflict_do_nothing())
+        a, b = pair
+        await conn.execute(
+            self._d.insert(series).values(guild_id=guild, a=a, b=b).on_conflict_do_nothing()
+        )
+        found: dict[int, Tally] = {}
+        if ordered:
+            locked = await conn.execute(
+                select(tallies)
+                .where(or_(*(and_(*self._tally_key(guild, p)) for p in ordered)))
+                .order_by(tallies.c.user_id, tallies.c.kind)
+                .with_for_update()
+            )
+            by_key = {(r["user_id"], r["kind"]): tally_of(r) for r in locked.mappings()}
+            found = {p.user_id: by_key[p.user_id, p.kind] for p in ordered}
+        pair_row = await conn.execute(
+            select(series)
+            .where(series.c.guild_id == guild, series.c.a == a, series.c.b == b)
+            .with_for_update()
+        )
+        return Standings(found, series_of(pair_row.mappings().first()))
+
+    async def last_game_in_channel(self, channel_id: int) -> GameRow | None:
+        """The newest game of a channel, being played or over."""
+        c = games.c
+        return await self._game(
+            select(games).where(c.channel_id == channel_id).order_by(c.id.desc()).limit(1)
+        )
+
+    # -- hints -----------------------------------------------------------------------
+
+    async def hints_used(self, game_id: int) -> int:
+        """How many hints were taken in a game."""
+        row = await self._row(select(hints.c.used).where(hints.c.game_id == game_id))
+        return 0 if row is None else int(row["used"])
+
+    async def use_hint(self, game_id: int, limit: int) -> int | None:
+        """Count one more hint in a game if fewer than ``limit`` were taken: the new count,
+        or ``None`` (nothing changed) when the limit is reached."""
+        if limit <= 0:
+            return None
+        statement = (
+            self._d.insert(hints)
+            .values(game_id=game_id, used=1)
+            .on_conflict_do_update(
+                index_elements=[hints.c.game_id],
+                set_={"used": hints.c.used + 1},
+                where=hints.c.used < limit,
+            )
+            .returning(hints.c.used)
+        )
+        row = await self._row(statement)
+        return None if row is None else int(row["used"])
+
+    # -- the bot's facts, server settings and player preferences ---------------------
+
+    async def get_meta(self, key: str) -> str | None:
+        row = await self._row(select(meta.c.value).where(meta.c.key == key))
+        return None if row is None else str(row["value"])
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self._rows(self._upsert(meta, key=key, value=value))
+
+    async def guild_settings(self, guild_id: int) -> dict[str, str]:
+        """A server's settings that differ from the defaults, by name."""
+        async with self._d.connection() as conn:
+            return await self._settings_of(conn, guild_id)
+
+    @staticmethod
+    async def _settings_of(conn: AsyncConnection, guild_id: int) -> dict[str, str]:
+        c = guild_settings.c
+        rows = await conn.execute(select(c.key, c.value).where(c.guild_id == guild_id))
+        return {str(key): str(value) for key, value in rows}
+
+    async def set_guild_setting(self, guild_id: int, key: str, value: str | None) -> None:
+        """Set a server's setting; ``None`` returns it to the default."""
+        await self.change_guild_settings(guild_id, lambda _: {key: value})
+
+    async def change_guild_settings(self, guild_id: int, change: SettingsChange) -> dict[str, str]:
+        """Change a server's settings in one transaction: ``change`` sees them as stored
+        (no other change can come between) and says what to write. The settings after."""
+        c = guild_settings.c
+        async with self._transaction(f"guild_settings:{guild_id}") as conn:
+            stored = await self._settings_of(conn, guild_id)
+            for key, value in change(dict(stored)).items():
+                if value is None:
+                    await conn.execute(
+                        guild_settings.delete().where(c.guild_id == guild_id, c.key == key)
+                    )
+                    stored.pop(key, None)
+                else:
+                    statement = self._upsert(
+                        guild_settings, guild_id=guild_id, key=key, value=value
+                    )
+                    await conn.execute(statement)
+                    stored[key] = value
+            return stored
+
+    async def settings_named(self, key: str) -> dict[int, str]:
+        """One setting across every server that changed it: server id → value."""
+        c = guild_settings.c
+        rows = await self._rows(select(c.guild_id, c.value).where(c.key == key))
+        return {int(r["guild_id"]): str(r["value"]) for r in rows}
+
+    async def player_prefs(self, user_id: int) -> dict[str, str]:
+        """A player's chosen preferences (language, theme), by name."""
+        c = player_prefs.c
+        rows = await self._rows(select(c.key, c.value).where(c.user_id == user_id))
+        return {str(r["key"]): str(r["value"]) for r in rows}
+
+    async def set_player_pref(self, user_id: int, key: str, value: str | None) -> None:
+        """Set a player's preference; ``None`` forgets it (one statement: the last of
+        several at once stands, as if they came one after another)."""
+        c = player_prefs.c
+        if value is None:
+            await self._rows(player_prefs.delete().where(c.user_id == user_id, c.key == key))
+        else:
+            await self._rows(self._upsert(player_prefs, user_id=user_id, key=key, value=value))
+
+    # -- challenges ------------------------------------------------------------------
+
+    async def create_challenge(self, new: NewChallenge, now: datetime) -> ChallengeRow:
+        """Insert an open challenge, in one transaction holding its channel (as accepting
+        one does): raises :class:`ChannelTaken` if a game is being played there, and
+        :class:`ChallengeTaken` if the same player already has one open to the same
+        opponent there, or the game already has an open rematch challenge."""
+        inserting = (
+            self._d.insert(challenges)
+            .values(**new.values(), created_at=now)
+            .on_conflict_do_nothing()
+            .returning(*challenges.c)
+        )
+        playing = select(games.c.id).where(games.c.channel_id == new.channel_id, ACTIVE)
+        async with self._transaction(_channel_lock(new.channel_id)) as conn:
+            if (await conn.execute(playing)).first() is not None:
+                raise ChannelTaken(new.channel_id)
+            row = (await conn.execute(inserting)).mappings().first()
+        if row is None:
+            raise ChallengeTaken(new.channel_id)
+        return challenge_row(row)
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeRow | None:
+        row = await self._row(select(challenges).where(challenges.c.id == challenge_id))
+        return None if row is None else challenge_row(row)
+
+    async def open_challenges(self, channel_id: int) -> list[ChallengeRow]:
+        """The open challenges in a channel, oldest first."""
+        c = challenges.c
+        return await self._challenges(
+            select(challenges).where(c.channel_id == channel_id, OPEN).order_by(c.id)
+        )
+
+    async def open_challenges_all(self) -> list[ChallengeRow]:
+        return await self._challenges(select(challenges).where(OPEN).order_by(challenges.c.id))
+
+    async def due_challenges(self, now: datetime) -> list[ChallengeRow]:
+        """Open challenges whose time is up."""
+        c = challenges.c
+        return await self._challenges(
+            select(challenges).where(OPEN, c.expires_at <= now).order_by(c.id)
+        )
+
+    def _close_challenge(
+        self, challenge_id: int, status: ChallengeStatus, now: datetime
+    ) -> ReturningUpdate[Any]:
+        c = challenges.c
+        return (
+            update(challenges)
+            .where(c.id == challenge_id, OPEN)
+            .values(status=status, resolved_at=now)
+            .returning(c.id)
+        )
+
+    async def resolve_challenge(
+        self, challenge_id: int, status: ChallengeStatus | str, now: datetime
+    ) -> bool:
+        """Close an open challenge as declined, cancelled or expired; ``False`` if it
+        was no longer open."""
+        closing = self._close_challenge(challenge_id, resolution(status), now)
+        return await self._row(closing) is not None
+
+    async def accept_challenge(
+        self, challenge_id: int, new: NewGame, now: datetime
+    ) -> GameRow | None:
+        """Accept an open challenge and create its game in one transaction.
+
+        ``None`` if the challenge was no longer open; raises :class:`ChannelTaken`
+        (changing nothing) if the channel has an active game.
+        """
+        async with self._transaction(_channel_lock(new.channel_id)) as conn:
+            accepting = self._close_challenge(challenge_id, ChallengeStatus.ACCEPTED, now)
+            if (await conn.execute(accepting)).first() is None:
+                return None
+            row = (await conn.execute(self._insert_game(new, now))).mappings().first()
+            if row is None:
+                raise ChannelTaken(new.channel_id)
+            await conn.execute(
+                update(challenges).where(challenges.c.id == challenge_id).values(game_id=row["id"])
+            )
+            return game_row(row)
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        await self._rows(
+            update(challenges).where(challenges.c.id == challenge_id).values(message_id=message_id)
+        )
+
+    # -- tallies and series ----------------------------------------------------------
+
+    async def tallies(self, guild_id: int | None, user_id: int) -> dict[str, Tally]:
+        """A player's tallies on a server, by opponent kind."""
+        c = tallies.c
+        rows = await self._rows(
+            select(tallies).where(c.guild_id == guild_key(guild_id), c.user_id == user_id)
+        )
+        return {str(r["kind"]): tally_of(r) for r in rows}
+
+    async def leaderboard(
+        self, guild_id: int | None, kind: str, by: LeaderboardOrder | str, limit: int = 10
+    ) -> list[tuple[int, str, Tally]]:
+        """The best tallies of a server for one opponent kind, ordered ``by`` the
+        current ``"streak"`` or the ``"best"`` streak (ties: more wins first)."""
+        ranked, wins = RANKED[LeaderboardOrder(by)]
+        c = tallies.c
+        rows = await self._rows(
+            select(tallies)
+            .where(c.guild_id == guild_key(guild_id), c.kind == kind, ranked > 0)
+            .order_by(ranked.desc(), wins.desc(), c.user_id)
+            .limit(limit)
+        )
+        return [(int(r["user_id"]), str(r["name"]), tally_of(r)) for r in rows]
+
+    async def bot_record(self, guild_id: int | None) -> dict[str, tuple[int, int, int]]:
+        """The bot's finished games on a server by tally kind (``"bot:hard"``): its wins,
+        losses and draws, from its opponents' tallies."""
+        c = tallies.c
+        rows = await self._rows(
+            select(
+                c.kind,
+                func.sum(c.losses).label("won"),
+                func.sum(c.wins).label("lost"),
+                func.sum(c.draws).label("drawn"),
+            )
+            .where(c.guild_id == guild_key(guild_id), c.kind.like("bot:%"))
+            .group_by(c.kind)
+        )
+        return {str(r["kind"]): (int(r["won"]), int(r["lost"]), int(r["drawn"])) for r in rows}
+
+    async def series(self, guild_id: int | None, x: str, y: str) -> Series:
+        """The series between two keys on a server (empty if they never played)."""
+        a, b = series_keys(x, y)
+        c = series.c
+        return series_of(
+            await self._row(
+                select(series).where(c.guild_id == guild_key(guild_id), c.a == a, c.b == b)
+            )
+        )
+
+    # -- copying a whole database ----------------------------------------------------
+
+    async def export_rows(self, table: str) -> list[dict[str, Any]]:
+        """Every row of one of :data:`bot.storage.tables.TABLES`, in key order, as plain
+        values (moments as aware datetimes, flags as bools)."""
+        found = metadata.tables[check_table(table)]
+        order = [found.c[name] for name in TABLES[table]]
+        return [dict(r) for r in await self._rows(select(found).order_by(*order))]
+
+    async def import_rows(self, tables: Mapping[str, Sequence[Mapping[str, Any]]]) -> None:
+        """Insert rows (as :meth:`export_rows` gives them) into empty tables, keeping their
+        ids, in one transaction."""
+        async with self._transaction() as conn:
+            for name, rows in tables.items():
+                if rows:
+                    await conn.execute(metadata.tables[check_table(name)].insert(), list(rows))
+            await self._d.after_import(conn, ["games", "challenges"])
+
+
+def _channel_lock(channel_id: int) -> str:
+    """The lock of a channel's challenges and the game they start."""
+    return f"channel:{channel_id}"
+
+
+def _fields(value: Tally | Series) -> dict[str, Any]:
+    names = TALLY_FIELDS if isinstance(value, Tally) else SERIES_FIELDS
+    return {name: getattr(value, name) for name in names}

@@ -1,0 +1,237 @@
+"""The tables, defined once for both engines (SQLAlchemy Core).
+
+Each engine stores a value its own way, and the column types say how: a moment is a
+``timestamptz`` on PostgreSQL and seconds since the epoch (``REAL``) on SQLite, as
+:class:`Moment`; a flag is a ``boolean`` or 0/1; a Discord id a ``bigint`` (SQLite's
+``INTEGER`` holds 64 bits, and a key ``INTEGER`` is the row id). The migrations in
+:mod:`bot.storage.migrations` create exactly these tables: each table, column and index
+says in its ``info`` which migration added it.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    DateTime,
+    Dialect,
+    Float,
+    ForeignKey,
+    Identity,
+    Index,
+    Integer,
+    MetaData,
+    Table,
+    Text,
+    false,
+    text,
+)
+from sqlalchemy.types import TypeDecorator, TypeEngine
+
+from bot.standings import TALLY_FIELDS
+from bot.storage.rows import AiColor, ChallengeStatus, GameResult, GameStatus
+
+Id = BigInteger().with_variant(Integer(), "sqlite")
+"""A Discord id or a row id: 64 bits on both engines."""
+
+
+class Moment(TypeDecorator[datetime]):
+    """An aware moment: ``timestamptz`` on PostgreSQL, seconds since the epoch on SQLite."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
+        if dialect.name == "sqlite":
+            return dialect.type_descriptor(Float())
+        return dialect.type_descriptor(DateTime(timezone=True))
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> Any:
+        if value is not None and dialect.name == "sqlite":
+            return value.timestamp()
+        return value
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None or isinstance(value, datetime):
+            return value
+        return datetime.fromtimestamp(float(value), UTC)
+
+
+metadata = MetaData()
+
+
+def since(number: int) -> dict[str, int]:
+    """The ``info`` of a table, column or index added by migration ``number`` (those
+    without one came with the first): :func:`bot.storage.migrations.grow` reads it."""
+    return {"since": number}
+
+
+def _row_and_place() -> tuple[Column[Any], ...]:
+    """A game's or a challenge's id, and where it is: the server (none in DMs), the
+    channel or thread, and a thread's parent channel."""
+    return (
+        Column("id", Id, Identity(), primary_key=True),
+        Column("guild_id", Id),
+        Column("channel_id", Id, nullable=False),
+        Column("parent_channel_id", Id),
+    )
+
+
+def _one_of(name: str, words: type[StrEnum], default: StrEnum | None = None) -> Column[Any]:
+    """A column holding one of ``words`` (checked by the database); with a ``default``
+    it is never empty, without one it may be."""
+    listed = ", ".join(f"'{word.value}'" for word in words)
+    return Column(
+        name,
+        Text,
+        CheckConstraint(f"{name} IN ({listed})"),
+        nullable=default is None,
+        server_default=None if default is None else default.value,
+    )
+
+
+def _per_server(**keys: TypeEngine[Any]) -> tuple[Column[Any], ...]:
+    """The key of a row kept per server (``guild_id`` 0 outside one), then ``keys``."""
+    return (
+        Column("guild_id", Id, primary_key=True),
+        *(Column(name, kind, primary_key=True) for name, kind in keys.items()),
+    )
+
+
+def _player(role: str) -> tuple[Column[Any], ...]:
+    """A player's id and the name shown (``white``, ``challenger``…)."""
+    return Column(f"{role}_id", Id, nullable=False), Column(f"{role}_name", Text, nullable=False)
+
+
+games = Table(
+    "games",
+    metadata,
+    *_row_and_place(),
+    Column("variant", Text, nullable=False),
+    Column("record", Text, nullable=False, server_default=""),
+    *_player("white"),
+    *_player("black"),
+    Column("ai_level", Text),
+    _one_of("ai_color", AiColor),
+    _one_of("status", GameStatus, GameStatus.ACTIVE),
+    _one_of("result", GameResult),
+    Column("termination", Text),
+    Column("version", Integer, nullable=False, server_default="0"),
+    Column("draw_offered_by", Id),
+    Column("warned", Boolean(create_constraint=False), nullable=False, server_default=false()),
+    Column("board_message_id", Id),
+    Column("rematch_of", Id, ForeignKey("games.id")),
+    Column("created_at", Moment, nullable=False),
+    Column("updated_at", Moment, nullable=False),
+    Column("turn_started_at", Moment, nullable=False),
+    Column("ended_at", Moment),
+    Column("shown_version", Integer, nullable=False, server_default="0", info=since(2)),
+    Index(
+        "games_one_active_per_channel",
+        "channel_id",
+        unique=True,
+        sqlite_where=text("status = 'active'"),
+        postgresql_where=text("status = 'active'"),
+    ),
+    Index("games_status", "status"),
+    Index("games_unshown", "status", "shown_version", "version", info=since(2)),
+)
+
+OPEN = text("status = 'open'")
+OPEN_CHALLENGE = text("status = 'open' AND rematch_of IS NULL")
+"""A challenge sent with /shax challenge (not a rematch's), still open."""
+
+challenges = Table(
+    "challenges",
+    metadata,
+    *_row_and_place(),
+    *_player("challenger"),
+    *_player("opponent"),
+    Column("variant", Text, nullable=False),
+    _one_of("status", ChallengeStatus, ChallengeStatus.OPEN),
+    Column("rematch_of", Id, ForeignKey("games.id")),
+    Column("game_id", Id, ForeignKey("games.id")),
+    Column("message_id", Id),
+    Column("created_at", Moment, nullable=False),
+    Column("expires_at", Moment, nullable=False),
+    Column("resolved_at", Moment),
+    Index("challenges_open", "status", "expires_at"),
+    Index(
+        "challenges_one_open_per_pair",
+        "channel_id",
+        "challenger_id",
+        "opponent_id",
+        unique=True,
+        sqlite_where=OPEN_CHALLENGE,
+        postgresql_where=OPEN_CHALLENGE,
+        info=since(4),
+    ),
+    Index(
+        "challenges_one_open_rematch",
+        "rematch_of",
+        unique=True,
+        sqlite_where=OPEN,
+        postgresql_where=OPEN,
+        info=since(4),
+    ),
+)
+
+tallies = Table(
+    "tallies",
+    metadata,
+    *_per_server(user_id=Id, kind=Text()),
+    Column("name", Text, nullable=False),
+    *(Column(name, Integer, nullable=False, server_default="0") for name in TALLY_FIELDS),
+)
+
+series = Table(
+    "series",
+    metadata,
+    *_per_server(a=Text(), b=Text()),
+    Column("holder", Text),
+    Column("stones", Integer, nullable=False, server_default="0"),
+    Column("last_white", Text),
+    Column("last_winner", Text),
+    Column("games", Integer, nullable=False, server_default="0"),
+    CheckConstraint("a < b"),
+)
+
+
+def _key_values(name: str, *owner: str) -> Table:
+    """A small key-value table: names and their values, per ``owner`` (a server, a
+    player) or for the bot itself."""
+    return Table(
+        name,
+        metadata,
+        *(Column(column, Id, primary_key=True) for column in owner),
+        Column("key", Text, primary_key=True),
+        Column("value", Text, nullable=False),
+        info=since(2),
+    )
+
+
+meta = _key_values("meta")
+"""The bot's own facts (the hash of the commands registered with Discord)."""
+guild_settings = _key_values("guild_settings", "guild_id")
+player_prefs = _key_values("player_prefs", "user_id")
+
+hints = Table(
+    "hints",
+    metadata,
+    Column("game_id", Id, ForeignKey("games.id"), primary_key=True),
+    Column("used", Integer, nullable=False, server_default="0"),
+    info=since(3),
+)
+
+TABLES: dict[str, tuple[str, ...]] = {
+    # Every table, in the order defined (each after those it refers to), and its key
+    # columns (the order a copy reads and compares rows in).
+    name: tuple(c.name for c in table.primary_key.columns)
+    for name, table in metadata.tables.items()
+}
