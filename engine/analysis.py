@@ -7,7 +7,8 @@ centi-stones from the point of view of the player who acts (a forced win in n pl
 is ``30000 - n``); :attr:`MoveReview.white_before` gives the position's value from
 white's side, for a curve over the game.
 
-Where the endgame tables hold a position and every action from it, its actions are
+Where the endgame tables hold a position and every action from it (and, on the boards
+solved whole, from the first stone: :mod:`engine.tables.solved`), its actions are
 scored by them instead, exactly (:attr:`Assessment.source` ``"table"``: a win in n moves
 is ``30000 - n``).
 
@@ -30,6 +31,7 @@ from engine.ai.levels import weights_for
 from engine.position import Action, Position, Step
 from engine.record import iter_positions, split_record
 from engine.tables import Probe, Tables, TablesUnavailableError, open_tables, table_scores
+from engine.tables.solved import solved_scores
 from engine.variants import Color, Variant, get_variant
 
 REVIEW_DEPTH = 8
@@ -179,6 +181,8 @@ def _by_tables(position: Position, ply: int) -> Assessment | None:
     """Every action scored by the endgame tables, or ``None`` where they do not reach."""
     tables = _tables_for(position)
     scored = None if tables is None else table_scores(position, tables)
+    if scored is None and tables is not None:
+        scored = solved_scores(position)  # the placement of a board solved whole
     if not scored:
         return None
     removal = position.step is Step.REMOVE

@@ -23,6 +23,7 @@ from engine.tables import (
     table_action,
 )
 from engine.tables.fullboard import full_board_values
+from engine.tables.solved import solved_action
 from engine.variants import get_variant
 
 LEVELS: tuple[str, ...] = tuple(LEVEL_TABLE)
@@ -44,8 +45,9 @@ class SearchResult:
     to act; a forced win in n plies scores ``30000 - n`` (a loss, its negative).
     ``depth`` is the last completed search depth (a capture's removal rides with its
     move), ``nodes`` the positions searched, ``elapsed`` the seconds the call took.
-    ``source`` is ``"table"`` when the answer was read from the endgame tables (the
-    score is then exact: ``30000 - n`` for a win in n moves), ``"search"`` otherwise;
+    ``source`` is ``"table"`` when the answer was read from the endgame tables or, on
+    the small boards, the solved placement (the score is then exact: ``30000 - n`` for
+    a win in n moves), ``"search"`` otherwise;
     ``table_hits`` counts the positions inside the search that the tables answered.
     """
 
@@ -117,7 +119,7 @@ def choose_for_position(
     budget = lv.movetime if movetime is None else float(movetime)
     tables = endgame_tables(position) if lv.tables else None
     if tables is not None:
-        answer = table_action(position, tables)
+        answer = table_action(position, tables) or solved_action(position)
         if answer is not None:
             return SearchResult(
                 answer.action.notation(position.variant),

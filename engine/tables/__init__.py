@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from engine.position import MOVE_LIMIT, Action, Phase, Position, Step
+from engine.position import MOVE_LIMIT, Action, Outcome, Phase, Position, Step
 from engine.tables import native
 from engine.tables.native import MAXK, TablesUnavailableError
 from engine.variants import Variant, get_variant
@@ -181,10 +181,15 @@ class Tables:
         dist = ctypes.c_int32(0)
         freeing = 1 if step is Step.FREE else 0
         rc = self._lib.tables_probe(self.handle, white, black, turn, freeing, ctypes.byref(dist))
-        if rc == -2:
-            return None
-        result: Result = "win" if rc == 1 else "loss" if rc == -1 else "draw"
-        return Probe(result, int(dist.value))
+        return probe_of(rc, int(dist.value))
+
+
+def probe_of(rc: int, dist: int) -> Probe | None:
+    """A probe's answer from the library's (1 win, -1 loss, 0 draw, -2 not held)."""
+    if rc == -2:
+        return None
+    result: Result = "win" if rc == 1 else "loss" if rc == -1 else "draw"
+    return Probe(result, dist)
 
 
 _OPEN: dict[tuple[str, str], tuple[int, Tables | None]] = {}
@@ -244,11 +249,8 @@ class TableAnswer:
 def _after(tables: Tables, position: Position, child: Position) -> Probe | None:
     """The value of ``child`` for the player who acts in ``position``."""
     me = position.turn
-    outcome = child.outcome
-    if outcome is not None:
-        if outcome.winner is None:
-            return Probe("draw", 0)
-        return Probe("win" if outcome.winner.value == me else "loss", 0)
+    if child.outcome is not None:
+        return end_value(child.outcome, me)
     if child.step is Step.REMOVE:
         best: Probe | None = None
         for removal in child.legal_actions():
@@ -264,6 +266,13 @@ def _after(tables: Tables, position: Position, child: Position) -> Probe | None:
     return found if child.turn == me else found.flipped()
 
 
+def end_value(outcome: Outcome, me: int) -> Probe:
+    """A finished game's value for the player ``me`` (0 white, 1 black)."""
+    if outcome.winner is None:
+        return Probe("draw", 0)
+    return Probe("win" if outcome.winner.value == me else "loss", 0)
+
+
 def table_scores(position: Position, tables: Tables) -> list[tuple[Action, Probe]] | None:
     """Every legal action with the value it leads to for the player who acts (a move
     that closes a jare with its best removal), or ``None`` when the position or one of
@@ -272,9 +281,17 @@ def table_scores(position: Position, tables: Tables) -> list[tuple[Action, Probe
         return None
     if position.step is not Step.REMOVE and tables.probe(position) is None:
         return None
+    return score_actions(position, lambda child: _after(tables, position, child))
+
+
+def score_actions(
+    position: Position, value_after: Callable[[Position], Probe | None]
+) -> list[tuple[Action, Probe]] | None:
+    """Every legal action with ``value_after`` of the position it leads to, or ``None``
+    when one of them has none."""
     scored: list[tuple[Action, Probe]] = []
     for action in position.legal_actions():
-        value = _after(tables, position, position.play(action))
+        value = value_after(position.play(action))
         if value is None:
             return None
         scored.append((action, value))
@@ -288,8 +305,14 @@ def table_action(position: Position, tables: Tables | None = None) -> TableAnswe
     if tables is None:
         tables = open_tables(position.variant)
     scored = None if tables is None else table_scores(position, tables)
-    if not scored:
-        return None
+    return best_answer(position, scored) if scored else None
+
+
+def best_answer(position: Position, scored: list[tuple[Action, Probe]]) -> TableAnswer:
+    """The best of the scored actions (each with the value after it for the player who
+    acts): the quickest win, else a draw (the one the static evaluation likes best),
+    else the longest loss; with the position's value, its own move counted (a removal
+    rides with the action before it)."""
     top = max(value.rank() for _, value in scored)
     best = [(a, v) for a, v in scored if v.rank() == top]
     action, value = best[0]
@@ -392,7 +415,9 @@ class TableInfo:
         return f"{self.due}v{self.other}"
 
 
-def read_header(path: Path, variant: str) -> TableInfo | None:
+def read_header(path: Path, variant: str, magic: bytes = b"SHAXTB01") -> TableInfo | None:
+    """A file's header, or ``None`` when it is missing or not one (``magic`` names the
+    kind: a table, or a solved placement)."""
     try:
         with path.open("rb") as f:
             raw = f.read(HEADER.size)
@@ -401,10 +426,10 @@ def read_header(path: Path, variant: str) -> TableInfo | None:
         return None
     if len(raw) != HEADER.size:
         return None
-    magic, _version, _n, a, b, _key, count, states, wins, draws, losses, mw, ml, secs = (
+    kind, _version, _n, a, b, _key, count, states, wins, draws, losses, mw, ml, secs = (
         HEADER.unpack(raw)
     )
-    if magic != b"SHAXTB01":
+    if kind != magic:
         return None
     return TableInfo(variant, a, b, path, states, count, size, wins, draws, losses, mw, ml, secs)
 

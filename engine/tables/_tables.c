@@ -34,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define TABLES_ABI 2
+#define TABLES_ABI 3
 #define MAXP 24
 #define MAXTHROUGH 4
 #define MAXSYM 16
@@ -645,6 +645,20 @@ static void run_jobs(Sys *S, void *(*fn)(void *), uint64_t lo, uint64_t hi, cons
 
 typedef void (*progress_fn)(int32_t stage, int64_t done, int64_t total);
 
+/* Count a value into a file header's states, wins, draws, losses (n[0..3]) and its
+ * longest win and loss (longest[0..1]). */
+static void tally(uint64_t *n, uint32_t *longest, uint32_t v) {
+    n[0]++;
+    if (v == V_DRAW) n[2]++;
+    else if (v & V_LOSS) {
+        n[3]++;
+        if ((v & 0x7fff) > longest[1]) longest[1] = v & 0x7fff;
+    } else {
+        n[1]++;
+        if (v > longest[0]) longest[0] = v;
+    }
+}
+
 static int write_table(const Ctx *c, const char *path, int x, int y, const uint16_t *val,
                        uint64_t count, double seconds) {
     Header h;
@@ -656,19 +670,8 @@ static int write_table(const Ctx *c, const char *path, int x, int y, const uint1
     h.key = c->G.key;
     h.count = count;
     h.seconds = seconds;
-    for (uint64_t i = 0; i < count; i++) {
-        uint32_t v = val[i];
-        if (v == V_NONCANON) continue;
-        h.states++;
-        if (v == V_DRAW) h.draws++;
-        else if (v & V_LOSS) {
-            h.losses++;
-            if ((v & 0x7fff) > h.maxloss) h.maxloss = v & 0x7fff;
-        } else {
-            h.wins++;
-            if (v > h.maxwin) h.maxwin = v;
-        }
-    }
+    for (uint64_t i = 0; i < count; i++)
+        if (val[i] != V_NONCANON) tally(&h.states, &h.maxwin, val[i]);
     int narrow = h.maxwin < 0x80 && h.maxloss < 0x80;
     h.version = narrow ? 2 : 1;
     char tmp[4096];
@@ -855,4 +858,273 @@ double tables_bench_probe(void *ctx, int a, int b, int64_t count, uint64_t seed)
     double ns = (now_s() - t0) * 1e9 / (double)count;
     free(boards);
     return sink == 1 ? ns + 0.0 : ns;
+}
+
+/* ------------------------------------------------------------------ placement solve */
+
+/*
+ * The placement phase and the opening removals, solved by minimax over the movement
+ * tables (every placement adds a stone, so the phase is acyclic). A position holds k
+ * placed stones (white ceil(k/2), black floor(k/2); white acts when k is even), and
+ * who formed the first jare (none, white or black). Its value is stored for the player
+ * who acts, as in the tables; k = 2p (the full board) holds the value for the player
+ * who acts first after it (the first-jare player, else black): in shax before the two
+ * opening removals, in jar at the start of the movement. Distances count placements
+ * and moves; a removal, opening ones included, rides with the action before it.
+ *
+ * File: a Header (magic SHAXPL01, a = b = the stones a side, the empty board's value
+ * in the first four spare bytes), then two bytes a value, level by level (k = 0 .. 2p), in each
+ * level three blocks (no first jare, white's, black's) indexed as table (w, b) with
+ * white as the due stones. Positions that are not canonical under the symmetries, or
+ * whose first jare does not fit the board (no line and a first jare, or a line and
+ * none), are stored as draws and never read.
+ */
+
+#define SOLVED_ABI 1
+#define MAXLEVEL (2 * MAXK + 1)
+
+typedef struct {
+    int pieces;
+    uint64_t off[MAXLEVEL + 1], size[MAXLEVEL + 1], count;
+    uint16_t *val; /* malloc'd while building, or */
+    const uint16_t *mapped;
+    void *map;
+    size_t map_len;
+} Solved;
+
+static inline int level_white(int k) { return (k + 1) / 2; }
+static inline int level_black(int k) { return k / 2; }
+
+static int solved_layout(Ctx *c, Solved *s, int pieces) {
+    if (pieces < 1 || pieces > MAXK || 2 * pieces > c->G.n) return -1;
+    s->pieces = pieces;
+    uint64_t off = 0;
+    for (int k = 0; k <= 2 * pieces; k++) {
+        int w = level_white(k), b = level_black(k);
+        if (ensure_classes(c, w)) return -2;
+        s->size[k] = table_size(c, w, b);
+        s->off[k] = off;
+        off += 3 * s->size[k];
+    }
+    s->count = off;
+    return 0;
+}
+
+static inline uint64_t solved_index(const Ctx *c, const Solved *s, uint32_t white, uint32_t black,
+                                    int first) {
+    int w = popc(white), b = popc(black), k = w + b;
+    return s->off[k] + (uint64_t)(first + 1) * s->size[k] + state_index(c, w, b, white, black);
+}
+
+static inline uint32_t solved_value(const Solved *s, uint64_t i) {
+    return s->val ? s->val[i] : s->mapped[i];
+}
+
+/* Whether a player's stones hold a complete line. */
+static int has_line(const Ctx *c, uint32_t own) {
+    for (uint32_t m = own; m; m &= m - 1)
+        if (forms(c, own, ctz(m))) return 1;
+    return 0;
+}
+
+/* A movement start with `due` to move, for the player with `due`. */
+static uint32_t start_value(const Ctx *c, uint32_t due, uint32_t other) {
+    int who = actor_is_due(c, due, other);
+    if (who < 0) return V_DRAW;
+    uint32_t v = lookup(c, due, other);
+    if (v == V_UNKNOWN) return v;
+    return who ? v : neg(v);
+}
+
+/* The second opening removal: `second` removes one of `first`'s stones, then `first`
+ * moves first. The value for `second`. */
+static uint32_t second_removal(const Ctx *c, uint32_t first, uint32_t second) {
+    uint32_t best = V_UNKNOWN;
+    for (uint32_t r = first; r; r &= r - 1) {
+        uint32_t v = start_value(c, first & ~(r & -r), second);
+        if (v == V_UNKNOWN) return v;
+        v = neg(v);
+        if (best == V_UNKNOWN || vscore(v) > vscore(best)) best = v;
+    }
+    return best;
+}
+
+/* The full board: the value for the player who acts first after it (`opener`). */
+static uint32_t full_board(const Ctx *c, uint32_t opener, uint32_t other) {
+    if (c->G.family == F_JAR) return start_value(c, opener, other);
+    uint32_t best = V_UNKNOWN;
+    for (uint32_t r = other; r; r &= r - 1) {
+        uint32_t v = second_removal(c, opener, other & ~(r & -r));
+        if (v == V_UNKNOWN) return v;
+        v = neg(v);
+        if (best == V_UNKNOWN || vscore(v) > vscore(best)) best = v;
+    }
+    return best;
+}
+
+static inline uint32_t one_more(uint32_t v) { return v == V_DRAW ? v : (v & V_LOSS) | ((v & 0x7fffu) + 1); }
+
+static int first_fits(const Ctx *c, uint32_t white, uint32_t black, int first) {
+    int lw = has_line(c, white), lb = has_line(c, black);
+    if (first < 0) return !lw && !lb;
+    return first == 0 ? lw : lb;
+}
+
+/* The value of a placement position (k < 2p stones) for the player who acts, from the
+ * level above; V_UNKNOWN when a value it needs is missing. */
+static uint32_t placement_value(const Ctx *c, const Solved *s, uint32_t white, uint32_t black,
+                                int first) {
+    int k = popc(white) + popc(black), a = k & 1, last = k + 1 == 2 * s->pieces;
+    uint32_t empty = c->G.all & ~(white | black);
+    uint32_t best = V_UNKNOWN;
+    for (uint32_t e = empty; e; e &= e - 1) {
+        int p = ctz(e);
+        uint32_t nw = a ? white : white | 1u << p, nb = a ? black | 1u << p : black;
+        int f = first >= 0 ? first : forms(c, a ? nb : nw, p) ? a : -1;
+        uint32_t v = solved_value(s, solved_index(c, s, nw, nb, f));
+        int actor = last ? (f >= 0 ? f : 1) : 1 - a;
+        if (actor != a) v = neg(v);
+        v = one_more(v);
+        if (best == V_UNKNOWN || vscore(v) > vscore(best)) best = v;
+    }
+    return best;
+}
+
+/*
+ * Solve the placement of `pieces` stones a side (the movement tables of the stones
+ * left after it must be attached) and write the values to `path`. Returns 0, or -1 bad
+ * arguments, -2 out of memory, -3 a table is missing, -4 the file failed.
+ */
+int solved_build(void *ctx, int pieces, const char *path, progress_fn progress) {
+    Ctx *c = (Ctx *)ctx;
+    double t0 = now_s();
+    Solved s;
+    memset(&s, 0, sizeof s);
+    int rc = solved_layout(c, &s, pieces);
+    if (rc) return rc;
+    s.val = (uint16_t *)malloc(s.count * sizeof(uint16_t));
+    if (!s.val) return -2;
+    Header h;
+    memset(&h, 0, sizeof h);
+    for (int k = 2 * pieces; k >= 0 && !rc; k--) {
+        int w = level_white(k), b = level_black(k);
+        for (uint64_t idx = 0; idx < s.size[k] && !rc; idx++) {
+            uint32_t white, black;
+            decode(c, w, b, idx, &white, &black);
+            int canonical = state_index(c, w, b, white, black) == idx;
+            for (int f = -1; f <= 1; f++) {
+                uint64_t i = s.off[k] + (uint64_t)(f + 1) * s.size[k] + idx;
+                if (!canonical || !first_fits(c, white, black, f)) {
+                    s.val[i] = V_DRAW;
+                    continue;
+                }
+                uint32_t v;
+                if (k == 2 * pieces) {
+                    int opener = f >= 0 ? f : 1;
+                    v = opener ? full_board(c, black, white) : full_board(c, white, black);
+                } else {
+                    v = placement_value(c, &s, white, black, f);
+                }
+                if (v == V_UNKNOWN) {
+                    rc = -3;
+                    break;
+                }
+                s.val[i] = (uint16_t)v;
+                tally(&h.states, &h.maxwin, v);
+            }
+        }
+        if (progress && !rc) progress(k, (int64_t)(2 * pieces - k + 1), (int64_t)(2 * pieces + 1));
+    }
+    if (!rc) {
+        memcpy(h.magic, "SHAXPL01", 8);
+        h.version = SOLVED_ABI;
+        h.n = (uint32_t)c->G.n;
+        h.a = h.b = (uint32_t)pieces;
+        h.key = c->G.key;
+        h.count = s.count;
+        uint32_t start = s.val[0]; /* the empty board, white to place, no first jare */
+        memcpy(h.rest, &start, sizeof start);
+        h.seconds = now_s() - t0;
+        char tmp[4096];
+        FILE *f = NULL;
+        if (snprintf(tmp, sizeof tmp, "%s.part", path) >= (int)sizeof tmp || !(f = fopen(tmp, "wb"))) {
+            rc = -4;
+        } else {
+            int ok = fwrite(&h, sizeof h, 1, f) == 1 && fwrite(s.val, sizeof(uint16_t), s.count, f) == s.count;
+            if (fclose(f) || !ok || rename(tmp, path)) {
+                remove(tmp);
+                rc = -4;
+            }
+        }
+    }
+    free(s.val);
+    return rc;
+}
+
+/* The values of a solved file, for probing; NULL when it does not fit this board. */
+void *solved_open(void *ctx, const char *path) {
+    Ctx *c = (Ctx *)ctx;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return NULL;
+    struct stat st;
+    if (fstat(fd, &st) || (size_t)st.st_size < sizeof(Header)) {
+        close(fd);
+        return NULL;
+    }
+    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED) return NULL;
+    const Header *h = (const Header *)map;
+    Solved *s = (Solved *)calloc(1, sizeof(Solved));
+    if (!s || memcmp(h->magic, "SHAXPL01", 8) || h->version != SOLVED_ABI ||
+        h->n != (uint32_t)c->G.n || h->key != c->G.key || solved_layout(c, s, (int)h->a) ||
+        h->count != s->count || (size_t)st.st_size != sizeof(Header) + s->count * 2) {
+        free(s);
+        munmap(map, (size_t)st.st_size);
+        return NULL;
+    }
+    s->map = map;
+    s->map_len = (size_t)st.st_size;
+    s->mapped = (const uint16_t *)((const char *)map + sizeof(Header));
+    return s;
+}
+
+void solved_close(void *solved) {
+    Solved *s = (Solved *)solved;
+    if (!s) return;
+    munmap(s->map, s->map_len);
+    free(s);
+}
+
+/*
+ * The value for the player who acts of a placement position (`removal` 0), or of an
+ * opening removal (`removal` 1: before the first, with the board full, or before the
+ * second); `first` is who formed the first jare (-1 nobody, 0 white, 1 black). 1 a
+ * win, -1 a loss, 0 a draw, with the distance; -2 when not held (or a table missing).
+ */
+int solved_probe(void *ctx, void *solved, uint32_t white, uint32_t black, int32_t first,
+                 int32_t removal, int32_t *dist) {
+    const Ctx *c = (const Ctx *)ctx;
+    const Solved *s = (const Solved *)solved;
+    int w = popc(white), b = popc(black), p = s->pieces, opener = first >= 0 ? first : 1;
+    uint32_t v;
+    if (first < -1 || first > 1 || (white & black) || ((white | black) & ~c->G.all)) return -2;
+    if (!removal) {
+        if (w + b >= 2 * p || w != level_white(w + b) || b != level_black(w + b)) return -2;
+        if (!first_fits(c, white, black, first)) return -2;
+        v = solved_value(s, solved_index(c, s, white, black, first));
+    } else if (c->G.family == F_JAR) {
+        return -2;
+    } else if (w == p && b == p) {
+        if (!first_fits(c, white, black, first)) return -2;
+        v = solved_value(s, solved_index(c, s, white, black, first));
+    } else if ((opener ? w : b) == p - 1 && (opener ? b : w) == p) {
+        v = opener ? second_removal(c, black, white) : second_removal(c, white, black);
+        if (v == V_UNKNOWN) return -2;
+    } else {
+        return -2;
+    }
+    *dist = (int32_t)(v & 0x7fff);
+    if (v == V_DRAW) return 0;
+    return v & V_LOSS ? -1 : 1;
 }

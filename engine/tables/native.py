@@ -19,7 +19,7 @@ from engine import build_flags
 from engine.build_flags import BuildError, compile_cached
 from engine.variants import Variant, iter_bits
 
-TABLES_ABI = 2
+TABLES_ABI = 3
 """Must equal ``TABLES_ABI`` in ``_tables.c``."""
 
 MAXP = 24
@@ -118,6 +118,14 @@ def _bind(lib: ctypes.CDLL) -> ctypes.CDLL:
         ctypes.c_int32,
         PROGRESS,
     )
+    lib.solved_build.restype = ctypes.c_int
+    lib.solved_build.argtypes = (vp, ctypes.c_int, ctypes.c_char_p, PROGRESS)
+    lib.solved_open.restype = vp
+    lib.solved_open.argtypes = (vp, ctypes.c_char_p)
+    lib.solved_close.restype = None
+    lib.solved_close.argtypes = (vp,)
+    lib.solved_probe.restype = ctypes.c_int
+    lib.solved_probe.argtypes = (vp, *lib.tables_probe.argtypes)  # its board, then as tables_probe
     lib.tables_bench_probe.restype = ctypes.c_double
     lib.tables_bench_probe.argtypes = (
         vp,

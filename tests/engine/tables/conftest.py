@@ -8,9 +8,11 @@ from pathlib import Path
 import pytest
 
 from engine.tables import Tables, build, forget_open_tables, open_tables
+from engine.tables.solved import SOLVED_BOARDS, solve
 
 SMALL = {"jar": 3, "shax-small": 8, "shax": 4}
-"""The tables the suite builds: every material of the small boards, shax up to 4 v 4."""
+"""The tables the suite builds: every material of the small boards (and their placement,
+solved), shax up to 4 v 4."""
 
 
 @pytest.fixture(scope="session")
@@ -18,6 +20,8 @@ def tables_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("tables")
     for variant, stones in SMALL.items():
         build(variant, stones, root, threads=2)
+    for variant in SOLVED_BOARDS:
+        solve(variant, root, threads=2)
     return root
 
 
