@@ -1,5 +1,6 @@
 """``python -m engine.tables build --max K``, ``python -m engine.tables full``,
-``python -m engine.tables missing`` and ``python -m engine.tables info``."""
+``python -m engine.tables solve``, ``python -m engine.tables missing`` and
+``python -m engine.tables info``."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from engine.tables.fullboard import (
     read_full_board_info,
 )
 from engine.tables.missing import BOARDS, SMALL_BOARDS, build_missing, missing_work
+from engine.tables.solved import SOLVED_BOARDS, read_solved_info, solve
 from engine.variants import VARIANT_IDS
 
 
@@ -71,6 +73,19 @@ def _build(args: argparse.Namespace) -> int:
         return 1
     if not built:
         meter.line("nothing to build: every table is already there")
+    return 0
+
+
+def _solve(args: argparse.Namespace) -> int:
+    directory = Path(args.dir) if args.dir else tables_dir()
+    meter = Meter(sys.stderr)
+    meter.line(f"solving {args.variant} whole (its tables, then every placement) in {directory}")
+    try:
+        info = solve(args.variant, directory, args.threads, meter)
+    except (TablesUnavailableError, RuntimeError, OSError) as exc:
+        meter.line(f"python -m engine.tables solve: {exc}")
+        return 1
+    meter.line(info.describe())
     return 0
 
 
@@ -148,6 +163,10 @@ def _info(args: argparse.Namespace) -> int:
         print(_describe_full(full))
     if not fulls:
         print("no full-board values yet; search them with: python -m engine.tables full")
+    for board in SOLVED_BOARDS:
+        solved = read_solved_info(directory, board)
+        if solved is not None:
+            print(solved.describe())
     if not infos:
         print("no endgame tables yet; build them with: python -m engine.tables build --max 5")
         return 0
@@ -199,6 +218,13 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--dir", default=None, help="where to write (default: $SHAX_TABLES_DIR)")
     f.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
     f.set_defaults(run=_full)
+    s = sub.add_parser(
+        "solve", help="solve a small board whole: every placement position and opening removal"
+    )
+    s.add_argument("--variant", choices=tuple(SOLVED_BOARDS), default="shax-small")
+    s.add_argument("--dir", default=None, help="where to write (default: $SHAX_TABLES_DIR)")
+    s.add_argument("--threads", type=int, default=None, help="default: every core")
+    s.set_defaults(run=_solve)
     m = sub.add_parser(
         "missing",
         help="build every table and value full strength needs that is not there yet "

@@ -995,7 +995,7 @@ static uint32_t placement_value(const Ctx *c, const Solved *s, uint32_t white, u
  * left after it must be attached) and write the values to `path`. Returns 0, or -1 bad
  * arguments, -2 out of memory, -3 a table is missing, -4 the file failed.
  */
-int solved_build(void *ctx, int pieces, const char *path, progress_fn progress) {
+int solved_build(void *ctx, int pieces, const char *path) {
     Ctx *c = (Ctx *)ctx;
     double t0 = now_s();
     Solved s;
@@ -1033,7 +1033,6 @@ int solved_build(void *ctx, int pieces, const char *path, progress_fn progress) 
                 tally(&h.states, &h.maxwin, v);
             }
         }
-        if (progress && !rc) progress(k, (int64_t)(2 * pieces - k + 1), (int64_t)(2 * pieces + 1));
     }
     if (!rc) {
         memcpy(h.magic, "SHAXPL01", 8);

@@ -1,9 +1,10 @@
 """What a tables folder lacks for full strength, and building it, smallest first.
 
-:func:`missing_work` lists the endgame tables (:data:`DEFAULT_STONES` a side) and the
-full-board values (:data:`~engine.tables.fullboard.DEFAULT_DEPTH` plies, for today's
-weights) that are not in a folder yet; :func:`build_missing` builds them one after the
-other, checking the free disk before each, and tells a ``say`` callback what it does.
+:func:`missing_work` lists the endgame tables (:data:`DEFAULT_STONES` a side), the
+solved placement of the small boards (:mod:`engine.tables.solved`) and the full-board
+values (:data:`~engine.tables.fullboard.DEFAULT_DEPTH` plies, for today's weights) that
+are not in a folder yet; :func:`build_missing` builds them one after the other,
+checking the free disk before each, and tells a ``say`` callback what it does.
 The bot runs it in a background process at its first start (``bot.workers.tables``);
 ``python -m engine.tables missing`` runs it by hand. Each file appears whole (written
 beside and renamed), and ``master`` uses it from its next move; a build stopped part way
@@ -29,6 +30,7 @@ from engine.tables.fullboard import (
     read_full_board_info,
 )
 from engine.tables.native import symmetries
+from engine.tables.solved import SOLVED_BOARDS, read_solved_info, solve, solved_bytes
 from engine.variants import Variant, get_variant
 
 BOARDS: tuple[str, ...] = ("jar", "shax-small", "shax")
@@ -57,10 +59,11 @@ Say = Callable[[str], None]
 
 @dataclass(frozen=True)
 class Work:
-    """One thing to build: a board's endgame tables, or its full-board values."""
+    """One thing to build: a board's endgame tables, its solved placement, or its
+    full-board values."""
 
     variant: str
-    kind: Literal["tables", "full-board"]
+    kind: Literal["tables", "solved", "full-board"]
     stones: int
     """For tables: up to this many stones a side,"""
     total: int
@@ -72,6 +75,8 @@ class Work:
         if self.kind == "tables":
             cap = f" and {self.total} in all" if self.total < 2 * self.stones else ""
             return f"the {self.variant} endgame tables up to {self.stones} stones a side{cap}"
+        if self.kind == "solved":
+            return f"the solved {self.variant} placement"
         return f"the {self.variant} full-board values"
 
 
@@ -104,6 +109,8 @@ def missing_work(directory: Path, boards: Sequence[str] = BOARDS) -> list[Work]:
         if lacking:
             size = sum(_table_bytes(v, due, other) for due, other in lacking)
             out.append(Work(v.id, "tables", stones, total, size))
+        if v.id in SOLVED_BOARDS and read_solved_info(directory, v) is None:
+            out.append(Work(v.id, "solved", 0, 0, solved_bytes(v)))
         if has_full_board(v):
             info = read_full_board_info(directory, v)
             if info is None or info.stale:
@@ -149,6 +156,8 @@ def build_missing(
         start = time.monotonic()
         if work.kind == "tables":
             _build_tables(work, directory, say, threads)
+        elif work.kind == "solved":
+            say(solve(work.variant, directory, threads).describe() + ".")
         else:
             _build_full_board(work, directory, say, threads, initializer)
         say(f"Built {work.describe()} in {time.monotonic() - start:,.0f} s.")

@@ -119,7 +119,7 @@ def _bind(lib: ctypes.CDLL) -> ctypes.CDLL:
         PROGRESS,
     )
     lib.solved_build.restype = ctypes.c_int
-    lib.solved_build.argtypes = (vp, ctypes.c_int, ctypes.c_char_p, PROGRESS)
+    lib.solved_build.argtypes = (vp, ctypes.c_int, ctypes.c_char_p)
     lib.solved_open.restype = vp
     lib.solved_open.argtypes = (vp, ctypes.c_char_p)
     lib.solved_close.restype = None

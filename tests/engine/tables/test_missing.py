@@ -16,6 +16,7 @@ from engine.tables.fullboard import (
     read_full_board_info,
 )
 from engine.tables.missing import SMALL_BOARDS, build_missing, missing_work
+from engine.tables.solved import open_solved
 from engine.variants import get_variant
 
 DEPTH = 3
@@ -30,7 +31,9 @@ def test_an_empty_folder_lacks_every_table_and_value_smallest_first(tmp_path: Pa
     work = missing_work(tmp_path)
     assert [(w.variant, w.kind) for w in work] == [
         ("jar", "tables"),
+        ("jar", "solved"),
         ("shax-small", "tables"),
+        ("shax-small", "solved"),
         ("shax-small", "full-board"),
         ("shax", "tables"),
         ("shax", "full-board"),
@@ -91,12 +94,16 @@ def test_the_small_boards_are_built_whole_and_then_nothing_is_missing(tmp_path: 
     built = build_missing(tmp_path, SMALL_BOARDS, said.append, threads=2)
     assert [(w.variant, w.kind) for w in built] == [
         ("jar", "tables"),
+        ("jar", "solved"),
         ("shax-small", "tables"),
+        ("shax-small", "solved"),
         ("shax-small", "full-board"),
     ]
     assert missing_work(tmp_path, SMALL_BOARDS) == []
     assert not list(tmp_path.rglob("*.part"))
     assert any(s.startswith("Built the shax-small full-board values") for s in said)
+    assert "shax-small placement solved" in "\n".join(said)
+    assert open_solved("shax-small", tmp_path) is not None
     assert build_missing(tmp_path, SMALL_BOARDS, said.append) == []
 
 

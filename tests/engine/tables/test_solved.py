@@ -8,6 +8,7 @@ import random
 import subprocess
 import sys
 from functools import cache
+from itertools import combinations
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from engine.ai.player import choose_for_position
 from engine.analysis import analyse_record
 from engine.position import Phase, Position, Step
 from engine.tables import Probe, Tables
+from engine.tables.__main__ import main
 from engine.tables.solved import (
     Solved,
     open_solved,
@@ -66,18 +68,13 @@ def jar_movement_values() -> dict[Key, Probe]:
     every move to a win in at most d - 1, one of them in d - 1; the rest are draws."""
     v = get_variant("jar")
     states: dict[Key, Position] = {}
-    for white in range(1 << v.size):
-        if white.bit_count() != 3:
-            continue
-        rest = [p for p in range(v.size) if not white >> p & 1]
-        for i in range(len(rest)):
-            for j in range(i + 1, len(rest)):
-                for k in range(j + 1, len(rest)):
-                    black = 1 << rest[i] | 1 << rest[j] | 1 << rest[k]
-                    for to_move in ("white", "black"):
-                        p = Position.setup(v, v.names(white), v.names(black), to_move)
-                        if p.outcome is None:
-                            states[key(p)] = p
+    for stones in combinations(v.points, 6):
+        for white in combinations(stones, 3):
+            black = [p for p in stones if p not in white]
+            for to_move in ("white", "black"):
+                position = Position.setup(v, white, black, to_move)
+                if position.outcome is None:
+                    states[key(position)] = position
     children = {k: [(p, p.play(a)) for a in p.legal_actions()] for k, p in states.items()}
     values: dict[Key, Probe] = {}
     level = 0
@@ -357,3 +354,15 @@ def test_a_review_scores_placement_exactly_and_names_the_reply_that_loses(
     after = solved.probe(opening.play(losing))
     assert after is not None and after.result == "win"
     assert second.score == -one_more(after).score
+
+
+def test_the_solve_command_solves_a_board_and_info_shows_its_value(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["solve", "--variant", "jar", "--dir", str(tmp_path), "--threads", "1"]) == 0
+    said = capsys.readouterr().err
+    assert "jar placement solved: 567 positions" in said
+    assert said.rstrip().endswith("with perfect play, a draw")
+    assert open_solved("jar", tmp_path) is not None
+    assert main(["info", "--dir", str(tmp_path)]) == 0
+    assert "jar placement solved" in capsys.readouterr().out
