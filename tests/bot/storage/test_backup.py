@@ -248,8 +248,8 @@ async def test_a_backup_that_cannot_be_written_stops_no_clock(
         )
         await service.challenge(AMINA, BASHIR, HERE)
         clock.advance(minutes=11)
-        [expired] = await service.tick()  # the challenge expires all the same
-        assert "Bashir" in expired.reply.text
+        # The challenge expires all the same: its one notice.
+        assert len(await service.tick()) == 1
 
 
 def test_the_backup_command_onto_a_read_only_place_says_so_in_one_sentence(
