@@ -122,6 +122,9 @@ class Notices(commands.Cog):
                     notices = [n for n in notices if await self.bot.service.unseen(n.reply)]
             except Exception:
                 log.exception("Could not look for boards the players have not seen")
+                # The database may be down for a while: look again soon, and again,
+                # not only at the next reconnect.
+                self.bot.responder.undelivered.set()
                 return
             log.info("Boards the players have not seen: %d", len(notices))
             await self.show_all(notices, unshown=True)

@@ -174,6 +174,10 @@ class PostgresServer:
             "--locale=C",
             "--no-sync",
         )
+        self.run()
+
+    def run(self) -> None:
+        """Start the server on its data folder (again, after :meth:`kill`)."""
         options = (
             f"-k {self.folder} -p {PORT} -c listen_addresses='' -c fsync=off "
             "-c synchronous_commit=off -c full_page_writes=off"
@@ -190,7 +194,8 @@ class PostgresServer:
             "start",
         )
 
-    def stop(self) -> None:
+    def kill(self) -> None:
+        """Stop the server at once, as a crash would (its data stays for :meth:`run`)."""
         subprocess.run(
             [str(self.binaries / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop"],
             user=self.user,
@@ -198,6 +203,9 @@ class PostgresServer:
             check=False,
             timeout=60,
         )
+
+    def stop(self) -> None:
+        self.kill()
         shutil.rmtree(self.folder, ignore_errors=True)
 
 

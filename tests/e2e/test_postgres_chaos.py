@@ -1,0 +1,186 @@
+"""The bot on PostgreSQL while PostgreSQL fails: nothing saved is left unshown.
+
+``python -m bot`` runs against the fake Discord on a throwaway PostgreSQL server
+(tests/bot/storage/pgserver.py), which the test kills (``pg_ctl -m immediate``, as a
+crash) and brings back on the same data:
+
+* a move saved just before PostgreSQL dies, whose board Discord would not take at that
+  moment, is shown once PostgreSQL is back (the board is looked for again while the
+  database does not answer, not only at the next reconnect);
+* with two shard processes on one database, the process of one shard killed and started
+  again posts what its servers were waiting for: a board Discord would not take before,
+  and the bot's move it was thinking about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest_asyncio
+
+from tests.bot.discord.helpers import Scene, act_select, make_scene, option_values
+from tests.bot.storage.conftest import fresh_postgres, postgres_server
+from tests.bot.storage.pgserver import PostgresServer
+from tests.e2e.conftest import game_version, on_turn
+from tests.e2e.test_restart import (
+    TOKEN,
+    BotProcess,
+    next_board,
+    process_scene,
+    start_two_player_game,
+)
+from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.fakediscord.faults import CALLBACKS, CHANNEL_MESSAGES
+
+__all__ = ["postgres_server", "process_scene"]  # fixtures of this module's tests
+
+SHARDS = 2
+SHOWN_SECONDS = 30.0
+"""The bound on showing a saved board once PostgreSQL is back (not a speed target)."""
+
+
+@pytest_asyncio.fixture
+async def database(postgres_server: PostgresServer) -> str:
+    """A new, empty database on the server, for one test."""
+    return await fresh_postgres(postgres_server)
+
+
+async def move_nobody_sees(scene: Scene, board: FakeMessage) -> None:
+    """The player on turn picks the first action while Discord takes no answer at all:
+    the move is saved, its board is shown nowhere."""
+    fake = scene.fake
+    fake.faults.add(CALLBACKS, status=503)
+    fake.faults.add(CHANNEL_MESSAGES, status=503, method="POST")
+    select = act_select(board)
+    action = option_values(select)[0]
+    await fake.select(on_turn(scene, board), board, select["custom_id"], [action], expect_ack=False)
+
+
+async def test_a_move_saved_just_before_postgres_dies_is_shown_when_it_is_back(
+    process_scene: Scene, postgres_server: PostgresServer, database: str
+) -> None:
+    scene, fake = process_scene, process_scene.fake
+    bot = await BotProcess(scene, "chaos", SHAX_DATABASE_URL=database).start()
+    try:
+        board = await start_two_player_game(scene)
+        game_id, version = game_version(board)
+
+        await move_nobody_sees(scene, board)
+        await fake.wait_for(
+            lambda: "Could not post a reply in channel" in bot.log(),
+            timeout=SHOWN_SECONDS,
+            what="the answer given up",
+        )
+        postgres_server.kill()  # the move is saved; PostgreSQL dies before its board is shown
+        fake.faults.clear()  # Discord takes answers again
+        await fake.wait_for(
+            lambda: "Could not look for boards the players have not seen" in bot.log(),
+            timeout=SHOWN_SECONDS,
+            what="a look for the board while PostgreSQL is down",
+        )
+        postgres_server.run()
+
+        shown = await next_board(
+            scene, game_id, version + 1, may_linger=board.id, timeout=SHOWN_SECONDS
+        )
+        assert game_version(shown) == (game_id, version + 1)
+    finally:
+        if not (postgres_server.data / "postmaster.pid").exists():
+            postgres_server.run()  # the session's other tests use the server too
+        assert await bot.stop() == 0, bot.log()
+    assert "Traceback" not in bot.log().split("Could not look for boards")[0], bot.log()
+
+
+@pytest_asyncio.fixture
+async def sharded_scene(tmp_path: Path) -> AsyncIterator[Scene]:
+    """The scene on a fake Discord of two shards."""
+    async with FakeDiscord(token=TOKEN, shard_count=SHARDS) as fake:
+        yield make_scene(fake, tmp_path / "shax.db")
+
+
+def shard_process(scene: Scene, database: str, shard: int, name: str) -> BotProcess:
+    """``python -m bot`` for one shard of two, on the shared database."""
+    return BotProcess(
+        scene,
+        name,
+        SHAX_DATABASE_URL=database,
+        SHAX_SHARDS=str(SHARDS),
+        SHAX_SHARD_IDS=str(shard),
+        # The process of shard 0 registers the commands; the other leaves them be.
+        SHAX_SYNC_COMMANDS="auto" if shard == 0 else "never",
+    )
+
+
+async def test_a_restarted_shard_process_posts_the_board_awaiting_display(
+    sharded_scene: Scene, database: str
+) -> None:
+    scene, fake = sharded_scene, sharded_scene.fake
+    ours = fake.shard_of(scene.channel.guild_id)  # the shard of the game's server
+    processes = {
+        shard: await shard_process(scene, database, shard, f"shard{shard}").start()
+        for shard in range(SHARDS)
+    }
+    try:
+        board = await start_two_player_game(scene)
+        game_id, version = game_version(board)
+        await move_nobody_sees(scene, board)
+        owner = processes[ours]
+        await fake.wait_for(
+            lambda: "Could not post a reply in channel" in owner.log(),
+            timeout=SHOWN_SECONDS,
+            what="the answer given up",
+        )
+        # The process of the game's shard dies with the board unshown.
+        assert owner.process is not None
+        owner.process.kill()
+        await owner.process.wait()
+        await fake.wait_for(
+            lambda: len(fake.gateway.identified_connections()) == SHARDS - 1,
+            what="its connection closed",
+        )
+        fake.faults.clear()
+
+        processes[ours] = await shard_process(scene, database, ours, "restarted").start()
+        shown = await next_board(
+            scene, game_id, version + 1, may_linger=board.id, timeout=SHOWN_SECONDS
+        )
+        assert game_version(shown) == (game_id, version + 1)
+    finally:
+        for process in processes.values():
+            if process.process is not None and process.process.returncode is None:
+                await process.stop()
+    for process in processes.values():
+        assert "Traceback" not in process.log(), process.log()
+
+
+async def test_a_restarted_shard_process_makes_and_posts_the_bot_move_it_was_thinking(
+    sharded_scene: Scene, database: str
+) -> None:
+    scene, fake = sharded_scene, sharded_scene.fake
+    ours = fake.shard_of(scene.channel.guild_id)
+    processes = {
+        shard: await shard_process(scene, database, shard, f"shard{shard}").start()
+        for shard in range(SHARDS)
+    }
+    try:
+        await fake.wait_for(lambda: fake.commands(fake.guild_id), what="the commands synced")
+        started = await fake.slash(
+            scene.amina, scene.channel, "shax", "play-bot", {"level": "master", "first": "bot"}
+        )
+        await started.wait_until(lambda r: r.acknowledged, timeout=SHOWN_SECONDS)
+        owner = processes[ours]
+        assert owner.process is not None
+        owner.process.kill()  # while the bot thinks about its first move
+        await owner.process.wait()
+        await fake.wait_for(
+            lambda: len(fake.gateway.identified_connections()) == SHARDS - 1,
+            what="its connection closed",
+        )
+        processes[ours] = await shard_process(scene, database, ours, "restarted").start()
+        shown = await next_board(scene, 1, 1, timeout=SHOWN_SECONDS)
+        assert game_version(shown) == (1, 1)
+    finally:
+        for process in processes.values():
+            if process.process is not None and process.process.returncode is None:
+                await process.stop()
