@@ -366,3 +366,56 @@ def test_the_solve_command_solves_a_board_and_info_shows_its_value(
     assert open_solved("jar", tmp_path) is not None
     assert main(["info", "--dir", str(tmp_path)]) == 0
     assert "jar placement solved" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("variant", ["jar", "shax-small"])
+def test_the_rules_pages_publish_the_solved_value_of_the_start(
+    tables_root: Path, variant: str
+) -> None:
+    info = read_solved_info(tables_root, variant)
+    assert info is not None
+    docs = Path(__file__).resolve().parents[3] / "docs"
+    english, somali = (
+        " ".join((docs / name).read_text(encoding="utf-8").split())
+        for name in ("RULES.md", "RULES.so.md")
+    )
+    assert f"With perfect play, {variant} is {info.verdict}." in english
+    words = {"a draw": "barbaro"}
+    assert f"loo ciyaaro, {variant} waa {words[info.verdict]}." in somali
+    for text in (english, somali):
+        assert f"{info.header.positions:,} placement" in text or (
+            f"{info.header.positions:,} xaaladood" in text
+        )
+        assert f"takes {info.header.longest_win} moves" in text or (
+            f"qaadataa {info.header.longest_win} dhaqaaq" in text
+        )
+
+
+def drawing(solved: Solved, position: Position) -> set[str]:
+    scored = solved_scores(position, solved)
+    assert scored is not None
+    return {a.notation(position.variant) for a, v in scored if v.result == "draw"}
+
+
+def test_the_first_stones_play_as_the_rules_pages_say(solved_boards: dict[str, Solved]) -> None:
+    small = solved_boards["shax-small"]
+    start = Position.initial("shax-small")
+    assert drawing(small, start) == set(start.variant.points)
+    replies = {
+        "a1": {"a5", "e1", "e5"},
+        "a3": {"a1", "a5", "e1", "e5", "e3", "b3"},
+        "b2": {"b4", "d2", "d4"},
+        "b3": {"b2", "b4", "d2", "d4", "d3", "a3"},
+    }
+    for first, holding in replies.items():
+        assert drawing(small, start.apply(first)) == holding
+    jar = solved_boards["jar"]
+    start = Position.initial("jar")
+    assert drawing(jar, start) == set(start.variant.points)
+    for stone in start.legal_actions():
+        assert len(drawing(jar, start.play(stone))) == 8  # every reply draws
+    # From white's second stone on, a placement can lose.
+    seconds = [
+        p.play(a) for p in (start.play(b) for b in start.legal_actions()) for a in p.legal_actions()
+    ]
+    assert any(len(drawing(jar, p)) < 7 for p in seconds)
