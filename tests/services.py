@@ -7,20 +7,46 @@ and ``tests/e2e`` (a real bot over a real service)."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+import re
+from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+import renderer
 from bot.service.bot_turns import ActionChooser
 from bot.service.facade import ShaxService
-from bot.service.replies import User
+from bot.service.replies import Attachment, Channel, Reply, Said, User, UserError, Voice, drawn
+from bot.service.texts import Surface
 from bot.storage import Storage
 from bot.workers.ai import AIPool, Chooser, random_chooser
+from shax_i18n import translator
 
 CHALLENGE_EXPIRY = timedelta(minutes=10)
 TURN_TIMEOUT = timedelta(hours=24)
+
+
+class Drawn:
+    """The real board renderer, remembering the view of each board it drew (its theme,
+    its language)."""
+
+    def __init__(self) -> None:
+        self.views: list[renderer.BoardView] = []
+
+    def __call__(self, variant: str, record: list[str], view: renderer.BoardView) -> bytes:
+        self.views.append(view)
+        return renderer.render_board(variant, record, view)
+
+    @property
+    def themes(self) -> list[str]:
+        return [view.theme for view in self.views]
+
+    @property
+    def languages(self) -> list[str]:
+        return [view.language for view in self.views]
 
 
 class FakeClock:
@@ -71,3 +97,44 @@ async def open_service(
         await service.close()
         if executor is not None:
             executor.shutdown(wait=True)
+
+
+def voice(language: str = "en", surface: Surface = Surface.DISCORD) -> Voice:
+    """A reader of ``language``: players written as Discord mentions (the bot by its name)
+    on Discord, as ``@name`` in the console."""
+
+    def player(user: User) -> str:
+        if user.is_bot:
+            return user.name
+        return f"<@{user.id}>" if surface is Surface.DISCORD else f"@{user.name}"
+
+    def channel(c: Channel) -> str:
+        return f"<#{c.id}>" if surface is Surface.DISCORD else f"#{c.id}"
+
+    return Voice(translator(language), player, channel, surface)
+
+
+def words(said: Said | None, language: str = "en", surface: Surface = Surface.DISCORD) -> str:
+    """What a reader of ``language`` reads (:func:`voice`)."""
+    if said is None:
+        return ""
+    return said.words(voice(language, surface))
+
+
+async def files(reply: Reply, language: str = "en") -> list[Attachment]:
+    """A reply's attachments, its pictures drawn for a reader of ``language``."""
+    return [
+        a for a in (await drawn(reply, voice(language))).attachments if isinstance(a, Attachment)
+    ]
+
+
+@contextlib.contextmanager
+def refused(
+    kind: type[UserError], pattern: str, language: str = "en"
+) -> Iterator[pytest.ExceptionInfo[UserError]]:
+    """Like ``pytest.raises(kind, match=pattern)``, matching the refusal's words in
+    ``language``."""
+    with pytest.raises(kind) as info:
+        yield info
+    said = words(info.value.message, language)
+    assert re.search(pattern, said), f"{pattern!r} not in {said!r}"

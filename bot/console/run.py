@@ -17,10 +17,8 @@ from bot.console.handover import remember_name, remembered_name
 from bot.console.markup import wants_ansi
 from bot.console.reader import LineReader, make_reader
 from bot.console.session import BOT_USER, PICTURES, Console, local_user, system_name
-from bot.service import texts
 from bot.service.facade import ShaxService
 from bot.service.replies import Place
-from shax_i18n import translator
 
 
 @contextmanager
@@ -73,13 +71,13 @@ async def console_main(
     remember_name(db_path, name)
     with workers_ignore_ctrl_c():
         service = await ShaxService.open(
-            _with_db(settings, db_path), bot_user=BOT_USER, surface=texts.Surface.CONSOLE
+            _with_db(settings, db_path), bot_user=BOT_USER, default_theme="light"
         )
     console = Console(
         service, out_dir, Place(None, channel), local_user(name), write, ansi=wants_ansi(stdout)
     )
     write(
-        translator(settings.language).gettext(
+        (await console.reader()).gettext(
             "Shax console — database {database}, pictures in {folder}/. /help for commands.",
             database=db_path,
             folder=out_dir,

@@ -24,23 +24,27 @@ from bot.console.handover import draw_answerer, elsewhere, elsewhere_line, is_ba
 from bot.console.markup import terminal_text
 from bot.console.reader import last_word
 from bot.console.textboard import text_board
+from bot.readers import requester_language
 from bot.service import board_words, texts
 from bot.service.facade import ShaxService
 from bot.service.replies import (
-    MENTION_RE,
+    Attachment,
     BoardControls,
     ChallengeControls,
     DestinationControls,
     Notice,
     Place,
     Reply,
+    Said,
     User,
     UserError,
+    Voice,
+    drawn,
 )
-from bot.service.speech import in_public, speaking, to_player
+from bot.service.texts import Surface
 from engine import VARIANT_IDS, Variant, get_variant, replay
 from engine.ai import LEVELS
-from shax_i18n import LANGUAGES, N_, Translator
+from shax_i18n import LANGUAGES, N_, Translator, translator
 
 BOT_USER = User(1, "Shax bot", True)
 MENU_SIZE = 25
@@ -119,6 +123,17 @@ def help_text(variant: Variant, t: Translator = texts.EN) -> str:
     )
 
 
+def voice(t: Translator) -> Voice:
+    """How the console speaks to a reader of ``t``'s language: a player as ``@name`` (the
+    bot by its name), a channel as ``#id``, and typed commands for controls."""
+    return Voice(
+        t,
+        lambda user: user.name if user.is_bot else f"@{user.name}",
+        lambda channel: f"#{channel.id}",
+        Surface.CONSOLE,
+    )
+
+
 def local_user(name: str) -> User:
     """A console player: a stable id from the name, so the database remembers them."""
     digest = hashlib.sha256(name.lower().encode()).digest()
@@ -150,19 +165,34 @@ class Console:
     legal: list[str] = field(default_factory=list)
     """The typing player's legal actions, for completion."""
     _said_thinking: bool = False
+    speaking: Voice = field(default_factory=lambda: voice(translator(None)))
+    """The voice of the line being answered: the language of whoever typed it (rule 3 of
+    bot/readers.py: everything the console says is read at the keyboard)."""
 
     def __post_init__(self) -> None:
         self.users[self.user.name.lower()] = self.user
         self.users[BOT_USER.name.lower()] = BOT_USER
 
-    def say(self, text: str) -> None:
-        """A reply's text: mentions as @names, Discord's markdown as terminal text."""
-        self.write(terminal_text(self.names(text), ansi=self.ansi))
+    async def reader(self) -> Translator:
+        """The language of whoever is at the keyboard: their ``/shax language`` choice,
+        else the console's (``SHAX_LANGUAGE``, ``--lang``)."""
+        return translator(await requester_language(self.service, self.user.id, self.place.guild_id))
+
+    async def listen(self) -> Voice:
+        """Speak to whoever is typing now (after the keyboard changed hands, or they
+        chose another language)."""
+        self.speaking = voice(await self.reader())
+        return self.speaking
+
+    def say(self, said: Said | str) -> None:
+        """Words for the terminal: Discord's markdown as terminal text."""
+        text = said if isinstance(said, str) else said.words(self.speaking)
+        self.write(terminal_text(text, ansi=self.ansi))
 
     def person(self, text: str) -> User:
         name = text.strip().removeprefix("@")
         if not name:
-            raise UserError(to_player().gettext("Name a player, like @amina."))
+            raise UserError(Said.message(N_("Name a player, like @amina.")))
         key = name.lower()
         if key in ("bot", "shax", "shaxbot", BOT_USER.name.lower()):
             return BOT_USER
@@ -183,23 +213,25 @@ class Console:
         if head in ("/quit", "/exit"):
             return False
         self._said_thinking = False
-        player, public = await self.service.languages(self.user.id)
-        with speaking(player=player, public=public):
-            await self._handle(head, words)
+        await self.listen()
+        await self._handle(head, words)
         return True
 
     async def _handle(self, head: str, words: list[str]) -> None:
-        t = to_player()
+        t = self.speaking.t
         try:
             if head == "/help" or (head == "/shax" and len(words) == 1):
                 self.write(help_text(self.variant, t))
             elif head == "/as":
                 if len(words) < 2:
-                    raise UserError(t.gettext("Say who is typing now: /as NAME."))
+                    raise UserError(Said.message(N_("Say who is typing now: /as NAME.")))
                 user = self.person(words[1])
                 if user.is_bot:
-                    raise UserError(t.gettext("The bot plays by itself; choose a person's name."))
+                    raise UserError(
+                        Said.message(N_("The bot plays by itself; choose a person's name."))
+                    )
                 self.user = user
+                t = (await self.listen()).t
                 self.write(t.gettext("Now typing: {name}", name=self.user.name))
             elif is_bare_action(words):
                 await self.shax("move", words)
@@ -207,13 +239,13 @@ class Console:
                 await self.shax(words[1].lower(), words[2:])
             else:
                 raise UserError(
-                    t.gettext(
-                        "Commands start with /shax; the console's own are {commands}.",
+                    Said.message(
+                        N_("Commands start with /shax; the console's own are {commands}."),
                         commands=", ".join(CONSOLE_COMMANDS),
                     )
                 )
         except UserError as exc:
-            self.say(f"✗ {exc}")
+            self.say("✗ " + exc.message.words(self.speaking))
         await self.show_notices()
         await self.refresh()
 
@@ -221,12 +253,12 @@ class Console:
         """The service's callback: the bot starts to think (said once per command)."""
         if not self._said_thinking:
             self._said_thinking = True
-            self.write(texts.thinking(BOT_USER.name, in_public()))
+            self.say(Said(texts.thinking, BOT_USER.name))
 
     async def shax(self, command: str, args: list[str]) -> None:
         opts, rest = _options(args)
         s, me, here = self.service, self.user, self.place
-        t = to_player()
+        t = self.speaking.t
         simple: dict[str, Callable[[User, Place], Awaitable[Reply]]] = {  # no options
             "accept": s.accept,
             "decline": s.decline,
@@ -245,7 +277,9 @@ class Console:
         if command == "challenge":
             opponent = opt("opponent")
             if opponent is None:
-                raise UserError(t.gettext("Name your opponent: /shax challenge opponent:@name."))
+                raise UserError(
+                    Said.message(N_("Name your opponent: /shax challenge opponent:@name."))
+                )
             reply = await s.challenge(me, self.person(opponent), here, opt("variant", "shax") or "")
         elif command in simple:
             reply = await simple[command](me, here)
@@ -261,12 +295,14 @@ class Console:
             if action is None:
                 example = board_words.examples(self.variant).place
                 raise UserError(
-                    t.gettext("Say which action: /shax move action:{example}.", example=example)
+                    Said.message(
+                        N_("Say which action: /shax move action:{example}."), example=example
+                    )
                 )
             reply = await s.play(me, here, action, thinking=self.thinking)
         elif command == "rematch":
             if self.last_game_id is None:
-                raise UserError(t.gettext("There is no finished game to rematch yet."))
+                raise UserError(Said.message(N_("There is no finished game to rematch yet.")))
             reply = await s.rematch(me, here, self.last_game_id, thinking=self.thinking)
         elif command == "hint":
             reply = await s.hint(me, here, thinking=self.thinking)
@@ -292,20 +328,19 @@ class Console:
             chosen = opt("language")
             if chosen is None:
                 raise UserError(
-                    t.gettext(
-                        "Say which language: /shax language language:{languages}.",
+                    Said.message(
+                        N_("Say which language: /shax language language:{languages}."),
                         languages="|".join(LANGUAGES),
                     )
                 )
             reply = await s.set_language(me, chosen)
-            player, public = await s.languages(me.id)
-            with speaking(player=player, public=public):  # the answer in the new language
-                await self.show(reply)
+            await self.listen()  # the answer, and all that follows, in the new language
+            await self.show(reply)
             return
         else:
             raise UserError(
-                t.gettext(
-                    "Unknown command /shax {command} — choose one of: {commands}.",
+                Said.message(
+                    N_("Unknown command /shax {command} — choose one of: {commands}."),
                     command=command,
                     commands=", ".join(SHAX_COMMANDS),
                 )
@@ -314,11 +349,10 @@ class Console:
         await self.follow(reply)
 
     async def show(self, reply: Reply, stem: str | None = None) -> None:
-        t = to_player()
-        if reply.ephemeral:
-            self.say(t.gettext("(only you see this) {text}", text=reply.text))
-        else:
-            self.say(reply.text)
+        t = self.speaking.t
+        reply = await drawn(reply, self.speaking)
+        text = reply.text.words(self.speaking)
+        self.say(t.gettext("(only you see this) {text}", text=text) if reply.ephemeral else text)
         record: tuple[str, ...] = ()
         if reply.game_id is not None:
             self.last_game_id = reply.game_id
@@ -326,6 +360,7 @@ class Console:
             self.variant = get_variant(variant)
             stem = f"game{reply.game_id}-ply{len(record)}-v{reply.version}"
         for attachment in reply.attachments:
+            assert isinstance(attachment, Attachment)  # drawn above
             path = await self.save(stem or "picture", attachment.filename, attachment.data)
             if attachment.filename.endswith(".png") and reply.game_id is not None:
                 self.write(text_board(replay(self.variant, record)))
@@ -340,7 +375,7 @@ class Console:
 
     def show_controls(self, reply: Reply) -> None:
         c = reply.controls
-        t = to_player()
+        t = self.speaking.t
         if isinstance(c, BoardControls):
             if c.rematch:
                 self.write(t.gettext("Game over — /shax rematch to play again."))
@@ -394,10 +429,6 @@ class Console:
         await asyncio.to_thread(path.write_bytes, data)
         return path
 
-    def names(self, text: str) -> str:
-        by_id = {u.id: u.name for u in self.users.values()}
-        return MENTION_RE.sub(lambda m: "@" + by_id.get(int(m.group(1)), m.group(1)), text)
-
     async def show_notices(self) -> None:
         for notice in await self.service.tick():
             if elsewhere(notice, self.place):
@@ -414,7 +445,8 @@ class Console:
             on_turn = await self.service.on_turn(notice.reply.game_id)
             if on_turn is not None:
                 self.users.setdefault(on_turn.name.lower(), on_turn)
-        self.say(elsewhere_line(notice.channel_id, notice.reply.text, to_player()))
+        text = notice.reply.text.words(self.speaking)
+        self.say(elsewhere_line(notice.channel_id, text, self.speaking.t))
         await self.service.shown(notice.reply)
 
     async def refresh(self) -> None:

@@ -52,16 +52,8 @@ ServiceFactory = Callable[[User], Awaitable["ShaxService"]]
 
 
 class ShaxTree(app_commands.CommandTree[Any]):
-    """The command tree with the one tree-wide error handler; every command speaks its
-    player's language from the start (a refusal raised by the command body included)."""
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        client = self.client
-        if isinstance(client, ShaxBotBase) and (
-            interaction.type is not discord.InteractionType.autocomplete
-        ):
-            await client.responder.adopt_languages(interaction)
-        return True
+    """The command tree with the one tree-wide error handler (a refusal is said in the
+    language of whoever it answers: bot/readers.py)."""
 
     async def _call(self, interaction: discord.Interaction[Any]) -> None:
         # discord.py lets an error reading the command's data (``options`` or ``resolved``

@@ -32,12 +32,16 @@ from bot.discord.custom_ids import (
 )
 from bot.service import texts
 from bot.service.facade import ShaxService
-from bot.service.replies import Place, Reply, Thinking, User, UserError
-from bot.service.speech import to_player
+from bot.service.replies import Place, Reply, Said, Thinking, User, UserError
 from bot.service.texts import EN
 from shax_i18n import Translator
 
 log = logging.getLogger(__name__)
+
+
+def played(action: str, t: Translator = EN) -> str:
+    """The receipt that closes the destination picker."""
+    return t.gettext("You played **{action}**.", action=action)
 
 
 def _service(interaction: discord.Interaction[Any]) -> ShaxService:
@@ -138,7 +142,7 @@ class ToSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLATE
             interaction,
             call,
             Placement.BOARD,
-            receipt=to_player().gettext("You played **{action}**.", action=action),
+            receipt=Said(played, action),
         )
 
 
@@ -340,25 +344,25 @@ async def answer_when_ready(
     user at once, only to them, in their language, then replace it with the reply of
     ``call`` — or with the refusal, or :data:`~bot.discord.respond.SORRY` (logged) if it
     fails."""
-    from bot.discord.render import text_only, to_discord
+    from bot.discord.render import text_only, to_discord, voice
     from bot.discord.respond import SORRY
 
-    async with client_of(interaction).responder.speaking(interaction):
-        t = to_player()
-        await interaction.response.send_message(t.gettext(notice), ephemeral=True)
-        try:
-            reply = await call()
-        except UserError as error:
-            message = text_only(error.message)
-        except Exception:
-            log.exception("A slow answer failed for user %s", interaction.user.id)
-            message = text_only(t.gettext(SORRY))
-        else:
-            message = to_discord(reply)
-        try:
-            await interaction.edit_original_response(**message.edit_kwargs())
-        except discord.HTTPException:
-            log.warning("Could not show user %s their answer", interaction.user.id, exc_info=True)
+    responder = client_of(interaction).responder
+    t = await responder.reader(interaction)
+    await interaction.response.send_message(t.gettext(notice), ephemeral=True)
+    try:
+        reply = await call()
+    except UserError as error:
+        message = to_discord(error.reply(), voice(t))
+    except Exception:
+        log.exception("A slow answer failed for user %s", interaction.user.id)
+        message = text_only(t.gettext(SORRY))
+    else:
+        message = await responder.message(interaction, reply)
+    try:
+        await interaction.edit_original_response(**message.edit_kwargs())
+    except discord.HTTPException:
+        log.warning("Could not show user %s their answer", interaction.user.id, exc_info=True)
 
 
 class _ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):

@@ -4,18 +4,18 @@ bot as the components see it (:class:`ShaxClient`)."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from contextlib import AbstractAsyncContextManager
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 
 from bot.discord.errors import MENTION_AGAIN, NOT_TEXT
-from bot.service.replies import Place, Reply, Thinking, User, UserError
-from bot.service.speech import to_player
+from bot.service.replies import Place, Reply, Said, Thinking, User, UserError
 
 if TYPE_CHECKING:
+    from bot.discord.render import DiscordMessage
     from bot.service.facade import ShaxService
+    from shax_i18n import Translator
 
 ServiceCall = Callable[[Thinking], Awaitable[Reply]]
 """One service call made for an interaction; it is handed the :data:`Thinking` callback
@@ -42,11 +42,15 @@ class Answers(Protocol):
         call: ServiceCall,
         placement: Placement,
         *,
-        receipt: str | None = ...,
+        receipt: Said | None = ...,
     ) -> None: ...
 
-    def speaking(self, interaction: discord.Interaction[Any]) -> AbstractAsyncContextManager[None]:
-        """Speak the interaction's languages within the block."""
+    async def reader(self, interaction: discord.Interaction[Any]) -> Translator:
+        """The language of the person who acted."""
+        ...
+
+    async def message(self, interaction: discord.Interaction[Any], reply: Reply) -> DiscordMessage:
+        """``reply`` as a Discord message, with its pictures, in its reader's language."""
         ...
 
 
@@ -86,13 +90,13 @@ async def resolve_user(interaction: discord.Interaction[Any], value: object) -> 
             return as_user(await interaction.client.fetch_user(user_id))
         except discord.HTTPException:
             pass
-    raise UserError(to_player().gettext(MENTION_AGAIN))
+    raise UserError(Said.message(MENTION_AGAIN))
 
 
 def text_option(value: object) -> str:
     """A text option, refused in words when Discord sent something else."""
     if not isinstance(value, str):
-        raise UserError(to_player().gettext(NOT_TEXT))
+        raise UserError(Said.message(NOT_TEXT))
     return value
 
 

@@ -11,8 +11,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.service.speech import to_player
-from shax_i18n import N_
+from shax_i18n import N_, Translator
 
 log = logging.getLogger(__name__)
 
@@ -61,10 +60,11 @@ class UnknownControl(Exception):
         self.custom_id = custom_id
 
 
-def explain(interaction: discord.Interaction[Any], error: BaseException) -> str | None:
+def explain(
+    interaction: discord.Interaction[Any], error: BaseException, t: Translator
+) -> str | None:
     """The sentence for an error Discord's data caused, or ``None`` for a real failure, in
-    the player's language."""
-    t = to_player()
+    the language of ``t`` (the player's)."""
     if isinstance(error, UnreadableCommand):
         data: Any = interaction.data or {}
         log.warning(

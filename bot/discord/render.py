@@ -23,13 +23,16 @@ from bot.service.replies import (
     Attachment,
     BoardControls,
     ChallengeControls,
+    Channel,
     Choice,
     Controls,
     DestinationControls,
     Reply,
+    Said,
+    User,
+    Voice,
 )
-from bot.service.speech import for_reply
-from bot.service.texts import EN
+from bot.service.texts import Surface
 from shax_i18n import Translator
 
 MAX_CONTENT = 2000
@@ -56,6 +59,20 @@ def truncate(text: str, limit: int) -> str:
             cut = cut[:at]
             break
     return cut.rstrip(" ,;\n") + ELLIPSIS
+
+
+def mention(user: User) -> str:
+    """A player as Discord writes one in a message: a mention (a bot by its name)."""
+    return user.name if user.is_bot else f"<@{user.id}>"
+
+
+def channel_link(channel: Channel) -> str:
+    return f"<#{channel.id}>"
+
+
+def voice(t: Translator) -> Voice:
+    """How the Discord adapter speaks to a reader of ``t``'s language."""
+    return Voice(t, mention, channel_link, Surface.DISCORD)
 
 
 def allowed_mentions(reply: Reply) -> discord.AllowedMentions:
@@ -113,20 +130,21 @@ class DiscordMessage:
         }
 
 
-def to_discord(reply: Reply) -> DiscordMessage:
-    """The Discord message for a service reply; its controls speak the reply's language
-    (the player's when it is ephemeral, the channel's otherwise)."""
+def to_discord(reply: Reply, speaking: Voice) -> DiscordMessage:
+    """The Discord message for a service reply whose pictures are drawn
+    (:func:`bot.service.replies.drawn`), its words and controls in ``speaking``'s language."""
+    files = tuple(a for a in reply.attachments if isinstance(a, Attachment))
     embeds: list[discord.Embed] = []
-    image = next((a for a in reply.attachments if is_image(a)), None)
+    image = next((a for a in files if is_image(a)), None)
     if image is not None:
         embed = discord.Embed(colour=BOARD_COLOUR)
         embed.set_image(url=f"attachment://{image.filename}")
         embeds.append(embed)
     return DiscordMessage(
-        content=truncate(reply.text, MAX_CONTENT),
+        content=truncate(reply.text.words(speaking), MAX_CONTENT),
         embeds=embeds,
-        attachments=reply.attachments,
-        view=build_view(reply.controls, for_reply(reply.ephemeral)),
+        attachments=files,
+        view=build_view(reply.controls, speaking),
         mentions=allowed_mentions(reply),
         ephemeral=reply.ephemeral,
     )
@@ -140,7 +158,7 @@ def text_only(text: str, *, ephemeral: bool = True) -> DiscordMessage:
 # -- components ------------------------------------------------------------------------------
 
 
-def select_options(choices: tuple[Choice, ...]) -> list[discord.SelectOption]:
+def select_options(choices: tuple[Choice, ...], speaking: Voice) -> list[discord.SelectOption]:
     """At most 25 options with unique values; labels and descriptions cut to 100 characters."""
     options: list[discord.SelectOption] = []
     seen: set[str] = set()
@@ -153,7 +171,7 @@ def select_options(choices: tuple[Choice, ...]) -> list[discord.SelectOption]:
             discord.SelectOption(
                 label=truncate(choice.label or choice.value, MAX_OPTION_TEXT),
                 value=value,
-                description=truncate(choice.description, MAX_OPTION_TEXT) or None,
+                description=_words(choice.description, speaking, MAX_OPTION_TEXT),
             )
         )
         if len(options) == MAX_CHOICES:
@@ -161,17 +179,22 @@ def select_options(choices: tuple[Choice, ...]) -> list[discord.SelectOption]:
     return options
 
 
-def build_view(controls: Controls | None, t: Translator = EN) -> discord.ui.View | None:
+def _words(said: Said | None, speaking: Voice, limit: int) -> str | None:
+    return truncate(said.words(speaking), limit) or None if said is not None else None
+
+
+def build_view(controls: Controls | None, speaking: Voice) -> discord.ui.View | None:
     """The components for a reply's controls: persistent (no timeout), routed by custom id;
-    their labels in ``t``'s language."""
+    their labels in ``speaking``'s language."""
     if controls is None:
         return None
+    t = speaking.t
     view = discord.ui.View(timeout=None)
     if isinstance(controls, BoardControls):
         menu = controls.menu(MAX_CHOICES)
-        options = select_options(menu.choices)
+        options = select_options(menu.choices, speaking)
         if options and not controls.over:
-            placeholder = menu.placeholder or (
+            placeholder = _words(menu.placeholder, speaking, MAX_PLACEHOLDER) or (
                 t.gettext("Choose a stone to move…")
                 if menu.two_step
                 else t.gettext("Choose your move…")
@@ -197,7 +220,7 @@ def build_view(controls: Controls | None, t: Translator = EN) -> discord.ui.View
             view.add_item(c.RematchButton(game, row=1, t=t))
             view.add_item(c.ReviewButton(game, row=1, t=t))
     elif isinstance(controls, DestinationControls):
-        options = select_options(controls.choices)
+        options = select_options(controls.choices, speaking)
         if options:
             view.add_item(
                 c.ToSelect(

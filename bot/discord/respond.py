@@ -42,7 +42,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -57,10 +57,10 @@ from bot.discord.intime import (
     TooLate,
     Undelivered,
 )
-from bot.discord.render import DiscordMessage, text_only, to_discord
-from bot.service.replies import Reply, UserError
-from bot.service.speech import adopt, speaking, to_player
-from shax_i18n import N_
+from bot.discord.render import DiscordMessage, text_only, to_discord, voice
+from bot.readers import players_language, requester_language
+from bot.service.replies import Reply, Said, Thinking, UserError, Voice, drawn
+from shax_i18n import N_, Translator, translator
 
 if TYPE_CHECKING:
     from bot.service.facade import ShaxService
@@ -75,6 +75,8 @@ DONE = N_("Done.")
 _PUBLIC_DEFER = "shax_public_defer"
 _PLACED = "shax_placed"
 """Set on an interaction once its public reply is in the channel."""
+_VOICES = "shax_voices"
+"""The voices an interaction's replies were spoken in, by the players they belong to."""
 
 
 class Responder(InTime):
@@ -161,12 +163,11 @@ class Responder(InTime):
         # Reported inside the tracked block, so "idle" means the user has seen the answer.
         with self._tracked():
             reply: Reply | None = None
-            async with self.speaking(interaction):
-                try:
-                    reply = await self._in_time(interaction, call, defer)
-                    await self._command_reply(interaction, reply)
-                except Exception as error:
-                    await self._fail(interaction, error, reply)
+            try:
+                reply = await self._in_time(interaction, self._drawing(interaction, call), defer)
+                await self._command_reply(interaction, reply)
+            except Exception as error:
+                await self._fail(interaction, error, reply)
 
     async def click(
         self,
@@ -174,46 +175,72 @@ class Responder(InTime):
         call: ServiceCall,
         placement: Placement,
         *,
-        receipt: str | None = None,
+        receipt: Said | None = None,
     ) -> None:
         """Answer a component click with the reply of ``call``; errors are reported here.
-        ``receipt`` closes an ephemeral picker (:data:`DONE` in the player's language)."""
+        ``receipt`` closes an ephemeral picker (:data:`DONE` by default)."""
         self._start_clock(interaction)
         with self._tracked():
             reply: Reply | None = None
-            async with self.speaking(interaction):
-                try:
-                    reply = await self._in_time(interaction, call, interaction.response.defer)
-                    done = receipt or to_player().gettext(DONE)
-                    await self._click_reply(interaction, reply, placement, done)
-                except Exception as error:
-                    await self._fail(interaction, error, reply)
+            try:
+                reply = await self._in_time(
+                    interaction, self._drawing(interaction, call), interaction.response.defer
+                )
+                t = await self.reader(interaction)
+                done = (receipt or Said.message(DONE)).words(voice(t))
+                await self._click_reply(interaction, reply, placement, done)
+            except Exception as error:
+                await self._fail(interaction, error, reply)
 
-    @contextlib.asynccontextmanager
-    async def speaking(self, interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
-        """Within this block the service and the messages speak the interaction's
-        languages: the player's (their choice, else their Discord app's when it is one of
-        ours, else the server's) and the server's (:mod:`bot.service.speech`)."""
-        player, public = await self.languages(interaction)
-        with speaking(player=player, public=public):
-            yield
+    # -- who reads it (bot/readers.py) -----------------------------------------------------
 
-    async def adopt_languages(self, interaction: discord.Interaction[Any]) -> None:
-        """Speak the interaction's languages for the rest of the task answering it."""
-        player, public = await self.languages(interaction)
-        adopt(player=player, public=public)
-
-    async def languages(
-        self, interaction: discord.Interaction[Any]
-    ) -> tuple[str | None, str | None]:
-        """(the player's language, the server's); ``None`` s when they cannot be read."""
+    async def reader(self, interaction: discord.Interaction[Any]) -> Translator:
+        """The language of the person who acted (rule 1): their choice, else their
+        Discord app's when it is one of ours, else the server's."""
         try:
-            return await self.service.languages(
-                interaction.user.id, str(interaction.locale), interaction.guild_id
+            language = await requester_language(
+                self.service, interaction.user.id, interaction.guild_id, str(interaction.locale)
             )
-        except Exception:  # the languages are a nicety: never a reason to fail an answer
-            log.warning("Could not read the languages of user %s", interaction.user.id)
-            return None, None
+        except Exception:  # the language is a nicety: never a reason to fail an answer
+            log.warning("Could not read the language of user %s", interaction.user.id)
+            language = None
+        return translator(language)
+
+    async def voice_for(self, interaction: discord.Interaction[Any], reply: Reply) -> Voice:
+        """The voice of ``reply``: a game's message speaks its players' language (rule 2),
+        anything else the language of the person who asked (rule 1)."""
+        voices: dict[tuple[int, ...], Voice] = interaction.extras.setdefault(_VOICES, {})
+        found = voices.get(reply.players)
+        if found is None:
+            if reply.players:
+                t = translator(await self.game_language(reply.players, interaction.guild_id))
+            else:
+                t = await self.reader(interaction)
+            found = voices[reply.players] = voice(t)
+        return found
+
+    async def game_language(self, players: tuple[int, ...], guild_id: int | None) -> str | None:
+        """The language of a game's messages (rule 2); ``None`` when it cannot be read."""
+        try:
+            return await players_language(self.service, players, guild_id)
+        except Exception:  # the language is a nicety: never a reason to fail an answer
+            log.warning("Could not read the language of the players %s", players)
+            return None
+
+    async def message(self, interaction: discord.Interaction[Any], reply: Reply) -> DiscordMessage:
+        """``reply`` as a Discord message, with its pictures, in its reader's language."""
+        speaking = await self.voice_for(interaction, reply)
+        return to_discord(await drawn(reply, speaking), speaking)
+
+    def _drawing(self, interaction: discord.Interaction[Any], call: ServiceCall) -> ServiceCall:
+        """``call``, its reply's pictures drawn in its reader's language (within the time
+        the answer is given, so that a slow drawing is deferred like a slow move)."""
+
+        async def drawing(thinking: Thinking) -> Reply:
+            reply = await call(thinking)
+            return await drawn(reply, await self.voice_for(interaction, reply))
+
+        return drawing
 
     async def _fail(
         self, interaction: discord.Interaction[Any], error: Exception, reply: Reply | None
@@ -253,7 +280,7 @@ class Responder(InTime):
     async def _post_to_channel(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
         channel = self.client.get_partial_messageable(interaction.channel_id or 0)
         try:
-            sent = await channel.send(**to_discord(reply).send_kwargs())
+            sent = await channel.send(**(await self.message(interaction, reply)).send_kwargs())
         except discord.HTTPException as error:
             # The game is saved; the next reconciliation (in a few seconds, every start
             # and every reconnect) shows its board.
@@ -275,15 +302,15 @@ class Responder(InTime):
         answered with :data:`SORRY`, always ephemerally."""
         self._start_clock(interaction)
         with self._tracked():
-            async with self.speaking(interaction):
-                await self._report(interaction, error)
+            await self._report(interaction, error)
 
     async def _report(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
         if isinstance(error, app_commands.CommandInvokeError):
             error = error.original
-        explained = explain(interaction, error)
+        t = await self.reader(interaction)
+        explained = explain(interaction, error, t)
         if isinstance(error, UserError):
-            message = to_discord(error.reply())
+            message = to_discord(error.reply(), voice(t))
         elif explained is not None:
             message = text_only(explained)
         else:
@@ -297,7 +324,7 @@ class Responder(InTime):
                 interaction.channel_id,
                 exc_info=error,
             )
-            message = text_only(to_player().gettext(SORRY))
+            message = text_only(t.gettext(SORRY))
             # A call that failed after committing its action left a board unshown: the
             # notices loop looks for it in a moment.
             self.undelivered.set()
@@ -311,7 +338,7 @@ class Responder(InTime):
     # -- commands ------------------------------------------------------------------------
 
     async def _command_reply(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
-        message = to_discord(reply)
+        message = await self.message(interaction, reply)
         if reply.ephemeral:
             await self._private(interaction, message)
             return
@@ -340,7 +367,7 @@ class Responder(InTime):
         placement: Placement,
         receipt: str,
     ) -> None:
-        message = to_discord(reply)
+        message = await self.message(interaction, reply)
         if reply.ephemeral:
             await self._private(interaction, message)
             return

@@ -11,14 +11,16 @@ from typing import Any, Literal
 
 import discord
 
+from bot.discord.context import client_of
 from bot.discord.invite import missing
-from bot.discord.render import to_discord
+from bot.discord.render import voice
+from bot.readers import players_language
+from bot.service import texts
 from bot.service.facade import ShaxService
-from bot.service.replies import ChannelBusy, Place, Reply, UserError
+from bot.service.replies import ChannelBusy, Place, Reply, Said, UserError
 from bot.service.server_settings import Setting
-from bot.service.speech import in_public, to_player
 from bot.service.texts import EN
-from shax_i18n import N_, Translator
+from shax_i18n import N_, Translator, translator
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +66,7 @@ class GameThreads:
                 needed.update(send_messages=False, send_messages_in_threads=True)
             lacking = missing(interaction.app_permissions, needed)
             if lacking:
-                raise UserError(cannot_play_here(lacking, to_player()))
+                raise UserError(Said(cannot_play_here, lacking))
         mode = await self.mode_of(place.guild_id)
         can_thread = place.guild_id is not None and not place.is_thread and mode != "never"
         if not (can_thread and mode == "always"):
@@ -76,10 +78,13 @@ class GameThreads:
         thread = await self._open(interaction, title)
         reply = await start(Place(place.guild_id, thread.id, place.channel_id))
         pinged = tuple(dict.fromkeys((*reply.mentions, *players)))
-        sent = await thread.send(**to_discord(_with_mentions(reply, pinged)).send_kwargs())
+        message = await client_of(interaction).responder.message(
+            interaction, _with_mentions(reply, pinged)
+        )
+        sent = await thread.send(**message.send_kwargs())
         await self._service().posted(reply, sent.id)
         busy = mode != "always"
-        return Reply(text=thread_pointer(thread.mention, busy=busy, t=in_public()))
+        return Reply(text=Said(thread_pointer, thread.mention, busy=busy))
 
     async def mode_of(self, guild_id: int | None) -> str:
         """Where games go on a server: its own choice (``/shax settings``), else the bot's."""
@@ -89,12 +94,12 @@ class GameThreads:
     async def _open(self, interaction: discord.Interaction[Any], title: str) -> discord.Thread:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
-            raise UserError(to_player().gettext(NO_THREADS_HERE))
+            raise UserError(Said.message(NO_THREADS_HERE))
         me = channel.guild.me
         if me is not None:
             lacking = missing(channel.permissions_for(me), THREAD_PERMISSIONS)
             if lacking:
-                raise UserError(missing_permissions(lacking, to_player()))
+                raise UserError(Said(missing_permissions, lacking))
         try:
             return await channel.create_thread(
                 name=title[:THREAD_NAME_MAX],
@@ -103,7 +108,7 @@ class GameThreads:
                 reason="A game of Shax",
             )
         except discord.Forbidden:
-            raise UserError(missing_permissions(["Create Public Threads"], to_player())) from None
+            raise UserError(Said(missing_permissions, ["Create Public Threads"])) from None
         except discord.HTTPException as error:
             log.warning(
                 "Discord would not open a game thread in channel %s (%s %s)",
@@ -111,7 +116,7 @@ class GameThreads:
                 error.status,
                 error.text or "no reason given",
             )
-            raise UserError(to_player().gettext(THREAD_FAILED)) from None
+            raise UserError(Said.message(THREAD_FAILED)) from None
 
     async def finish(self, channel_id: int | None, reply: Reply) -> None:
         """After a game's final board: in a thread the bot opened, announce the result in
@@ -124,8 +129,12 @@ class GameThreads:
         if not isinstance(thread, discord.Thread) or me is None or thread.owner_id != me.id:
             return  # a thread someone else opened is theirs to keep
         try:
+            # A game's message: in its players' language (bot/readers.py, rule 2).
+            language = await players_language(self._service(), reply.players, thread.guild.id)
+            speaking = voice(translator(language))
+            line = texts.result_elsewhere(result.line.words(speaking), thread.mention, speaking.t)
             parent = self.client.get_partial_messageable(result.parent_channel_id)
-            await parent.send(content=result.line, allowed_mentions=discord.AllowedMentions.none())
+            await parent.send(content=line, allowed_mentions=discord.AllowedMentions.none())
             await thread.edit(archived=True)
         except discord.HTTPException:
             log.warning("Could not close the game thread %s", channel_id, exc_info=True)

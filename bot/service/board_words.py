@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from engine import Variant
-from shax_i18n import N_, Translator, translator
+from shax_i18n import N_, Translator
 
 
 class Examples(NamedTuple):
@@ -78,7 +78,7 @@ Notation: place `{place}`, move `{move}`. {names}"""
 def rules_text(variant: Variant, t: Translator | None = None) -> str:
     """The rules in short, with notation examples that exist on this board, in the
     language of ``t`` (English when none)."""
-    t = t or translator(None)
+    t = t or _english()
     template = _JAR_RULES if variant.family == "jar" else _SHAX_RULES
     ex = examples(variant)
     return t.gettext(
@@ -94,6 +94,12 @@ def rules_text(variant: Variant, t: Translator | None = None) -> str:
     )
 
 
+def _english() -> Translator:
+    from bot.service.texts import EN
+
+    return EN
+
+
 def _title(variant: Variant, t: Translator) -> str:
     from bot.service.texts import variant_title
 
@@ -102,7 +108,7 @@ def _title(variant: Variant, t: Translator) -> str:
 
 def board_key(variant: Variant, t: Translator | None = None) -> str:
     """How to read the picture of the board: exactly what it labels, no more."""
-    return (t or translator(None)).gettext(
+    return (t or _english()).gettext(
         "The picture labels the files a–{last_file} along the bottom and the ranks "
         "1–{grid} up the side; a point is named by its file and rank. "
         "The points: {points}.",

@@ -18,8 +18,7 @@ from typing import Protocol
 from bot.service import texts
 from bot.service.compose import Composer
 from bot.service.kernel import GameKernel, other, player_key, side
-from bot.service.replies import Place, Reply, Thinking, User, not_thinking
-from bot.service.speech import in_public
+from bot.service.replies import Place, Reply, Said, Thinking, User, not_thinking
 from bot.service.streaks import bot_kind, first_to_place
 from bot.storage import ChannelTaken, Finished, GameRow, NewGame
 from engine import IllegalActionError, NotationError, Variant
@@ -100,18 +99,17 @@ class BotPlayer:
         except ChannelTaken:
             raise k.busy(place, None) from None
         row, events, finished = await self.play_turns(row, thinking)
-        t = in_public()
-        intro = texts.bot_game_intro(user.name, bot_name, texts.variant_title(variant, t), t)
+        intro = Said(texts.bot_game_intro, user.name, bot_name, Said(texts.variant_title, variant))
         return await self.composer.board_reply(
             row, events=events, intro=intro, finished=finished, viewer=user.id
         )
 
     async def play_turns(
         self, row: GameRow, thinking: Thinking = not_thinking
-    ) -> tuple[GameRow, list[str], Finished | None]:
+    ) -> tuple[GameRow, list[Said], Finished | None]:
         """Let the bot act while it is on turn (a move, its capture, freeing moves);
         the game as it is then, the actions in words, and how it ended if it did."""
-        events: list[str] = []
+        events: list[Said] = []
         if row.ai_level is None or row.id in self._thinking:
             return row, events, None
         k = self.kernel
@@ -136,8 +134,8 @@ class BotPlayer:
                         log.error("AI chose %r, not legal in game %s", text, row.id)
                         act = random.Random(seed).choice(position.legal_actions())
                         after = position.apply(act)
-                    events += texts.action_events(
-                        position, act, after, me.name, other(row, me).name, in_public()
+                    events.append(
+                        Said(texts.action_line, position, act, after, me.name, other(row, me).name)
                     )
                     row, finished = await k.commit(
                         fresh, act.notation(position.variant), after, fresh.draw_offered_by

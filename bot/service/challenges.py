@@ -26,16 +26,17 @@ from bot.service.replies import (
     BadOption,
     ChallengeControls,
     ChallengeError,
+    Channel,
     GameOver,
     NotYourGame,
     Place,
     Reply,
+    Said,
     Thinking,
     User,
     not_thinking,
 )
 from bot.service.server_settings import ServerSettingsBook
-from bot.service.speech import in_public, to_player
 from bot.service.streaks import first_to_place
 from bot.storage import ChallengeRow, ChallengeTaken, ChannelTaken, NewChallenge, NewGame
 from engine import Variant, get_variant
@@ -63,7 +64,7 @@ class Challenges:
         settings = await self.servers.of(place.guild_id)
         if not settings.allows(place):
             raise ChallengeError(
-                settings_texts.games_not_here(sorted(settings.channels), to_player())
+                Said(settings_texts.games_not_here, [Channel(c) for c in sorted(settings.channels)])
             )
 
     async def challenge(
@@ -72,18 +73,16 @@ class Challenges:
         """A challenge with Accept / Decline; it expires."""
         v = parse_variant(variant)
         if opponent.id == challenger.id:
-            raise ChallengeError(to_player().gettext(texts.CHALLENGE_YOURSELF))
+            raise ChallengeError(Said.message(texts.CHALLENGE_YOURSELF))
         if opponent.id == self.kernel.bot_user.id:
-            raise ChallengeError(texts.challenge_the_bot(LEVELS, t=to_player()))
+            raise ChallengeError(Said(texts.challenge_the_bot, LEVELS))
         if opponent.is_bot:
-            raise ChallengeError(texts.challenge_a_bot_account(opponent.name, t=to_player()))
+            raise ChallengeError(Said(texts.challenge_a_bot_account, opponent.name))
         await self._check_allowed(place)
         await self.kernel.check_channel_free(place)
         for open_one in await self.kernel.storage.open_challenges(place.channel_id):
             if (open_one.challenger_id, open_one.opponent_id) == (challenger.id, opponent.id):
-                raise ChallengeError(
-                    texts.already_challenged(opponent.name, self.kernel.surface, t=to_player())
-                )
+                raise ChallengeError(Said(texts.already_challenged, opponent.name))
         try:
             return await self._create(challenger, opponent, place, v, rematch_of=None)
         except (ChallengeTaken, ChannelTaken):
@@ -116,20 +115,19 @@ class Challenges:
             ),
             now,
         )
-        t = in_public()
-        text = texts.challenge_sent(
-            opponent.mention,
+        text = Said(
+            texts.challenge_sent,
+            opponent,
             challenger.name,
-            None if rematch_of is not None else texts.variant_title(variant, t),
+            None if rematch_of is not None else Said(texts.variant_title, variant),
             expiry,
-            self.kernel.surface,
-            t,
         )
         return Reply(
             text=text,
             controls=ChallengeControls(row.id),
             challenge_id=row.id,
             mentions=(opponent.id,),
+            players=(challenger.id, opponent.id),
         )
 
     async def accept(self, user: User, place: Place, challenge_id: int | None = None) -> Reply:
@@ -139,12 +137,12 @@ class Challenges:
         c = await self._challenge_for(user, place, challenge_id, "accept")
         if user.id != c.opponent_id:
             if user.id == c.challenger_id:
-                raise ChallengeError(texts.accept_own_challenge(c.opponent_name, t=to_player()))
-            raise NotYourGame(texts.challenge_for_someone_else(c.opponent_name, t=to_player()))
+                raise ChallengeError(Said(texts.accept_own_challenge, c.opponent_name))
+            raise NotYourGame(Said(texts.challenge_for_someone_else, c.opponent_name))
         now = k.now()
         if c.expires_at <= now:
             # A refusal changes nothing: the next tick closes the challenge and its message.
-            raise ChallengeError(to_player().gettext(texts.CHALLENGE_EXPIRED))
+            raise ChallengeError(Said.message(texts.CHALLENGE_EXPIRED))
         await k.check_channel_free(challenge_place(c))
         challenger_key, opponent_key = player_key(c.challenger_id), player_key(c.opponent_id)
         series = await k.storage.series(c.guild_id, challenger_key, opponent_key)
@@ -168,14 +166,14 @@ class Challenges:
         except ChannelTaken:
             raise k.busy(challenge_place(c), None) from None
         if row is None:
-            raise ChallengeError(to_player().gettext(texts.CHALLENGE_CLOSED))
-        intro = texts.challenge_accepted(
+            raise ChallengeError(Said.message(texts.CHALLENGE_CLOSED))
+        intro = Said(
+            texts.challenge_accepted,
             user.name,
             c.challenger_name,
             white[1],
             last_winner=series.last_winner is not None,
             after_draw=series.last_winner is None and series.games > 0,
-            t=in_public(),
         )
         return await self.composer.board_reply(row, intro=intro, viewer=user.id)
 
@@ -185,12 +183,13 @@ class Challenges:
         if user.id == c.challenger_id:
             return await self.cancel(user, place, c.id)
         if user.id != c.opponent_id:
-            raise NotYourGame(texts.challenge_for_someone_else(c.opponent_name, t=to_player()))
+            raise NotYourGame(Said(texts.challenge_for_someone_else, c.opponent_name))
         if not await self.kernel.storage.resolve_challenge(c.id, "declined", self.kernel.now()):
-            raise ChallengeError(to_player().gettext(texts.CHALLENGE_CLOSED))
+            raise ChallengeError(Said.message(texts.CHALLENGE_CLOSED))
         return Reply(
-            text=texts.challenge_declined(user.name, c.challenger_name, in_public()),
+            text=Said(texts.challenge_declined, user.name, c.challenger_name),
             challenge_id=c.id,
+            players=(c.challenger_id, c.opponent_id),
         )
 
     async def cancel(self, user: User, place: Place, challenge_id: int | None = None) -> Reply:
@@ -202,17 +201,18 @@ class Challenges:
                 if c.challenger_id == user.id
             ]
             if not mine:
-                raise ChallengeError(to_player().gettext(texts.NO_OPEN_CHALLENGE))
+                raise ChallengeError(Said.message(texts.NO_OPEN_CHALLENGE))
             c = mine[-1]
         else:
             c = await self._challenge_row(challenge_id)
         if user.id != c.challenger_id:
-            raise NotYourGame(texts.only_challenger_withdraws(c.challenger_name, t=to_player()))
+            raise NotYourGame(Said(texts.only_challenger_withdraws, c.challenger_name))
         if not await self.kernel.storage.resolve_challenge(c.id, "cancelled", self.kernel.now()):
-            raise ChallengeError(to_player().gettext(texts.CHALLENGE_CLOSED))
+            raise ChallengeError(Said.message(texts.CHALLENGE_CLOSED))
         return Reply(
-            text=texts.challenge_withdrawn(c.challenger_name, c.opponent_name, in_public()),
+            text=Said(texts.challenge_withdrawn, c.challenger_name, c.opponent_name),
             challenge_id=c.id,
+            players=(c.challenger_id, c.opponent_id),
         )
 
     async def play_bot(
@@ -232,11 +232,11 @@ class Challenges:
         level = level.strip().lower()
         first = first.strip().lower() if first is not None else None
         if level not in LEVELS:
-            raise BadOption(texts.unknown_level(typed_level, LEVELS, t=to_player()))
+            raise BadOption(Said(texts.unknown_level, typed_level, LEVELS))
         if first is not None and first not in FIRST_CHOICES:
-            raise BadOption(texts.unknown_first(typed_first or "", t=to_player()))
+            raise BadOption(Said(texts.unknown_first, typed_first or ""))
         if user.is_bot:
-            raise ChallengeError(to_player().gettext(texts.BOT_ACCOUNTS_CANT_PLAY))
+            raise ChallengeError(Said.message(texts.BOT_ACCOUNTS_CANT_PLAY))
         await self._check_allowed(place)
         return await self.bots.start_game(
             user, place, level, v, first, rematch_of=None, thinking=thinking
@@ -251,9 +251,9 @@ class Challenges:
         row = await k.game(game_id)
         me = side_of(row, user.id)
         if me is None or me.is_bot:
-            raise NotYourGame(texts.not_your_game(row.white_name, row.black_name, t=to_player()))
+            raise NotYourGame(Said(texts.not_your_game, row.white_name, row.black_name))
         if row.active:
-            raise GameOver(to_player().gettext(texts.STILL_PLAYING))
+            raise GameOver(Said.message(texts.STILL_PLAYING))
         where = game_place(row)
         variant = get_variant(row.variant)
         if row.ai_level is not None:
@@ -266,7 +266,7 @@ class Challenges:
                 continue
             if c.opponent_id == user.id:
                 return await self.accept(user, where, c.id)
-            raise ChallengeError(texts.rematch_already_asked(them.name, t=to_player()))
+            raise ChallengeError(Said(texts.rematch_already_asked, them.name))
         await k.check_channel_free(where)
         try:
             return await self._create(
@@ -285,9 +285,9 @@ class Challenges:
             else None
         )
         if c is None:
-            raise ChallengeError(to_player().gettext(texts.CHALLENGE_GONE))
+            raise ChallengeError(Said.message(texts.CHALLENGE_GONE))
         if c.status != "open":
-            raise ChallengeError(texts.challenge_not_open(c.status, t=to_player()))
+            raise ChallengeError(Said(texts.challenge_not_open, c.status))
         return c
 
     async def _challenge_for(
@@ -301,5 +301,5 @@ class Challenges:
             if c.opponent_id == user.id
         ]
         if not waiting:
-            raise ChallengeError(texts.nothing_to(verb, t=to_player()))
+            raise ChallengeError(Said(texts.nothing_to, verb))
         return waiting[-1]

@@ -21,9 +21,8 @@ from bot.service import texts
 from bot.service.bot_turns import BotPlayer
 from bot.service.compose import Composer
 from bot.service.kernel import GameKernel, side
-from bot.service.replies import Notice, Reply
+from bot.service.replies import Notice, Reply, Said
 from bot.service.server_settings import ServerSettingsBook
-from bot.service.speech import in_public, speaking
 from bot.storage import GameRow
 from engine import Outcome, Termination
 
@@ -76,11 +75,10 @@ class TurnClock:
             if not self.owns(c.guild_id):
                 continue
             if await storage.resolve_challenge(c.id, "expired", now):
-                language = await self.servers.language(c.guild_id)
-                with speaking(public=language):
-                    text = texts.challenge_expired(c.challenger_name, c.opponent_name, in_public())
-                reply = Reply(text=text, challenge_id=c.id)
-                notices.append(Notice(c.channel_id, reply, c.message_id, language))
+                text = Said(texts.challenge_expired, c.challenger_name, c.opponent_name)
+                players = (c.challenger_id, c.opponent_id)
+                reply = Reply(text=text, challenge_id=c.id, players=players)
+                notices.append(Notice(c.channel_id, reply, c.message_id, c.guild_id))
         timeouts = await self.servers.turn_timeouts()
         shortest = min((self.turn_timeout, *timeouts.values()))
         for row in await storage.active_games(turn_started_by=now - warn_after(shortest)):
@@ -88,16 +86,14 @@ class TurnClock:
                 continue
             timeout = timeouts.get(row.guild_id or 0, self.turn_timeout)
             try:
-                language = await self.servers.language(row.guild_id)
-                with speaking(public=language):
-                    notice = await self._tick_game(row, now, timeout)
+                notice = await self._tick_game(row, now, timeout)
             except Exception:  # one broken game must not stop the others' clocks
                 log.exception("tick failed for game %s", row.id)
                 continue
             finally:
                 await asyncio.sleep(0)
             if notice is not None:
-                notices.append(replace(notice, language=language))
+                notices.append(replace(notice, guild_id=row.guild_id))
         return notices
 
     async def _tick_game(self, row: GameRow, now: datetime, timeout: timedelta) -> Notice | None:
@@ -128,11 +124,15 @@ class TurnClock:
             if not await k.storage.mark_warned(row.id, row.version):
                 return None
             left = (timeout - elapsed).total_seconds()
-            text = texts.timeout_warning(
-                on_turn.ref, row.id, row.white_name, row.black_name, left, in_public()
+            text = Said(
+                texts.timeout_warning, on_turn.user, row.id, row.white_name, row.black_name, left
             )
             reply = Reply(
-                text=text, game_id=row.id, version=row.version, mentions=(on_turn.user_id,)
+                text=text,
+                game_id=row.id,
+                version=row.version,
+                mentions=(on_turn.user_id,),
+                players=(row.white_id, row.black_id),
             )
             return Notice(row.channel_id, reply, None)
         return None

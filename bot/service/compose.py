@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import renderer
@@ -19,17 +20,17 @@ from bot.service.kernel import GameKernel, row_outcome, series_key, side, side_o
 from bot.service.replies import (
     BOARD_FILENAME,
     RULES_FILENAME,
-    Attachment,
     BoardControls,
     Choice,
+    Picture,
     Reply,
     Result,
+    Said,
+    Voice,
 )
-from bot.service.speech import in_public
 from bot.service.streaks import Series
 from bot.storage import Finished, GameRow
 from engine import Color, Kind, Outcome, Position, Variant
-from shax_i18n import Translator
 
 BoardRenderer = Callable[[str, list[str], Any], bytes]
 """``renderer.render_board(variant, record, view) -> PNG bytes``."""
@@ -66,23 +67,23 @@ class Composer:
         self._run_board = run_board
         self._run_replay = run_replay
         self._rules_pictures: dict[tuple[str, str], bytes] = {}
-        self.summary_notes: Callable[[GameRow, Translator], Awaitable[str]] | None = None
+        self.summary_notes: Callable[[GameRow], Awaitable[Said | None]] | None = None
         """Says more at the end of a game (the hints taken), if set."""
 
     async def board_reply(
         self,
         row: GameRow,
         *,
-        events: Sequence[str] = (),
-        intro: str = "",
+        events: Sequence[Said] = (),
+        intro: Said | None = None,
         finished: Finished | None = None,
         ping: tuple[int, ...] = (),
         viewer: int | None = None,
     ) -> Reply:
         """The live board: the picture, the actions in words, whose turn it is (mentioned),
         the controls; at the end the result, the streak change and the replay. The
-        picture is in the theme of ``viewer``, the player who asked or clicked."""
-        t = in_public()
+        picture is in the theme of ``viewer``, the player who asked or clicked; the words
+        and pictures speak the players' language (:attr:`Reply.players`)."""
         position = self.kernel.position(row)
         white, black = side(row, Color.WHITE), side(row, Color.BLACK)
         white_key = series_key(row, white)
@@ -94,61 +95,54 @@ class Composer:
             series_color=_holder_color(series, white_key),
             series_stones=series.stones,
             outcome=outcome if outcome != position.outcome else None,
-            language=t.language,
             theme=await self.theme_of(viewer),
         )
-        parts = [intro.strip()] if intro.strip() else []
+        parts = [intro] if intro is not None else []
         if events:
-            parts.append(texts.events_sentence(events))
+            parts.append(Said(texts.events_sentence, tuple(events)))
         mentions: list[int] = list(ping)
-        record = list(row.record)
-        attachments: tuple[Attachment, ...]
+        board = self._picture(BOARD_FILENAME, self._run_board, self._render_board, row, view)
+        attachments: tuple[Picture, ...] = (board,)
         result = None
         if outcome is not None:
-            parts.append(texts.result_line(outcome, row.white_name, row.black_name, t))
+            parts.append(Said(texts.result_line, outcome, row.white_name, row.black_name))
             result = Result(
-                texts.result_elsewhere(outcome, row.white_name, row.black_name, row.channel_id, t),
+                Said(texts.result_line, outcome, row.white_name, row.black_name),
                 row.parent_channel_id,
             )
             if finished is not None:
-                streak = _streak_text(row, outcome, finished, t)
-                if streak:
-                    parts.append(streak)
+                parts.append(_streak_change(row, outcome, finished))
             holder = _holder_color(series, white_key)
             if holder is not None:
-                parts.append(texts.series_holder(side(row, holder).name, series.stones, t))
-            note = await self.summary_notes(row, t) if self.summary_notes is not None else ""
-            if note:
+                parts.append(Said(texts.series_holder, side(row, holder).name, series.stones))
+            note = await self.summary_notes(row) if self.summary_notes is not None else None
+            if note is not None:
                 parts.append(note)
             people = [s for s in (white, black) if not s.is_bot]
-            parts.append(texts.good_game([s.ref for s in people], t))
+            parts.append(Said(texts.good_game, [s.user for s in people]))
             mentions += [s.user_id for s in people]
             controls = BoardControls(row.id, row.version, rematch=True)
-            gif = await self._run_replay(self._render_replay, row.variant, record, view)
-            png = await self._run_board(self._render_board, row.variant, record, view)
-            attachments = (
-                Attachment(BOARD_FILENAME, png),
-                Attachment(renderer.REPLAY_FILENAME, gif),
+            replay = self._picture(
+                renderer.REPLAY_FILENAME, self._run_replay, self._render_replay, row, view
             )
+            attachments = (board, replay)
         else:
             on_turn = side(row, position.to_move)  # type: ignore[arg-type]
             if on_turn.is_bot:
-                parts.append(texts.thinking(on_turn.name, t))
+                parts.append(Said(texts.thinking, on_turn.name))
             else:
-                parts.append(texts.your_turn(on_turn.ref, on_turn.color, position, t))
+                parts.append(Said(texts.your_turn, on_turn.user, on_turn.color, position))
                 mentions.append(on_turn.user_id)
             holder = _holder_color(series, white_key)
             if holder is not None:
-                parts.append(texts.series_stones(side(row, holder).name, series.stones, t))
-            if row.draw_offered_by is not None and not intro:
+                parts.append(Said(texts.series_stones, side(row, holder).name, series.stones))
+            if row.draw_offered_by is not None and intro is None:
                 offerer = side_of(row, row.draw_offered_by)
                 if offerer is not None:
-                    parts.append(texts.draw_offered(offerer.name, t))
-            controls = board_controls(row, position, t)
-            png = await self._run_board(self._render_board, row.variant, record, view)
-            attachments = (Attachment(BOARD_FILENAME, png),)
+                    parts.append(Said(texts.draw_offered, offerer.name))
+            controls = board_controls(row, position)
         return Reply(
-            text=" ".join(parts),
+            text=Said.join(parts),
             attachments=attachments,
             controls=controls,
             game_id=row.id,
@@ -157,7 +151,27 @@ class Composer:
             board_message_id=row.board_message_id,
             mentions=tuple(dict.fromkeys(mentions)),
             result=result,
+            players=(row.white_id, row.black_id),
         )
+
+    def _picture(
+        self,
+        filename: str,
+        run: Offload,
+        render: BoardRenderer | ReplayRenderer,
+        row: GameRow,
+        view: renderer.BoardView,
+    ) -> Picture:
+        """A picture of the game, drawn in the language of whoever reads its message."""
+        record = list(row.record)
+
+        async def draw(voice: Voice) -> bytes:
+            drawn: bytes = await run(
+                render, row.variant, record, replace(view, language=voice.t.language)
+            )
+            return drawn
+
+        return Picture(filename, draw)
 
     async def theme_of(self, user_id: int | None) -> str:
         """The theme ``user_id`` chose, else the default."""
@@ -168,25 +182,31 @@ class Composer:
         return self.default_theme
 
     async def rules(self, variant: Variant) -> Reply:
-        """The rules in short, with a picture of the empty board and its point names."""
-        t = in_public()
-        key = (variant.id, t.language)
-        png = self._rules_pictures.get(key)
-        if png is None:
-            view = renderer.BoardView(
-                caption=texts.rules_caption(variant, t), language=t.language, point_names=True
-            )
-            png = await self._run_board(self._render_board, variant.id, [], view)
-            self._rules_pictures[key] = png
-        return Reply(text=rules_text(variant, t), attachments=(Attachment(RULES_FILENAME, png),))
+        """The rules in short, with a picture of the empty board and its point names (kept
+        once drawn in a language)."""
+
+        async def draw(voice: Voice) -> bytes:
+            key = (variant.id, voice.t.language)
+            png = self._rules_pictures.get(key)
+            if png is None:
+                view = renderer.BoardView(
+                    caption=Said(texts.rules_caption, variant).words(voice),
+                    language=voice.t.language,
+                    point_names=True,
+                )
+                png = await self._run_board(self._render_board, variant.id, [], view)
+                self._rules_pictures[key] = png
+            return png
+
+        return Reply(text=Said(rules_text, variant), attachments=(Picture(RULES_FILENAME, draw),))
 
 
-def board_controls(row: GameRow, position: Position, t: Translator) -> BoardControls:
+def board_controls(row: GameRow, position: Position) -> BoardControls:
     """Every legal action, and for a move the movable stones with their destinations."""
     v = position.variant
     legal = position.legal_actions()
     actions = tuple(
-        Choice(label=n, value=n, description=texts.choice_description(a.kind, t))
+        Choice(label=n, value=n, description=Said(texts.choice_description, a.kind))
         for n, a in sorted((a.notation(v), a) for a in legal)
     )
     sources: dict[str, list[str]] = {}
@@ -194,7 +214,7 @@ def board_controls(row: GameRow, position: Position, t: Translator) -> BoardCont
         if a.kind is Kind.MOVE:
             sources.setdefault(v.points[a.src], []).append(v.points[a.dst])
     stones = tuple(
-        Choice(label=src, value=src, description=texts.stone_destinations(sorted(dsts), t))
+        Choice(label=src, value=src, description=Said(texts.stone_destinations, sorted(dsts)))
         for src, dsts in sorted(sources.items())
     )
     return BoardControls(
@@ -204,8 +224,8 @@ def board_controls(row: GameRow, position: Position, t: Translator) -> BoardCont
         stones=stones,
         can_offer_draw=row.ai_level is None,
         draw_offered_by=row.draw_offered_by,
-        placeholder=texts.choose_placeholder(position.step, t),
-        stones_placeholder=t.gettext(texts.CHOOSE_STONE),
+        placeholder=Said(texts.choose_placeholder, position.step),
+        stones_placeholder=Said.message(texts.CHOOSE_STONE),
     )
 
 
@@ -215,17 +235,17 @@ def _holder_color(series: Series, white_key: str) -> Color | None:
     return Color.WHITE if series.holder == white_key else Color.BLACK
 
 
-def _streak_text(row: GameRow, outcome: Outcome, finished: Finished, t: Translator) -> str:
+def _streak_change(row: GameRow, outcome: Outcome, finished: Finished) -> Said:
     if outcome.winner is None:
-        return texts.change_text(None, None, None, None, t)
+        return Said(texts.change_text, None, None, None, None)
     winner = side(row, outcome.winner)
     loser = side(row, outcome.winner.other)
     winner_after = finished.tallies.get(winner.user_id, (None, None))[1]
     loser_before = finished.tallies.get(loser.user_id, (None, None))[0]
-    return texts.change_text(
+    return Said(
+        texts.change_text,
         winner.name,
         None if winner.is_bot else winner_after,
         loser.name,
         None if loser.is_bot else loser_before,
-        t,
     )

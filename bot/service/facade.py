@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import renderer
 from bot.config import DEFAULTS
-from bot.service import settings_texts, speech, texts
+from bot.service import settings_texts, texts
 from bot.service.bot_turns import ActionChooser, BotPlayer
 from bot.service.challenges import Challenges
 from bot.service.clock import TurnClock, everything
@@ -39,10 +39,12 @@ from bot.service.compose import (
 from bot.service.kernel import GameKernel, parse_variant, side, utcnow
 from bot.service.replies import (
     BadOption,
+    Channel,
     Choice,
     Notice,
     Place,
     Reply,
+    Said,
     Thinking,
     User,
     UserError,
@@ -52,14 +54,13 @@ from bot.service.server_settings import ServerSettings, ServerSettingsBook, Sett
 from bot.service.shown import ShownBoards
 from bot.service.statistics import Statistics
 from bot.service.teacher import Analyser, Teacher, ThreadAnalyser
-from bot.service.texts import Surface
 from bot.service.turns import Turns
 from bot.storage import Storage
 from bot.storage.backup import DailyBackups
 from bot.workers.ai import AIPool
 from bot.workers.pictures import PicturePool
 from engine.analysis import REVIEW_DEPTH
-from shax_i18n import LANGUAGES, language_code, pick_language, translator
+from shax_i18n import DEFAULT_LANGUAGE, LANGUAGES, language_code
 
 LANGUAGE_PREF = "language"
 """The player preference ``/shax language`` sets."""
@@ -101,7 +102,8 @@ class ShaxService:
         run_board: Offload = asyncio.to_thread,
         run_replay: Offload = asyncio.to_thread,
         owns: Callable[[int | None], bool] = everything,
-        surface: Surface = Surface.DISCORD,
+        default_theme: str = "dark",
+        language: str = DEFAULT_LANGUAGE,
         analyser: Analyser | None = None,
         review_depth: int | None = None,
         game_threads: str = DEFAULTS.game_threads,
@@ -115,12 +117,12 @@ class ShaxService:
                 turn_timeout=turn_timeout,
                 challenge_expiry=challenge_expiry,
                 threads=game_threads,
-                language=speech.server_default(),
+                language=language_code(language) or DEFAULT_LANGUAGE,
             ),
             now=clock,
         )
         self.bot_user = bot_user
-        self.kernel = GameKernel(storage, now=clock, bot_user=bot_user, surface=surface)
+        self.kernel = GameKernel(storage, now=clock, bot_user=bot_user)
         pictures: dict[str, BoardRenderer | ReplayRenderer] = {}
         if render_board is not None:
             pictures["render_board"] = render_board
@@ -130,7 +132,7 @@ class ShaxService:
             self.kernel,
             run_board=run_board,
             run_replay=run_replay,
-            default_theme="dark" if surface is Surface.DISCORD else "light",
+            default_theme=default_theme,
             **pictures,
         )
         self.bots = BotPlayer(self.kernel, self.composer, ai)
@@ -168,14 +170,13 @@ class ShaxService:
         bot_user: User,
         ai: ActionChooser | None = None,
         clock: Callable[[], datetime] = utcnow,
-        surface: Surface = Surface.DISCORD,
+        default_theme: str = "dark",
     ) -> ShaxService:
         """A service over ``settings.database`` (PostgreSQL, or the SQLite file) with an AI
         pool of ``settings.ai_workers`` unless ``ai`` is given, and worker processes for the
         pictures (``settings.picture_workers`` for boards, ``settings.replay_workers`` for
-        replays; the pools are closed by :meth:`close`). ``surface`` is where its words
-        are shown."""
-        speech.set_server_default(settings.language)
+        replays; the pools are closed by :meth:`close`). ``default_theme`` is the theme
+        of boards for players who chose none (dark on Discord, light in a terminal)."""
         storage = await Storage.open(settings.database)
         pool = AIPool(settings.ai_workers) if ai is None else None
         boards = PicturePool(settings.picture_workers)
@@ -200,7 +201,8 @@ class ShaxService:
             run_board=boards.run,
             run_replay=replays.run,
             owns=settings.owns,
-            surface=surface,
+            default_theme=default_theme,
+            language=settings.language,
             game_threads=settings.game_threads,
             backups=_daily_backups(settings, clock),
         )
@@ -363,16 +365,15 @@ class ShaxService:
         """``/shax settings``: the server's settings; with options, change them first
         (only ``may_change`` members — Manage Server — can; a bad value changes nothing)."""
         if place.guild_id is None:
-            raise UserError(speech.to_player().gettext(settings_texts.ONLY_ON_A_SERVER))
+            raise UserError(Said.message(settings_texts.ONLY_ON_A_SERVER))
         if change.empty:
             settings = await self.servers.of(place.guild_id)
-            t = speech.to_player()
-            text = settings_texts.summary(settings, changed_now=False, t=t)
+            text = Said(settings_texts.summary, settings, _channels(settings), changed_now=False)
             return Reply(text=text, ephemeral=True)
         if not may_change:
-            raise UserError(speech.to_player().gettext(settings_texts.ONLY_MANAGERS))
+            raise UserError(Said.message(settings_texts.ONLY_MANAGERS))
         settings = await self.servers.change(place.guild_id, change)
-        text = settings_texts.summary(settings, changed_now=True, t=speech.to_player())
+        text = Said(settings_texts.summary, settings, _channels(settings), changed_now=True)
         return Reply(text=text, ephemeral=True)
 
     async def synced_commands(self) -> str | None:
@@ -406,14 +407,12 @@ class ShaxService:
         clicks; without one, say which it is. Remembered per player."""
         if theme is None or not theme.strip():
             current = await self.composer.theme_of(user.id)
-            return Reply(
-                text=texts.theme_current(current, THEMES, speech.to_player()), ephemeral=True
-            )
+            return Reply(text=Said(texts.theme_current, current, THEMES), ephemeral=True)
         name = theme.strip().lower()
         if name not in THEMES:
-            raise BadOption(texts.unknown_theme(theme, THEMES, speech.to_player()))
+            raise BadOption(Said(texts.unknown_theme, theme, THEMES))
         await self.storage.set_player_pref(user.id, THEME_PREF, name)
-        return Reply(text=texts.theme_chosen(name, speech.to_player()), ephemeral=True)
+        return Reply(text=Said(texts.theme_chosen, name), ephemeral=True)
 
     async def rules(self, variant: str = "shax") -> Reply:
         """The rules in short, with a picture of the empty board and its point names."""
@@ -421,29 +420,31 @@ class ShaxService:
 
     # -- languages -----------------------------------------------------------------------
 
-    async def languages(
-        self, user_id: int, locale: str | None = None, guild_id: int | None = None
-    ) -> tuple[str, str]:
-        """The languages of a reply to ``user_id``: (theirs, the server's). Theirs is their
-        ``/shax language`` choice, else ``locale`` (their Discord app's) when it is one of
-        ours, else the server's (see :mod:`bot.service.speech`)."""
-        public = await self.servers.language(guild_id)
+    async def chosen_language(self, user_id: int) -> str | None:
+        """The language ``user_id`` chose with ``/shax language``, if any."""
         chosen = (await self.storage.player_prefs(user_id)).get(LANGUAGE_PREF)
-        return pick_language(chosen, locale, public), public
+        return language_code(chosen)
+
+    async def server_language(self, guild_id: int | None) -> str:
+        """A server's language: its ``/shax settings language:``, else the bot's."""
+        return await self.servers.language(guild_id)
 
     async def set_language(self, user: User, language: str | None) -> Reply:
         """``/shax language``: remember the player's language (``None`` forgets the choice,
         so their Discord app's or the server's applies again). The answer, ephemeral, is
-        in the language now in force."""
+        read in the language now in force."""
         if language is None:
             await self.storage.set_player_pref(user.id, LANGUAGE_PREF, None)
-            now = speech.player_language()
-            return Reply(text=texts.language_reset(now, translator(now)), ephemeral=True)
+            return Reply(text=Said(texts.language_reset), ephemeral=True)
         code = language_code(language)
         if code is None or code not in LANGUAGES:
-            raise BadOption(texts.unknown_language(language, speech.to_player()))
+            raise BadOption(Said(texts.unknown_language, language))
         await self.storage.set_player_pref(user.id, LANGUAGE_PREF, code)
-        return Reply(text=texts.language_set(code, translator(code)), ephemeral=True)
+        return Reply(text=Said(texts.language_set), ephemeral=True)
+
+
+def _channels(settings: ServerSettings) -> list[Channel]:
+    return [Channel(c) for c in sorted(settings.channels)]
 
 
 def _daily_backups(settings: Settings, clock: Callable[[], datetime]) -> DailyBackups | None:

@@ -23,11 +23,10 @@ from bot.service.replies import (
     NotYourGame,
     NotYourTurn,
     Place,
+    Said,
     StaleBoard,
     User,
-    mention,
 )
-from bot.service.speech import to_player
 from bot.service.streaks import HUMAN, Result, bot_kind, standings_after
 from bot.storage import (
     ChallengeRow,
@@ -73,7 +72,7 @@ def parse_variant(variant: str) -> Variant:
     try:
         return get_variant(variant.strip().lower())
     except UnknownVariantError:
-        raise BadOption(texts.unknown_variant(variant, t=to_player())) from None
+        raise BadOption(Said(texts.unknown_variant, variant)) from None
 
 
 @dataclass(frozen=True)
@@ -90,9 +89,9 @@ class Side:
         return player_key(self.user_id)
 
     @property
-    def ref(self) -> str:
-        """How a message names this side: a mention for a person, the name for the bot."""
-        return self.name if self.is_bot else mention(self.user_id)
+    def user(self) -> User:
+        """This side as a player a message names (each surface writes it its own way)."""
+        return User(self.user_id, self.name, self.is_bot)
 
 
 def side(row: GameRow, color: Color) -> Side:
@@ -144,13 +143,10 @@ class GameKernel:
         *,
         now: Now,
         bot_user: User,
-        surface: texts.Surface = texts.Surface.DISCORD,
     ) -> None:
         self.storage = storage
         self.now = now
         self.bot_user = bot_user
-        self.surface = surface
-        """Where the replies are shown: the sentences naming controls follow it."""
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._positions: dict[int, tuple[tuple[str, ...], Position]] = {}
 
@@ -175,13 +171,13 @@ class GameKernel:
         """The active game in ``place``'s channel."""
         row = await self.storage.active_game_in_channel(place.channel_id)
         if row is None:
-            raise NoGameHere(to_player().gettext(texts.NO_GAME_HERE))
+            raise NoGameHere(Said.message(texts.NO_GAME_HERE))
         return row
 
     async def game(self, game_id: int) -> GameRow:
         row = await self.storage.get_game(game_id) if valid_id(game_id) else None
         if row is None:
-            raise NoGameHere(to_player().gettext(texts.GAME_GONE))
+            raise NoGameHere(Said.message(texts.GAME_GONE))
         return row
 
     # -- checking ------------------------------------------------------------------------
@@ -190,11 +186,11 @@ class GameKernel:
         """The user's side in an active game, checking the clicked board's version."""
         s = side_of(row, user.id)
         if s is None or s.is_bot:
-            raise NotYourGame(texts.not_your_game(row.white_name, row.black_name, t=to_player()))
+            raise NotYourGame(Said(texts.not_your_game, row.white_name, row.black_name))
         if not row.active:
-            raise GameOver(texts.game_over(row.id, self.surface, t=to_player()))
+            raise GameOver(Said(texts.game_over, row.id))
         if version is not None and version != row.version:
-            raise StaleBoard(texts.stale(self.surface, t=to_player()))
+            raise StaleBoard(Said(texts.stale))
         return s
 
     def check_turn(self, row: GameRow, user: User, version: int | None) -> Side:
@@ -202,7 +198,7 @@ class GameKernel:
         s = self.check_player(row, user, version)
         if self.position(row).to_move is not s.color:
             them = other(row, s)
-            raise NotYourTurn(texts.not_your_turn(them.name, them.is_bot, t=to_player()))
+            raise NotYourTurn(Said(texts.not_your_turn, them.name, them.is_bot))
         return s
 
     async def check_channel_free(self, place: Place) -> None:
@@ -212,7 +208,7 @@ class GameKernel:
 
     def busy(self, place: Place, row: GameRow | None) -> ChannelBusy:
         game = (row.id, row.white_name, row.black_name) if row else None
-        return ChannelBusy(texts.channel_busy(place.is_thread, game, self.surface, t=to_player()))
+        return ChannelBusy(Said(texts.channel_busy, place.is_thread, game))
 
     def position(self, row: GameRow) -> Position:
         """The game's position, replayed from its record (cached; records only grow)."""
@@ -250,7 +246,7 @@ class GameKernel:
             new_turn=True,
         )
         if stored is None:
-            raise StaleBoard(texts.stale(self.surface, t=to_player()))
+            raise StaleBoard(Said(texts.stale))
         self._positions[row.id] = (stored.record, after)
         return stored, None
 
@@ -265,7 +261,7 @@ class GameKernel:
             new_turn=False,
         )
         if stored is None:
-            raise StaleBoard(texts.stale(self.surface, t=to_player()))
+            raise StaleBoard(Said(texts.stale))
         return stored
 
     async def finish(self, row: GameRow, record: Sequence[str], outcome: Outcome) -> Finished:
@@ -300,6 +296,6 @@ class GameKernel:
             score=score,
         )
         if finished is None:
-            raise StaleBoard(texts.stale(self.surface, t=to_player()))
+            raise StaleBoard(Said(texts.stale))
         self._positions.pop(row.id, None)  # finished games are rarely looked at again
         return finished

@@ -1,26 +1,36 @@
-"""What the game service answers, as plain data: no Discord types anywhere.
+"""What the game service answers, as plain data: no Discord types, no language, no markup.
 
 The Discord adapter and the local console both turn these values into output:
 
-* :class:`Reply` — text (mentions written ``<@id>``), attachments, controls, and
-  whether it is the game's live board message.
+* :class:`Said` — what to say: a sentence of :mod:`bot.service.texts` with its values,
+  players among them as :class:`User` references. It becomes words only at the edge,
+  where an adapter hands it a :class:`Voice`: the translator of whoever reads it, how
+  that surface writes a player (a Discord mention, ``@name`` in the console), and the
+  :class:`~bot.service.texts.Surface` (buttons or typed commands).
+* :class:`Reply` — a :class:`Said` text, attachments, controls, whether it is the game's
+  live board message, and whose language it speaks (:attr:`Reply.players`).
 * Controls as data — :class:`BoardControls`, :class:`DestinationControls`,
   :class:`ChallengeControls`: what a player can do next, with every legal choice.
   How they are drawn (and how many fit) is the adapter's business.
 * :class:`Notice` — what the service says on its own (challenge expired, timeout
   warning, forfeit, the bot's move after a restart), from ``ShaxService.tick``.
-* :class:`UserError` and its subclasses — refusals whose message is the complete,
-  friendly sentence to show ephemerally (what is wrong and what to do instead).
+* :class:`UserError` and its subclasses — refusals whose :class:`Said` message is the
+  complete, friendly sentence to show ephemerally (what is wrong and what to do instead).
 * :data:`Thinking` — the callback a caller may pass to calls that can make the bot
   think, so it learns at once that the answer will take a while.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import NamedTuple
+import inspect
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from bot.service.texts.words import Surface
+    from shax_i18n import Translator
 
 Thinking = Callable[[], None]
 """Called by the service when it starts work that takes a while (the bot thinking), so
@@ -36,15 +46,12 @@ def not_thinking() -> None:
 
 @dataclass(frozen=True)
 class User:
-    """A player as the service sees one: an id, a display name, and whether it is a bot."""
+    """A player as the service sees one: an id, a display name, and whether it is a bot.
+    In a :class:`Said` it is a reference the adapter writes its own way."""
 
     id: int
     name: str
     is_bot: bool = False
-
-    @property
-    def mention(self) -> str:
-        return mention(self.id)
 
 
 @dataclass(frozen=True)
@@ -61,13 +68,109 @@ class Place:
         return self.parent_channel_id is not None
 
 
-def mention(user_id: int) -> str:
-    """A user mention as Discord writes it; the console turns it back into ``@name``."""
-    return f"<@{user_id}>"
+@dataclass(frozen=True)
+class Channel:
+    """A channel named in a :class:`Said`: the adapter writes it (a Discord link, ``#id``)."""
+
+    id: int
 
 
-MENTION_RE = re.compile(r"<@!?(\d+)>")
-"""Matches a mention written by :func:`mention` (group 1 is the user id)."""
+# -- what to say -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Voice:
+    """How an adapter speaks to the reader of one message: the reader's translator, how
+    its surface writes a player and a channel, and the surface (for the sentences naming
+    controls)."""
+
+    t: Translator
+    player: Callable[[User], str]
+    channel: Callable[[Channel], str]
+    surface: Surface
+
+
+Sentence = Callable[..., str]
+"""A function of :mod:`bot.service.texts`: its values, and the keywords ``t`` (the
+translator) and ``surface`` (for the few that name controls) if it takes them → words."""
+
+
+class Said:
+    """A sentence to say, with its values; words only when :meth:`words` is given a
+    :class:`Voice`. Values may be :class:`User` references, other :class:`Said` values, or
+    sequences of them: each is written in the same voice before the sentence is."""
+
+    __slots__ = ("args", "sentence", "values")
+
+    def __init__(self, sentence: Sentence, /, *args: object, **values: object) -> None:
+        self.sentence = sentence
+        self.args = args
+        self.values = values
+
+    @classmethod
+    def message(cls, message: str, /, **values: object) -> Said:
+        """One message of the catalogue (marked ``N_`` where it is defined)."""
+        return cls(_message, message, **values)
+
+    @classmethod
+    def join(cls, parts: Sequence[Said], separator: str = " ") -> Said:
+        """Sentences said one after another."""
+        return cls(_join, tuple(parts), separator)
+
+    def words(self, voice: Voice) -> str:
+        args = [_written(a, voice) for a in self.args]
+        values = {k: _written(v, voice) for k, v in self.values.items()}
+        takes = _takes(self.sentence)
+        if "surface" in takes:
+            values["surface"] = voice.surface
+        if "t" in takes:
+            values["t"] = voice.t
+        return self.sentence(*args, **values)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Said) and (self.sentence, self.args, self.values) == (
+            other.sentence,
+            other.args,
+            other.values,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.sentence, self.args))
+
+    def __repr__(self) -> str:
+        values = [repr(a) for a in self.args] + [f"{k}={v!r}" for k, v in self.values.items()]
+        return f"Said({getattr(self.sentence, '__name__', self.sentence)}, {', '.join(values)})"
+
+    __str__ = __repr__
+    """What a log shows: the sentence's name and its values, in no reader's language."""
+
+
+def _message(message: str, *, t: Translator, **values: object) -> str:
+    return t.gettext(message, **values)
+
+
+def _join(parts: Sequence[str], separator: str, *, t: Translator) -> str:
+    return separator.join(part for part in parts if part)
+
+
+def _written(value: object, voice: Voice) -> object:
+    if isinstance(value, Said):
+        return value.words(voice)
+    if isinstance(value, User):
+        return voice.player(value)
+    if isinstance(value, Channel):
+        return voice.channel(value)
+    if type(value) is tuple:  # plain sequences only (not an engine NamedTuple)
+        return tuple(_written(v, voice) for v in value)
+    if type(value) is list:
+        return [_written(v, voice) for v in value]
+    return value
+
+
+@cache
+def _takes(sentence: Callable[..., Any]) -> frozenset[str]:
+    """Which of the voice's values (``t``, ``surface``) a sentence takes."""
+    return frozenset(inspect.signature(sentence).parameters) & {"t", "surface"}
 
 
 # -- controls --------------------------------------------------------------------
@@ -79,7 +182,7 @@ class Choice:
 
     label: str
     value: str
-    description: str = ""
+    description: Said | None = None
 
 
 @dataclass(frozen=True)
@@ -88,7 +191,7 @@ class Menu:
     actions are more than fit (picking a stone then asks for its destination)."""
 
     choices: tuple[Choice, ...]
-    placeholder: str
+    placeholder: Said | None
     two_step: bool = False
 
 
@@ -113,8 +216,8 @@ class BoardControls:
     can_offer_draw: bool = False
     draw_offered_by: int | None = None
     rematch: bool = False
-    placeholder: str = ""
-    stones_placeholder: str = ""
+    placeholder: Said | None = None
+    stones_placeholder: Said | None = None
 
     @property
     def over(self) -> bool:
@@ -157,6 +260,27 @@ class Attachment(NamedTuple):
     data: bytes
 
 
+@dataclass(frozen=True)
+class Picture:
+    """A picture still to draw: its words (names, captions) are those of the message it
+    is attached to, so it is drawn (:func:`drawn`) once the adapter knows who reads it.
+    ``draw(voice)`` returns the file's bytes, drawn away from the event loop."""
+
+    filename: str
+    draw: Callable[[Voice], Awaitable[bytes]]
+
+
+async def drawn(reply: Reply, voice: Voice) -> Reply:
+    """``reply`` with its pictures drawn for ``voice``'s reader."""
+    if not any(isinstance(a, Picture) for a in reply.attachments):
+        return reply
+    files = [
+        Attachment(a.filename, await a.draw(voice)) if isinstance(a, Picture) else a
+        for a in reply.attachments
+    ]
+    return replace(reply, attachments=tuple(files))
+
+
 BOARD_FILENAME = "board.png"
 RULES_FILENAME = "board-points.png"
 
@@ -165,8 +289,12 @@ RULES_FILENAME = "board-points.png"
 class Reply:
     """One message for the adapter to send.
 
-    ``text`` writes mentions as ``<@id>``; ``mentions`` lists the user ids that the
-    message should actually ping (everyone else is written but not pinged).
+    ``text`` is what to say; ``mentions`` lists the user ids that the message should
+    actually ping (everyone else is named but not pinged). ``players`` are the two
+    players of the game (or challenge) the message belongs to: a game's message speaks
+    their language when both chose the same, else the server's; a reply without
+    ``players`` answers whoever asked, in their language (docs/ARCHITECTURE.md, "Who
+    reads what").
     ``live_board`` means this message is the game's live board: the adapter updates
     the board message (the clicked message, or ``board_message_id`` when it is
     known) rather than posting a new one, and reports the id of a newly posted board
@@ -176,9 +304,9 @@ class Reply:
     game played in a thread can be announced where the thread was opened.
     """
 
-    text: str
+    text: Said
     ephemeral: bool = False
-    attachments: tuple[Attachment, ...] = ()
+    attachments: tuple[Attachment | Picture, ...] = ()
     controls: Controls | None = None
     game_id: int | None = None
     version: int | None = None
@@ -187,13 +315,14 @@ class Reply:
     challenge_id: int | None = None
     mentions: tuple[int, ...] = ()
     result: Result | None = None
+    players: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
 class Result:
     """How a game ended, in one line (see :attr:`Reply.result`)."""
 
-    line: str
+    line: Said
     parent_channel_id: int | None = None
 
 
@@ -209,17 +338,18 @@ class Notice:
     channel_id: int
     reply: Reply
     edit_message_id: int | None = None
-    language: str | None = None
-    """The language the reply was written in (its server's), for its buttons too."""
+    guild_id: int | None = None
+    """The server of the channel, whose language a game's notice may speak."""
 
 
 # -- refusals --------------------------------------------------------------------
 
 
 class UserError(Exception):
-    """A refusal; ``str(error)`` is the friendly sentence to show ephemerally."""
+    """A refusal; ``message`` is the friendly sentence to show ephemerally, in the
+    language of whoever it answers."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: Said) -> None:
         super().__init__(message)
         self.message = message
 
@@ -244,7 +374,7 @@ class IllegalAction(UserError):
     """A well-formed action the rules do not allow now; carries the engine's reason and
     the legal actions."""
 
-    def __init__(self, message: str, action: str, reason: str, legal: list[str]) -> None:
+    def __init__(self, message: Said, action: str, reason: str, legal: list[str]) -> None:
         super().__init__(message)
         self.action = action
         self.reason = reason

@@ -17,8 +17,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 
 from bot.service import settings_texts as texts
-from bot.service.replies import Place, UserError
-from bot.service.speech import server_default, to_player
+from bot.service.replies import Channel, Place, Said, UserError
 from bot.storage import Storage
 
 FRESH_FOR = timedelta(seconds=30)
@@ -93,7 +92,7 @@ def parse_duration(text: str) -> timedelta:
         cleaned = re.sub(rf"{word}s?\b", unit, cleaned)
     parts = _DURATION.findall(cleaned)
     if not parts or _DURATION.sub("", cleaned).strip(" ,"):
-        raise UserError(texts.not_a_duration(text, to_player()))
+        raise UserError(Said(texts.not_a_duration, text))
     seconds = sum(int(n) * _UNITS[u.lower()] for n, u in parts)
     # Beyond what a timedelta holds is beyond every range: the range check says so.
     return timedelta(seconds=min(seconds, _LONGEST))
@@ -104,8 +103,11 @@ def _in_range(setting: Setting, text: str, bounds: tuple[timedelta, timedelta]) 
     low, high = bounds
     if not low <= value <= high:
         raise UserError(
-            texts.duration_out_of_range(
-                setting.value, low.total_seconds(), high.total_seconds(), to_player()
+            Said(
+                texts.duration_out_of_range,
+                setting.value,
+                low.total_seconds(),
+                high.total_seconds(),
             )
         )
     return value
@@ -114,7 +116,7 @@ def _in_range(setting: Setting, text: str, bounds: tuple[timedelta, timedelta]) 
 def _choice(setting: Setting, value: str, allowed: tuple[str, ...]) -> str:
     chosen = value.strip().lower()
     if chosen not in allowed:
-        raise UserError(texts.not_a_choice(setting.value, value, allowed, to_player()))
+        raise UserError(Said(texts.not_a_choice, setting.value, value, allowed))
     return chosen
 
 
@@ -149,10 +151,9 @@ class ServerSettingsBook:
         return settings
 
     async def language(self, guild_id: int | None) -> str:
-        """The language of what a server's channels see: its ``/shax settings`` choice,
-        else the bot's (``SHAX_LANGUAGE``, :func:`bot.service.speech.server_default`)."""
-        settings = await self.of(guild_id)
-        return settings.language if Setting.LANGUAGE in settings.changed else server_default()
+        """The server's language: its ``/shax settings`` choice, else the bot's
+        (``SHAX_LANGUAGE``, the defaults' language)."""
+        return (await self.of(guild_id)).language
 
     def _apply(self, stored: dict[str, str]) -> ServerSettings:
         s = self.defaults
@@ -220,11 +221,11 @@ class ServerSettingsBook:
             channels.add(change.allow_channel)
         if change.disallow_channel is not None:
             if change.disallow_channel not in channels:
-                raise UserError(texts.channel_not_listed(change.disallow_channel, to_player()))
+                raise UserError(Said(texts.channel_not_listed, Channel(change.disallow_channel)))
             channels.discard(change.disallow_channel)
         if channels != set(current.channels):
             if len(channels) > MAX_CHANNELS:
-                raise UserError(texts.too_many_channels(MAX_CHANNELS, to_player()))
+                raise UserError(Said(texts.too_many_channels, MAX_CHANNELS))
             writes[Setting.CHANNELS] = ",".join(str(c) for c in sorted(channels)) or None
 
     async def turn_timeouts(self) -> dict[int, timedelta]:

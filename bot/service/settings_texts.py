@@ -73,11 +73,12 @@ def not_a_choice(name: str, value: str, allowed: Sequence[str], t: Translator = 
     )
 
 
-def channel_not_listed(channel_id: int, t: Translator = EN) -> str:
+def channel_not_listed(channel: str, t: Translator = EN) -> str:
+    """``channel`` as the surface writes a channel."""
     return t.gettext(
-        "<#{channel}> is not one of the game channels. `/shax settings` shows them; "
+        "{channel} is not one of the game channels. `/shax settings` shows them; "
         "`all-channels: True` lets games start anywhere again.",
-        channel=channel_id,
+        channel=channel,
     )
 
 
@@ -87,20 +88,20 @@ def too_many_channels(limit: int, t: Translator = EN) -> str:
     )
 
 
-def games_not_here(channels: Sequence[int], t: Translator = EN) -> str:
+def games_not_here(channels: Sequence[str], t: Translator = EN) -> str:
+    """``channels`` as the surface writes channels."""
     return t.gettext(
         "Games on this server are played in {channels} (and their threads). Start yours there.",
-        channels=", ".join(f"<#{c}>" for c in sorted(channels)),
+        channels=", ".join(channels),
     )
 
 
-def summary(settings: ServerSettings, *, changed_now: bool, t: Translator = EN) -> str:
-    """Every setting with its value, marked when the server chose it, and how to change."""
-    channels = (
-        ", ".join(f"<#{c}>" for c in sorted(settings.channels))
-        if settings.channels
-        else t.gettext("every channel")
-    )
+def summary(
+    settings: ServerSettings, channels: Sequence[str], *, changed_now: bool, t: Translator = EN
+) -> str:
+    """Every setting with its value, marked when the server chose it, and how to change;
+    ``channels`` are the game channels as the surface writes them."""
+    games_in = ", ".join(channels) if channels else t.gettext("every channel")
     threads, theme = THREAD_MODES.get(settings.threads), THEMES.get(settings.theme)
     values = {
         "turn_timeout": t.gettext(
@@ -109,7 +110,7 @@ def summary(settings: ServerSettings, *, changed_now: bool, t: Translator = EN) 
         ),
         "challenge_expiry": duration(settings.challenge_expiry.total_seconds(), t),
         "threads": t.gettext(threads) if threads else settings.threads,
-        "channels": channels,
+        "channels": games_in,
         "theme": t.gettext(theme) if theme else settings.theme,
         "language": LANGUAGES.get(settings.language, settings.language),
     }

@@ -12,16 +12,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from bot.service import speech, texts
+from bot.service import texts
 from bot.service.bot_turns import BotPlayer
 from bot.service.clock import everything
 from bot.service.compose import Composer
 from bot.service.kernel import GameKernel, other, side
-from bot.service.replies import ChallengeControls, Notice, Reply
+from bot.service.replies import ChallengeControls, Notice, Reply, Said
 from bot.service.server_settings import ServerSettingsBook
 from bot.storage import GameRow
 from engine import Color, replay
-from shax_i18n import Translator
 
 log = logging.getLogger(__name__)
 
@@ -80,14 +79,12 @@ class ShownBoards:
             if self._busy(row.id) or not self.owns(row.guild_id):
                 continue
             try:
-                language = await self.servers.language(row.guild_id)
-                with speech.speaking(public=language):
-                    events = last_action(row, speech.in_public()) if row.active else []
-                    reply = await self.composer.board_reply(row, events=events)
+                events = [last_action(row)] if row.active and row.record else []
+                reply = await self.composer.board_reply(row, events=events)
             except Exception:  # one broken game must not keep the others' boards hidden
                 log.exception("Could not compose the unshown board of game %s", row.id)
                 continue
-            notices.append(Notice(row.channel_id, reply, language=language))
+            notices.append(Notice(row.channel_id, reply, guild_id=row.guild_id))
         return notices
 
     async def unseen(self, reply: Reply) -> bool:
@@ -107,12 +104,10 @@ class ShownBoards:
         return self.bots.is_thinking(game_id) or self.kernel.lock(game_id).locked()
 
 
-def last_action(row: GameRow, t: Translator = texts.EN) -> list[str]:
-    """The game's last action in words (what the player now on turn has not seen)."""
-    if not row.record:
-        return []
+def last_action(row: GameRow) -> Said:
+    """The game's last action (what the player now on turn has not seen)."""
     before = replay(row.variant, row.record[:-1])
     action = before.parse(row.record[-1])
     mover = side(row, Color(before.turn))
     them = other(row, mover).name
-    return [texts.describe_action(before, action, before.apply(action), mover.name, them, t)]
+    return Said(texts.describe_action, before, action, before.apply(action), mover.name, them)

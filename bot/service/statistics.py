@@ -7,12 +7,10 @@ with the arithmetic in :mod:`bot.service.streaks`); this part only reads them.
 from __future__ import annotations
 
 from bot.service import texts
-from bot.service.replies import Place, Reply, User
-from bot.service.speech import in_public
+from bot.service.replies import Place, Reply, Said, User
 from bot.service.streaks import HUMAN, bot_kind
 from bot.storage import Storage
 from engine.ai import LEVELS
-from shax_i18n import Translator
 
 
 class Statistics:
@@ -26,32 +24,31 @@ class Statistics:
         """A player's current and best streaks, gal/gabad counts and record against
         people and against each bot level, on this server; for the bot itself, its
         record at each level."""
-        t = in_public()
         if user.id == self.bot_user.id:
-            return await self._bot_record(place, user, t)
+            return await self._bot_record(place, user)
         tallies = await self.storage.tallies(place.guild_id, user.id)
         if not tallies:
-            return Reply(text=texts.no_games_yet(user.name, t))
-        lines = [texts.streaks_heading(user.name, t)]
+            return Reply(text=Said(texts.no_games_yet, user.name))
+        lines = [Said(texts.streaks_heading, user.name)]
         people = tallies.get(HUMAN)
         if people is not None:
-            lines.append(texts.against_people(people, t))
+            lines.append(Said(texts.against_people, people))
         for level in LEVELS:
             tally = tallies.get(bot_kind(level))
             if tally is not None:
-                lines.append(texts.against_bot(level, tally, t))
-        return Reply(text="\n".join(lines))
+                lines.append(Said(texts.against_bot, level, tally))
+        return Reply(text=Said.join(lines, "\n"))
 
-    async def _bot_record(self, place: Place, bot: User, t: Translator) -> Reply:
+    async def _bot_record(self, place: Place, bot: User) -> Reply:
         record = await self.storage.bot_record(place.guild_id)
-        lines = [texts.bot_record_heading(bot.name, t)]
+        lines = [Said(texts.bot_record_heading, bot.name)]
         for level in LEVELS:
             counts = record.get(bot_kind(level))
             if counts is not None and any(counts):
-                lines.append(texts.bot_record_line(level, *counts, t=t))
+                lines.append(Said(texts.bot_record_line, level, *counts))
         if len(lines) == 1:
-            return Reply(text=texts.bot_no_games_yet(bot.name, t))
-        return Reply(text="\n".join(lines))
+            return Reply(text=Said(texts.bot_no_games_yet, bot.name))
+        return Reply(text=Said.join(lines, "\n"))
 
     async def leaderboard(self, place: Place) -> Reply:
         """The server's best current and all-time streaks against people (games against
@@ -59,9 +56,9 @@ class Statistics:
         current = await self.storage.leaderboard(place.guild_id, HUMAN, "streak")
         best = await self.storage.leaderboard(place.guild_id, HUMAN, "best")
         return Reply(
-            text=texts.leaderboard(
+            text=Said(
+                texts.leaderboard,
                 [(name, t) for _, name, t in current],
                 [(name, t) for _, name, t in best],
-                in_public(),
             )
         )

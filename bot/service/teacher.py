@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Protocol
 
 import renderer
@@ -28,14 +29,16 @@ from bot.service.replies import (
     Attachment,
     GameOver,
     NoGameHere,
+    Picture,
     Place,
     Reply,
+    Said,
     Thinking,
     User,
     UserError,
+    Voice,
     not_thinking,
 )
-from bot.service.speech import player_language, to_player
 from bot.storage import GameRow
 from engine.analysis import (
     POSITION_SECONDS,
@@ -47,9 +50,8 @@ from engine.analysis import (
     review_moves,
     turning_points,
 )
-from engine.explain import explain_assessed
+from engine.explain import Explanation, explain_assessed
 from engine.record import iter_positions
-from shax_i18n import Translator
 
 HINTS_PER_GAME = 3
 HINT_SECONDS = 1.5
@@ -124,11 +126,11 @@ class Teacher:
         k = self.kernel
         row = await k.find_game(place)
         if row.ai_level is None:
-            raise HintRefused(to_player().gettext(texts.HINTS_ONLY_AGAINST_THE_BOT))
+            raise HintRefused(Said.message(texts.HINTS_ONLY_AGAINST_THE_BOT))
         k.check_turn(row, user, None)
         limit = self.hints_per_game
         if await k.storage.hints_used(row.id) >= limit:
-            raise HintRefused(texts.no_hints_left(limit, to_player()))
+            raise HintRefused(Said(texts.no_hints_left, limit))
         position = k.position(row)
         thinking()
         seconds = None if self.seconds is None else max(self.seconds, HINT_SECONDS)
@@ -137,31 +139,40 @@ class Teacher:
         )
         used = await k.storage.use_hint(row.id, limit)
         if used is None:  # another hint was taken meanwhile
-            raise HintRefused(texts.no_hints_left(limit, to_player()))
+            raise HintRefused(Said(texts.no_hints_left, limit))
         why = explain_assessed(position, found)
         view = renderer.BoardView(
-            white_name=row.white_name,
-            black_name=row.black_name,
-            suggestion=found.best,
-            language=player_language(),
+            white_name=row.white_name, black_name=row.black_name, suggestion=found.best
         )
-        png = await self._run_picture(self._render_board, row.variant, list(row.record), view)
-        t = to_player()
-        text = texts.hint_line(
-            found.best,
-            texts.reason_words(why.reason.value, why.points, t, why.moves),
-            used,
-            limit,
-            t,
-        )
-        return Reply(text=text, ephemeral=True, attachments=(Attachment(HINT_FILENAME, png),))
+        picture = self._picture(HINT_FILENAME, row.variant, row.record, view)
+        reason = _why(why)
+        text = Said(texts.hint_line, found.best, reason, used, limit)
+        return Reply(text=text, ephemeral=True, attachments=(picture,))
 
-    async def hints_summary(self, row: GameRow, t: Translator) -> str:
-        """The hints line of a finished bot game's summary ("" when none were taken)."""
+    def _picture(
+        self,
+        filename: str,
+        variant: str,
+        record: Sequence[str],
+        view: renderer.BoardView,
+        caption: Said | None = None,
+    ) -> Picture:
+        """A board drawn in the language of whoever reads it (and its caption too)."""
+
+        async def draw(voice: Voice) -> bytes:
+            words = None if caption is None else caption.words(voice)
+            seen = replace(view, caption=words, language=voice.t.language)
+            png: bytes = await self._run_picture(self._render_board, variant, list(record), seen)
+            return png
+
+        return Picture(filename, draw)
+
+    async def hints_summary(self, row: GameRow) -> Said | None:
+        """The hints line of a finished bot game's summary (``None`` when none were taken)."""
         if row.ai_level is None:
-            return ""
+            return None
         used = await self.kernel.storage.hints_used(row.id)
-        return texts.hints_used(used, self.hints_per_game, t) if used else ""
+        return Said(texts.hints_used, used, self.hints_per_game) if used else None
 
     # -- reviews ---------------------------------------------------------------------------
 
@@ -180,12 +191,12 @@ class Teacher:
         else:
             found = await k.storage.last_game_in_channel(place.channel_id)
             if found is None:
-                raise NoGameHere(to_player().gettext(texts.NOTHING_TO_REVIEW))
+                raise NoGameHere(Said.message(texts.NOTHING_TO_REVIEW))
             row = found
         if row.active:
-            raise GameOver(to_player().gettext(texts.REVIEW_WHEN_OVER))
+            raise GameOver(Said.message(texts.REVIEW_WHEN_OVER))
         if not row.record:
-            raise NoGameHere(to_player().gettext(texts.EMPTY_GAME))
+            raise NoGameHere(Said.message(texts.EMPTY_GAME))
         thinking()
         reviews = await self.analyse(row.variant, row.record)
         return await self._review_reply(row, reviews)
@@ -201,9 +212,8 @@ class Teacher:
         index = {r.ply: i for i, r in enumerate(reviews)}
         marks = [index[ply] + 1 for ply in turning]  # where the curve shows the loss
         plot = await self._run_picture(_plot, values, marks, row.white_name, row.black_name)
-        t = to_player()
-        lines = [texts.review_heading(row.white_name, row.black_name, len(row.record), t)]
-        attachments = [Attachment(renderer.PLOT_FILENAME, plot)]
+        lines = [Said(texts.review_heading, row.white_name, row.black_name, len(row.record))]
+        attachments: list[Attachment | Picture] = [Attachment(renderer.PLOT_FILENAME, plot)]
         before = [p for p, _ in iter_positions(row.variant, row.record)]
         for number, ply in enumerate(turning, start=1):
             r = by_ply[ply]
@@ -211,31 +221,29 @@ class Teacher:
             why = explain_assessed(position, r)
             name = side(row, r.mover).name
             lines.append(
-                texts.turning_point(
+                Said(
+                    texts.turning_point,
                     number,
                     ply + 1,
                     name,
                     r.played,
-                    _lost(r, t),
+                    _lost(r),
                     r.best,
-                    texts.reason_words(why.reason.value, why.points, t, why.moves),
-                    t,
+                    _why(why),
                 )
             )
             view = renderer.BoardView(
-                white_name=row.white_name,
-                black_name=row.black_name,
-                suggestion=r.best,
-                caption=texts.turning_point_caption(number, ply + 1, r.played, r.best, t),
-                language=player_language(),
+                white_name=row.white_name, black_name=row.black_name, suggestion=r.best
             )
-            png = await self._run_picture(
-                self._render_board, row.variant, list(row.record[:ply]), view
+            caption = Said(texts.turning_point_caption, number, ply + 1, r.played, r.best)
+            attachments.append(
+                self._picture(
+                    f"turning-point-{number}.png", row.variant, row.record[:ply], view, caption
+                )
             )
-            attachments.append(Attachment(f"turning-point-{number}.png", png))
         if not turning:
-            lines.append(t.gettext(texts.NO_TURNING_POINTS))
-        return Reply(text="\n".join(lines), ephemeral=True, attachments=tuple(attachments))
+            lines.append(Said.message(texts.NO_TURNING_POINTS))
+        return Reply(text=Said.join(lines, "\n"), ephemeral=True, attachments=tuple(attachments))
 
 
 async def analyse_game(
@@ -261,5 +269,9 @@ def _plot(values: list[int], marks: list[int], white: str, black: str) -> bytes:
     return renderer.render_evaluation(values, marks, white_name=white, black_name=black)
 
 
-def _lost(r: MoveReview, t: Translator) -> str:
-    return texts.loss_words(r.loss, r.gave_away_win, r.walked_into_loss, t)
+def _why(why: Explanation) -> Said:
+    return Said(texts.reason_words, why.reason.value, why.points, moves=why.moves)
+
+
+def _lost(r: MoveReview) -> Said:
+    return Said(texts.loss_words, r.loss, r.gave_away_win, r.walked_into_loss)

@@ -20,11 +20,11 @@ from bot.service.replies import (
     MalformedAction,
     Place,
     Reply,
+    Said,
     Thinking,
     User,
     not_thinking,
 )
-from bot.service.speech import in_public, to_player
 from bot.storage import GameRow
 from engine import IllegalActionError, Kind, NotationError, Outcome, Position, Step, Termination
 
@@ -63,18 +63,18 @@ class Turns:
             except NotationError as exc:
                 legal = position.legal_notations()
                 raise MalformedAction(
-                    texts.malformed_sentence(action, position.variant, legal, to_player()),
+                    Said(texts.malformed_sentence, action, position.variant, legal),
                     action,
                     exc.reason,
                     legal,
                 ) from None
             except IllegalActionError as exc:
                 raise IllegalAction(
-                    texts.illegal_sentence(
+                    Said(
+                        texts.illegal_sentence,
                         exc.action,
-                        texts.illegal_reason(exc.template, exc.params, to_player()),
+                        Said(texts.illegal_reason, exc.template, exc.params),
                         exc.legal,
-                        to_player(),
                     ),
                     exc.action,
                     exc.reason,
@@ -82,9 +82,7 @@ class Turns:
                 ) from None
             # Acting declines the opponent's draw offer; the player's own offer stands.
             offer = row.draw_offered_by if row.draw_offered_by == user.id else None
-            events = texts.action_events(
-                position, act, after, me.name, other(row, me).name, in_public()
-            )
+            events = [Said(texts.action_line, position, act, after, me.name, other(row, me).name)]
             row, finished = await k.commit(row, act.notation(position.variant), after, offer)
         row, bot_events, bot_finished = await self.bots.play_turns(row, thinking)
         events += bot_events
@@ -148,16 +146,16 @@ class Turns:
             me = k.check_player(row, user, version)
             them = other(row, me)
             if row.ai_level is not None:
-                raise DrawError(texts.bot_declines_draws(them.name, t=to_player()))
+                raise DrawError(Said(texts.bot_declines_draws, them.name))
             if row.draw_offered_by == them.user_id:
                 finished = await k.finish(row, row.record, Outcome(None, Termination.AGREEMENT))
                 return await self.composer.board_reply(
                     finished.game, finished=finished, viewer=user.id
                 )
             if row.draw_offered_by == user.id:
-                raise DrawError(texts.draw_already_offered(them.name, t=to_player()))
+                raise DrawError(Said(texts.draw_already_offered, them.name))
             stored = await k.set_draw_offer(row, user.id)
-        intro = texts.draw_offer_intro(me.name, them.ref, k.surface, in_public())
+        intro = Said(texts.draw_offer_intro, me.name, them.user)
         return await self.composer.board_reply(
             stored, intro=intro, ping=(them.user_id,), viewer=user.id
         )
@@ -172,11 +170,9 @@ class Turns:
             row = await k.game(game_id)
             me = k.check_player(row, user, version)
             if row.draw_offered_by is None:
-                raise DrawError(to_player().gettext(texts.NO_DRAW_OFFER))
+                raise DrawError(Said.message(texts.NO_DRAW_OFFER))
             stored = await k.set_draw_offer(row, None)
-        intro = texts.draw_declined(
-            me.name, withdrawn=row.draw_offered_by == user.id, t=in_public()
-        )
+        intro = Said(texts.draw_declined, me.name, withdrawn=row.draw_offered_by == user.id)
         return await self.composer.board_reply(stored, intro=intro, viewer=user.id)
 
 
@@ -186,16 +182,15 @@ def destinations(row: GameRow, position: Position, src: str) -> Reply:
     moves = [a for a in position.legal_actions() if a.kind is Kind.MOVE and v.points[a.src] == src]
     if not moves:
         legal = position.legal_notations()
-        t = to_player()
         raise IllegalAction(
-            texts.illegal_sentence(src, texts.no_movable_stone(src, t), legal, t),
+            Said(texts.illegal_sentence, src, Said(texts.no_movable_stone, src), legal),
             src,
             texts.no_movable_stone(src),
             legal,
         )
     choices = tuple(Choice(label=f"{src}-{v.points[a.dst]}", value=a.notation(v)) for a in moves)
     return Reply(
-        text=texts.where_to(src, [c.label for c in choices], to_player()),
+        text=Said(texts.where_to, src, [c.label for c in choices]),
         ephemeral=True,
         controls=DestinationControls(row.id, row.version, src, choices),
         game_id=row.id,

@@ -77,16 +77,25 @@ def scene(fake_discord: FakeDiscord, tmp_path: Path) -> Scene:
     return make_scene(fake_discord, tmp_path / "shax.db")
 
 
-@pytest_asyncio.fixture
-async def live(scene: Scene) -> AsyncIterator[Live]:
-    """A ready in-process bot; the test fails if Discord would have refused anything."""
+@contextlib.asynccontextmanager
+async def running(scene: Scene, **options: Any) -> AsyncIterator[Live]:
+    """A ready in-process bot over a service built with ``options`` (as
+    :func:`tests.services.open_service`); the test fails if Discord would have refused
+    anything."""
     clock = FakeClock()
     async with (
-        open_service(scene, clock=clock) as service,
+        open_service(scene, clock=clock, **options) as service,
         bot_running(scene, service) as bot,
     ):
         yield Live(scene, service, bot, clock)
     scene.fake.assert_clean()
+
+
+@pytest_asyncio.fixture
+async def live(scene: Scene) -> AsyncIterator[Live]:
+    """A ready in-process bot; the test fails if Discord would have refused anything."""
+    async with running(scene) as ready:
+        yield ready
 
 
 # -- the database, read-only -----------------------------------------------------------------

@@ -4,14 +4,20 @@ player who chose Somali on a server that speaks English (``/shax language``)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 
-import pytest
+import pytest_asyncio
 
 from bot.discord.custom_ids import accept_id
-from bot.service import speech
-from tests.bot.discord.helpers import act_select, live_boards, option_values, shown
-from tests.e2e.conftest import Live, assert_board_png, assert_refused, challenge_of, game_state
+from tests.bot.discord.helpers import Scene, act_select, live_boards, option_values, shown
+from tests.e2e.conftest import (
+    Live,
+    assert_board_png,
+    assert_refused,
+    challenge_of,
+    game_state,
+    running,
+)
 from tests.fakediscord import FakeMessage
 
 # Amina (white) places a3 b2 c2, Bashir a2 a1 c3; Amina's a3-b3 makes three in a row.
@@ -19,19 +25,19 @@ JAR_GAME = ["a3", "a2", "b2", "a1", "c1", "c3", "c3-c2", "c1-b1", "c2-c3", "a3-b
 YOUR_TURN_SO = re.compile(r"<@(\d+)> — waa doorkaaga")
 
 
-@pytest.fixture
-def somali_server() -> Iterator[None]:
-    """Every server speaks Somali (``SHAX_LANGUAGE=so``) for the test."""
-    speech.set_server_default("so")
-    yield
-    speech.set_server_default("en")
+@pytest_asyncio.fixture
+async def somali_server(scene: Scene) -> AsyncIterator[Live]:
+    """A bot whose servers speak Somali (``SHAX_LANGUAGE=so``)."""
+    async with running(scene, language="so") as live:
+        yield live
 
 
 def labels(message: FakeMessage) -> list[str]:
     return [b["label"] for b in message.buttons()]
 
 
-async def test_a_whole_jar_game_on_a_somali_server(live: Live, somali_server: None) -> None:
+async def test_a_whole_jar_game_on_a_somali_server(somali_server: Live) -> None:
+    live = somali_server
     scene, fake = live.scene, live.fake
     challenge = await fake.slash(
         scene.amina,
@@ -78,6 +84,10 @@ async def test_a_whole_jar_game_on_a_somali_server(live: Live, somali_server: No
     for english in ("your turn", "wins", "challenge", "Good game"):
         assert english not in final.content and english not in posted.content
 
+    # Her own request speaks her language: her Discord app's (English) until she chooses.
+    streak = await shown(live.bot, await fake.slash(scene.amina, scene.channel, "shax", "streak"))
+    assert "Against people: 1 won, 0 lost, 0 drawn" in streak.content
+    await fake.slash(scene.amina, scene.channel, "shax", "language", {"language": "so"})
     streak = await shown(live.bot, await fake.slash(scene.amina, scene.channel, "shax", "streak"))
     assert "Ciyaaraha dadka: 1 guul, 0 guuldarro, 0 barbaro" in streak.content
 

@@ -24,9 +24,10 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.discord.app import ShaxBotBase
-from bot.discord.render import to_discord, truncate
-from bot.service.replies import Notice
-from bot.service.speech import speaking
+from bot.discord.render import to_discord, voice
+from bot.readers import players_language
+from bot.service.replies import Notice, drawn
+from shax_i18n import translator
 
 log = logging.getLogger(__name__)
 
@@ -158,8 +159,10 @@ class Notices(commands.Cog):
     async def show(self, notice: Notice) -> None:
         """Post or edit one notice in its channel."""
         reply = notice.reply
-        with speaking(public=notice.language):
-            message = to_discord(reply)
+        # A game's message: in its players' language, else the server's (bot/readers.py).
+        language = await players_language(self.bot.service, reply.players, notice.guild_id)
+        speaking = voice(translator(language))
+        message = to_discord(await drawn(reply, speaking), speaking)
         channel = self.bot.get_partial_messageable(notice.channel_id)
         old = notice.edit_message_id
         repost = reply.live_board and bool(reply.mentions)
@@ -170,9 +173,7 @@ class Notices(commands.Cog):
                 pass  # gone: post it anew below
             else:
                 if reply.mentions:
-                    await channel.send(
-                        content=truncate(reply.text, 2000), allowed_mentions=message.mentions
-                    )
+                    await channel.send(content=message.content, allowed_mentions=message.mentions)
                 await self.bot.responder.remember(notice.channel_id, reply, old)
                 return
         sent = await channel.send(**message.send_kwargs())

@@ -21,10 +21,9 @@ from bot.discord.components import answer_when_ready
 from bot.discord.context import actor, place_of, resolve_user, text_option
 from bot.discord.render import MAX_CHOICES, truncate
 from bot.service import texts
-from bot.service.replies import Place, Reply, Thinking, UserError
+from bot.service.replies import Place, Reply, Said, Thinking, UserError
 from bot.service.server_settings import Setting, SettingsChange
 from bot.service.settings_texts import LABELS, not_a_setting
-from bot.service.speech import to_player
 from engine.ai import LEVELS as AI_LEVELS
 from shax_i18n import LANGUAGES, N_
 
@@ -178,7 +177,7 @@ class ShaxCommands(
     ) -> None:
         action = text_option(action).strip()
         if len(action) > MAX_ACTION_LENGTH:
-            raise UserError(to_player().gettext(TOO_LONG))
+            raise UserError(Said.message(TOO_LONG))
         user, place = actor(interaction), place_of(interaction)
         await self.bot.responder.command(
             interaction,
@@ -271,7 +270,8 @@ class ShaxCommands(
     @app_commands.describe(language="The language: English or Soomaali")
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def language(self, interaction: discord.Interaction[Any], language: str) -> None:
-        """Remember the player's language; public messages keep the server's."""
+        """Remember the player's language: their own answers speak it, and a game's
+        messages too when both players chose it."""
         chosen = text_option(language)
         user = actor(interaction)
         await self.bot.responder.command(
@@ -324,7 +324,7 @@ class ShaxCommands(
         try:
             reset_setting = Setting(text_option(reset)) if reset is not None else None
         except ValueError:
-            raise UserError(not_a_setting(text_option(reset or ""), to_player())) from None
+            raise UserError(Said(not_a_setting, text_option(reset or ""))) from None
         change = SettingsChange(
             turn_timeout=text_option(turn_timeout) if turn_timeout is not None else None,
             challenge_expiry=text_option(challenge_expiry)

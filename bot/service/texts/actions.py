@@ -97,6 +97,13 @@ def action_events(
     return events
 
 
+def action_line(
+    before: Position, action: Action, after: Position, name: str, them: str, t: Translator = EN
+) -> str:
+    """One action and its moments in one line (:func:`action_events`, joined)."""
+    return "; ".join(action_events(before, action, after, name, them, t))
+
+
 def turn_prompt(position: Position, t: Translator = EN) -> str:
     """What the player to act must do: ``"place a stone (11 in hand)"``."""
     me = Color(position.turn)

@@ -131,15 +131,10 @@ def result_line(outcome: Outcome, white_name: str, black_name: str, t: Translato
     return f"**{result_sentence(outcome, white_name, black_name, t)}.**"
 
 
-def result_elsewhere(
-    outcome: Outcome, white_name: str, black_name: str, channel_id: int, t: Translator = EN
-) -> str:
-    """The result announced outside the game's own channel, pointing to it."""
-    return t.gettext(
-        "{result} (the game: {channel})",
-        result=result_line(outcome, white_name, black_name, t),
-        channel=f"<#{channel_id}>",
-    )
+def result_elsewhere(result: str, channel: str, t: Translator = EN) -> str:
+    """The result (:func:`result_line`) announced outside the game's own channel, pointing
+    to it (``channel`` as the surface writes a channel)."""
+    return t.gettext("{result} (the game: {channel})", result=result, channel=channel)
 
 
 def series_holder(name: str, stones: int, t: Translator = EN) -> str:

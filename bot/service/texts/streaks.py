@@ -149,22 +149,24 @@ def leaderboard(
 # -- the language -----------------------------------------------------------------------
 
 
-def language_set(language: str, t: Translator = EN) -> str:
-    """The answer to ``/shax language``, in the language just chosen."""
+def language_set(t: Translator = EN) -> str:
+    """The answer to ``/shax language``, read in the language just chosen."""
     from shax_i18n import LANGUAGES
 
     return t.gettext(
-        "Language: {language}. Choose another with /shax language.", language=LANGUAGES[language]
+        "Language: {language}. Choose another with /shax language.",
+        language=LANGUAGES[t.language],
     )
 
 
-def language_reset(language: str, t: Translator = EN) -> str:
+def language_reset(t: Translator = EN) -> str:
+    """The answer to ``/shax language`` without one, read in the language now in force."""
     from shax_i18n import LANGUAGES
 
     return t.gettext(
         "Language: {language}, as your Discord app or the server says. Choose one with "
         "/shax language.",
-        language=LANGUAGES[language],
+        language=LANGUAGES[t.language],
     )
 
 

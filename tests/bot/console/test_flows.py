@@ -11,7 +11,6 @@ from bot.console.markup import BOLD, ITALIC, RESET, terminal_text
 from bot.console.session import Console, help_text, local_user
 from bot.service.facade import ShaxService
 from bot.service.replies import Place
-from bot.service.texts import Surface
 from engine import VARIANTS
 from tests.bot.conftest import ServiceFactory
 
@@ -39,7 +38,7 @@ class Screen:
 
 @pytest.fixture
 async def console_service(make_service: ServiceFactory) -> ShaxService:
-    return await make_service(surface=Surface.CONSOLE)
+    return await make_service(default_theme="light")
 
 
 def make_console(

@@ -33,7 +33,7 @@ from bot.discord.custom_ids import (
     review_id,
     to_id,
 )
-from bot.discord.render import DiscordMessage, build_view, to_discord, truncate
+from bot.discord.render import DiscordMessage, build_view, to_discord, truncate, voice
 from bot.service.replies import (
     BOARD_FILENAME,
     RULES_FILENAME,
@@ -43,7 +43,9 @@ from bot.service.replies import (
     Choice,
     DestinationControls,
     Reply,
+    Said,
 )
+from shax_i18n import translator
 from tests.fakediscord.limits import FormErrors, check_commands, check_message
 
 BIG = 2**62  # a game id and version longer than any real one, for the 100-character limit
@@ -274,11 +276,22 @@ def test_a_destination_value_becomes_a_move() -> None:
 
 # -- messages from replies ---------------------------------------------------------------------
 
+ENGLISH = voice(translator("en"))
+
+
+def verbatim(text: str) -> str:
+    return text
+
+
+def said(text: str) -> Said:
+    """A sentence already in words (what these tests place, not what they say)."""
+    return Said(verbatim, text)
+
 
 def board_reply(**controls: Any) -> Reply:
-    choices = tuple(Choice(label=p, value=p, description="place here") for p in ("a1", "b2"))
+    choices = tuple(Choice(label=p, value=p, description=said("place here")) for p in ("a1", "b2"))
     return Reply(
-        text="<@1> — your turn.",
+        text=said("<@1> — your turn."),
         attachments=(png(),),
         controls=BoardControls(game_id=7, version=3, actions=choices, **controls),
         game_id=7,
@@ -289,7 +302,7 @@ def board_reply(**controls: Any) -> Reply:
 
 
 async def test_a_board_shows_its_picture_in_an_embed_and_pings_only_the_mentioned() -> None:
-    message = to_discord(board_reply())
+    message = to_discord(board_reply(), ENGLISH)
     assert message.embeds[0].image.url == f"attachment://{BOARD_FILENAME}"
     assert [f.filename for f in message.files()] == [BOARD_FILENAME]
     mentions = message.mentions.to_dict()
@@ -298,7 +311,7 @@ async def test_a_board_shows_its_picture_in_an_embed_and_pings_only_the_mentione
 
 
 async def test_board_controls_become_a_select_and_buttons() -> None:
-    message = to_discord(board_reply(can_offer_draw=True))
+    message = to_discord(board_reply(can_offer_draw=True), ENGLISH)
     assert message.view is not None
     rows = message.view.to_components()
     select = rows[0]["components"][0]
@@ -309,7 +322,7 @@ async def test_board_controls_become_a_select_and_buttons() -> None:
 
 
 async def test_a_standing_draw_offer_shows_accept_and_decline() -> None:
-    message = to_discord(board_reply(can_offer_draw=True, draw_offered_by=2))
+    message = to_discord(board_reply(can_offer_draw=True, draw_offered_by=2), ENGLISH)
     assert message.view is not None
     buttons = message.view.to_components()[1]["components"]
     assert [(b["custom_id"], b["label"]) for b in buttons] == [
@@ -321,13 +334,13 @@ async def test_a_standing_draw_offer_shows_accept_and_decline() -> None:
 
 async def test_the_end_offers_a_rematch_and_a_review_and_attaches_the_replay() -> None:
     reply = Reply(
-        text="**Amina wins.**",
+        text=said("**Amina wins.**"),
         attachments=(png(), Attachment("replay.gif", b"GIF89a")),
         controls=BoardControls(game_id=7, version=9, rematch=True),
         game_id=7,
         live_board=True,
     )
-    message = to_discord(reply)
+    message = to_discord(reply, ENGLISH)
     assert message.view is not None
     assert [c["custom_id"] for row in message.view.to_components() for c in row["components"]] == [
         rematch_id(7),
@@ -340,14 +353,17 @@ async def test_the_end_offers_a_rematch_and_a_review_and_attaches_the_replay() -
 async def test_destinations_and_challenges_have_their_controls() -> None:
     destinations = to_discord(
         Reply(
-            text="Where to?",
+            text=said("Where to?"),
             ephemeral=True,
             controls=DestinationControls(7, 3, "a7", (Choice("a7-d7", "a7-d7"),)),
-        )
+        ),
+        ENGLISH,
     )
     assert destinations.ephemeral and destinations.view is not None
     assert destinations.view.to_components()[0]["components"][0]["custom_id"] == to_id(7, 3, "a7")
-    challenge = to_discord(Reply(text="<@2>, a game?", controls=ChallengeControls(5)))
+    challenge = to_discord(
+        Reply(text=said("<@2>, a game?"), controls=ChallengeControls(5)), ENGLISH
+    )
     assert challenge.view is not None
     assert [c["custom_id"] for c in challenge.view.to_components()[0]["components"]] == [
         accept_id(5),
@@ -356,7 +372,7 @@ async def test_destinations_and_challenges_have_their_controls() -> None:
 
 
 async def test_rules_picture_is_shown_too() -> None:
-    message = to_discord(Reply(text="Rules", attachments=(png(RULES_FILENAME),)))
+    message = to_discord(Reply(text=said("Rules"), attachments=(png(RULES_FILENAME),)), ENGLISH)
     assert message.embeds[0].image.url == f"attachment://{RULES_FILENAME}"
     assert message.view is None
 
@@ -364,13 +380,13 @@ async def test_rules_picture_is_shown_too() -> None:
 async def test_oversized_replies_are_cut_to_discords_limits() -> None:
     many = (
         *(
-            Choice(label=f"{'long label ' * 20}{n}", value=f"v{n}", description="d" * 300)
+            Choice(label=f"{'long label ' * 20}{n}", value=f"v{n}", description=said("d" * 300))
             for n in range(40)
         ),
         Choice(label="dup", value="v0"),
     )
     reply = Reply(
-        text="x" * 6000,
+        text=said("x" * 6000),
         attachments=(png(),),
         controls=BoardControls(
             game_id=BIG,
@@ -378,11 +394,11 @@ async def test_oversized_replies_are_cut_to_discords_limits() -> None:
             actions=many,
             can_offer_draw=True,
             draw_offered_by=1,
-            placeholder="p" * 400,
+            placeholder=said("p" * 400),
         ),
         mentions=tuple(range(1, 200)),
     )
-    message = to_discord(reply)
+    message = to_discord(reply, ENGLISH)
     assert len(message.content) == 2000 and message.content.endswith("…")
     assert message.view is not None
     components = message.view.to_components()
@@ -394,8 +410,8 @@ async def test_oversized_replies_are_cut_to_discords_limits() -> None:
 
 
 async def test_empty_controls_make_no_view() -> None:
-    assert build_view(None) is None
-    assert build_view(DestinationControls(1, 1, "a7", ())) is None
+    assert build_view(None, ENGLISH) is None
+    assert build_view(DestinationControls(1, 1, "a7", ()), ENGLISH) is None
 
 
 def test_truncate_cuts_politely() -> None:
@@ -407,9 +423,9 @@ def test_truncate_cuts_politely() -> None:
 
 
 def test_only_mentions_of_someone_else_need_a_fresh_message() -> None:
-    assert not pings_someone_else(Reply(text="", mentions=(1,)), 1)
-    assert pings_someone_else(Reply(text="", mentions=(1, 2)), 1)
-    assert not pings_someone_else(Reply(text=""), 1)
+    assert not pings_someone_else(Reply(text=said(""), mentions=(1,)), 1)
+    assert pings_someone_else(Reply(text=said(""), mentions=(1, 2)), 1)
+    assert not pings_someone_else(Reply(text=said("")), 1)
 
 
 def test_the_template_regexes_are_anchored_by_fullmatch_only() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.config import Settings
 from bot.service.replies import Place
 from tests.bot.conftest import AMINA, BASHIR, FakeClock, ServiceFactory, start_game
+from tests.services import words
 
 SHARDS = 2
 GUILD_ON_0 = 4 << 22  # (guild_id >> 22) % 2 == 0
@@ -52,7 +53,7 @@ async def test_two_processes_warn_and_forfeit_each_turn_once(
     warned_by_zero = await zero.tick()
     assert [n.channel_id for n in warned_by_zero] == [10]
     assert [n.channel_id for n in warned_by_one] == [20]
-    assert all("forfeit" in n.reply.text for n in warned_by_zero + warned_by_one)
+    assert all("forfeit" in words(n.reply.text) for n in warned_by_zero + warned_by_one)
     clock.advance(hours=1)
     lost_by_zero = await zero.tick()
     lost_by_one = await one.tick()

@@ -29,6 +29,7 @@ from tests.bot.conftest import (
     start_game,
 )
 from tests.bot.service.test_service import dump
+from tests.services import files, words
 
 
 async def finished_game_check(service: ShaxService, reply) -> None:  # type: ignore[no-untyped-def]
@@ -43,15 +44,15 @@ async def finished_game_check(service: ShaxService, reply) -> None:  # type: ign
 
 async def test_a_seeded_jar_game_between_two_people_ends_in_a_win(service: ShaxService) -> None:
     reply = await play_random_game(service, await start_game(service, "jar"), seed=1)
-    assert " wins: three in a row.**" in reply.text
-    assert "1 in a row — three more for a gal" in reply.text
+    assert " wins: three in a row.**" in words(reply.text)
+    assert "1 in a row — three more for a gal" in words(reply.text)
     await finished_game_check(service, reply)
 
 
 async def test_a_seeded_shax_game_between_two_people_ends(service: ShaxService) -> None:
     reply = await play_random_game(service, await start_game(service, "shax"), seed=0)
-    assert "wins: " in reply.text and "has only two stones left" in reply.text
-    assert reply.attachments[1].data.startswith(b"GIF8")
+    assert "wins: " in words(reply.text) and "has only two stones left" in words(reply.text)
+    assert (await files(reply))[1].data.startswith(b"GIF8")
     await finished_game_check(service, reply)
 
 
@@ -63,12 +64,12 @@ async def test_a_rule_draw_ends_the_game_and_counts_a_draw(make_service: Service
         reply = await play_random_game(
             service, await start_game(service, "jar", place), seed, place
         )
-        if "Draw" in reply.text:
+        if "Draw" in words(reply.text):
             break
     else:
         pytest.fail("no drawn game in 40 seeds")
-    assert "**Draw: the same position occurred three times.**" in reply.text
-    assert "A draw breaks nobody's streak." in reply.text
+    assert "**Draw: the same position occurred three times.**" in words(reply.text)
+    assert "A draw breaks nobody's streak." in words(reply.text)
     await finished_game_check(service, reply)
     assert (await service.storage.tallies(GUILD, AMINA.id))["human"].draws == 1
 
@@ -82,13 +83,13 @@ async def test_turn_timeout_warns_then_forfeits(service: ShaxService, clock: Fak
     clock.advance(minutes=1)
     [warning] = await service.tick()
     assert warning.edit_message_id is None and warning.reply.mentions == (BASHIR.id,)
-    assert warning.reply.text.startswith(f"⏳ <@{BASHIR.id}>, it's your turn in game #")
-    assert "Play within 1 hour, or you forfeit" in warning.reply.text
+    assert words(warning.reply.text).startswith(f"⏳ <@{BASHIR.id}>, it's your turn in game #")
+    assert "Play within 1 hour, or you forfeit" in words(warning.reply.text)
     assert await service.tick() == []  # warned once
     clock.advance(hours=1)
     [forfeit] = await service.tick()
     assert forfeit.edit_message_id == 31
-    assert "**Amina wins: Bashir ran out of time.**" in forfeit.reply.text
+    assert "**Amina wins: Bashir ran out of time.**" in words(forfeit.reply.text)
     assert board_controls(forfeit.reply).rematch
     assert await service.tick() == []
     assert (await service.storage.tallies(GUILD, BASHIR.id))["human"].losses == 1
@@ -111,7 +112,7 @@ async def test_the_bot_never_times_out_but_its_opponent_does(
     await service.play_bot(AMINA, HERE, "easy", "jar", "me")
     clock.advance(hours=25)
     [forfeit] = await service.tick()
-    assert "Shax bot (easy) wins: Amina ran out of time." in forfeit.reply.text
+    assert "Shax bot (easy) wins: Amina ran out of time." in words(forfeit.reply.text)
 
 
 async def test_two_concurrent_clicks_on_one_board_apply_exactly_once(
@@ -180,7 +181,7 @@ async def test_a_restart_resumes_every_game_and_challenge(
     assert dump(db_path) == before
     notices = await second.tick()
     [bot_notice] = [n for n in notices if n.channel_id == 900]
-    assert bot_notice.reply.text.startswith("Shax bot (easy) placed a stone on ")
+    assert words(bot_notice.reply.text).startswith("Shax bot (easy) placed a stone on ")
     assert bot_notice.reply.mentions == (AMINA.id,)
     moved = await second.play(BASHIR, HERE, "a1", people.game_id, 1)
     assert moved.version == 2 and on_turn(moved) == AMINA
@@ -208,7 +209,7 @@ async def test_the_bot_moves_on_load_when_someone_looks_at_the_board(
         clock(),
     )
     reply = await service.board(AMINA, HERE)
-    assert reply.text.startswith("Shax bot (easy) placed a stone on")
+    assert words(reply.text).startswith("Shax bot (easy) placed a stone on")
     assert reply.game_id == game.id and reply.version == 1
 
 
@@ -218,7 +219,7 @@ async def test_streaks_through_the_service_reach_a_gal_and_a_gabad(service: Shax
         await service.challenge(AMINA, opponent, HERE, "jar")
         await service.accept(opponent, HERE)
         reply = await service.resign(opponent, HERE)
-        lines.append(reply.text)
+        lines.append(words(reply.text))
     assert "Amina: 3 in a row — one more for a gal." in lines[2]
     assert "Amina: 4 in a row: a gal!" in lines[3]
     assert "Amina: 5 in a row: a gabad!" in lines[4]
@@ -232,7 +233,7 @@ async def test_streaks_through_the_service_reach_a_gal_and_a_gabad(service: Shax
     await service.challenge(AMINA, BASHIR, HERE, "jar")
     await service.accept(BASHIR, HERE)
     lost = await service.resign(AMINA, HERE)
-    assert "Bashir: 1 in a row — three more for a gal. Amina's run of 5 ends." in lost.text
+    assert "Bashir: 1 in a row — three more for a gal. Amina's run of 5 ends." in words(lost.text)
     t = (await service.storage.tallies(GUILD, AMINA.id))["human"]
     assert (t.streak, t.best, t.wins, t.losses) == (0, 5, 5, 1)
     # The series between Amina and Bashir: Bashir took the stones.

@@ -1,17 +1,21 @@
-"""The named moments on the move line, in both languages; the player's language and the
-server's (``bot.service.speech``); ``/shax language`` remembered."""
+"""The named moments on the move line, in both languages; replies said in whichever
+language their reader reads; ``/shax language`` remembered."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from bot.service import speech, texts
+from bot.readers import players_language, requester_language
+from bot.service import texts
 from bot.service.facade import ShaxService
 from bot.service.replies import BadOption, NotYourTurn, Place, UserError
 from bot.service.server_settings import Setting, SettingsChange
 from engine import Position, replay
 from shax_i18n import translator
-from tests.bot.conftest import AMINA, BASHIR, GUILD, HERE, FakeClock, start_game
+from tests.bot.conftest import AMINA, BASHIR, BOT, GUILD, HERE, FakeClock, start_game
+from tests.services import open_service, words
 
 EN, SO = translator("en"), translator("so")
 LABA_QAAD_RECORD = ["d7", "c5", "g7", "e5", "a4", "c3", "a1", "e3"]
@@ -77,87 +81,100 @@ async def test_the_move_line_of_a_played_game_names_laba_qaad(service: ShaxServi
     for i, action in enumerate(LABA_QAAD_RECORD):
         await service.play(AMINA if i % 2 == 0 else BASHIR, HERE, action)
     reply = await service.play(AMINA, HERE, "a7")
-    assert "forming the first jare; Laba-qaad! Amina completed two jare at once." in reply.text
+    assert "forming the first jare; Laba-qaad! Amina completed two jare at once." in words(
+        reply.text
+    )
 
 
-async def test_public_replies_speak_the_servers_language_refusals_the_players(
+async def test_a_reply_is_said_in_whichever_language_its_reader_reads(
     service: ShaxService,
 ) -> None:
     await start_game(service)
-    with speech.speaking(player="en", public="so"):
-        board = await service.play(AMINA, HERE, "d7")
-        with pytest.raises(NotYourTurn) as refused:
-            await service.play(AMINA, HERE, "d6")
-    assert "Amina wuxuu dhagax ku dhigay d7." in board.text
-    assert str(refused.value) == "It's Bashir's turn — wait for their move."
-    with speech.speaking(player="so", public="en"), pytest.raises(NotYourTurn) as refused:
+    board = await service.play(AMINA, HERE, "d7")
+    with pytest.raises(NotYourTurn) as refused:
         await service.play(AMINA, HERE, "d6")
-    assert str(refused.value) == "Waa doorka Bashir — sug dhaqaaqiisa."
+    assert "Amina wuxuu dhagax ku dhigay d7." in words(board.text, "so")
+    assert "Amina placed a stone on d7." in words(board.text)
+    assert words(refused.value.message) == "It's Bashir's turn — wait for their move."
+    assert words(refused.value.message, "so") == "Waa doorka Bashir — sug dhaqaaqiisa."
+    assert "Said(not_your_turn, 'Bashir', False)" in str(refused.value)  # a log's words
 
 
 async def test_the_players_choice_beats_their_app_and_the_server(service: ShaxService) -> None:
-    assert await service.languages(AMINA.id, "en-US") == ("en", "en")
-    assert await service.languages(AMINA.id, "de") == ("en", "en")
+    assert await requester_language(service, AMINA.id, None, "en-US") == "en"
+    assert await requester_language(service, AMINA.id, None, "de") == "en"
     reply = await service.set_language(AMINA, "so")
-    assert reply.ephemeral and reply.text.startswith("Luqadda: Soomaali.")
-    assert await service.languages(AMINA.id, "en-US") == ("so", "en")
-    assert await service.languages(BASHIR.id, "en-GB") == ("en", "en")
+    assert reply.ephemeral and words(reply.text, "so").startswith("Luqadda: Soomaali.")
+    assert await requester_language(service, AMINA.id, None, "en-US") == "so"
+    assert await requester_language(service, BASHIR.id, None, "en-GB") == "en"
     forgot = await service.set_language(AMINA, None)
-    assert forgot.text.startswith("Language: English")
-    assert await service.languages(AMINA.id, None) == ("en", "en")
+    assert words(forgot.text).startswith("Language: English")
+    assert await requester_language(service, AMINA.id, None) == "en"
 
 
 async def test_an_unknown_language_is_refused_with_the_choices(service: ShaxService) -> None:
     with pytest.raises(BadOption) as refused:
         await service.set_language(AMINA, "fr")
     assert (
-        str(refused.value) == "Unknown language 'fr' — choose one of: en (English), so (Soomaali)."
+        words(refused.value.message)
+        == "Unknown language 'fr' — choose one of: en (English), so (Soomaali)."
     )
-    assert await service.languages(AMINA.id) == ("en", "en")
+    assert await service.chosen_language(AMINA.id) is None
 
 
-def test_the_server_default_is_the_environments_language() -> None:
-    speech.set_server_default("so")
-    try:
-        assert speech.in_public().language == "so" and speech.to_player().language == "so"
-        with speech.speaking(player="en"):
-            assert speech.to_player().language == "en" and speech.in_public().language == "so"
-    finally:
-        speech.set_server_default("en")
-    assert speech.in_public().language == "en"
+async def test_the_server_default_is_the_environments_language(tmp_path: Path) -> None:
+    async with open_service(tmp_path / "so.db", bot_user=BOT, language="so") as somali:
+        assert await somali.server_language(None) == "so"
+        assert await requester_language(somali, AMINA.id, None) == "so"
+        assert await requester_language(somali, AMINA.id, None, "en-US") == "en"
 
 
-async def test_a_server_set_to_somali_speaks_somali_in_public(
+async def test_a_server_set_to_somali_speaks_somali_in_its_games(
     service: ShaxService, clock: FakeClock
 ) -> None:
     await service.settings(HERE, SettingsChange(language="so"), may_change=True)
-    assert await service.languages(AMINA.id, None, GUILD) == ("so", "so")
-    assert await service.languages(AMINA.id, "en-US", GUILD) == ("en", "so")
-    assert await service.languages(AMINA.id, None, GUILD + 1) == ("en", "en")
+    assert await requester_language(service, AMINA.id, GUILD) == "so"
+    assert await requester_language(service, AMINA.id, GUILD, "en-US") == "en"
+    assert await requester_language(service, AMINA.id, GUILD + 1) == "en"
     await start_game(service)
-    player, public = await service.languages(AMINA.id, "en-US", GUILD)
-    with speech.speaking(player=player, public=public):
-        board = await service.play(AMINA, HERE, "d7")
-        with pytest.raises(NotYourTurn) as refused:
-            await service.play(AMINA, HERE, "d6")
-    assert "Amina wuxuu dhagax ku dhigay d7." in board.text
-    assert str(refused.value) == "It's Bashir's turn — wait for their move."
-    # What the bot says on its own there (the clock) is in Somali too.
+    board = await service.play(AMINA, HERE, "d7")
+    assert board.players == (AMINA.id, BASHIR.id)
+    assert await players_language(service, board.players, GUILD) == "so"
+    # What the bot says on its own there (the clock) is a game's message too.
     await service.challenge(AMINA, BASHIR, Place(GUILD, 501))
     clock.advance(minutes=10)
     [expired] = await service.tick()
-    assert expired.reply.text == "Loolankii Amina u diray Bashir waqtigiisii wuu dhammaaday."
-    assert expired.language == "so"
+    assert expired.guild_id == GUILD and expired.reply.players == (AMINA.id, BASHIR.id)
+    language = await players_language(service, expired.reply.players, expired.guild_id)
+    assert words(expired.reply.text, language) == (
+        "Loolankii Amina u diray Bashir waqtigiisii wuu dhammaaday."
+    )
     # Back to the bot's default (SHAX_LANGUAGE).
     await service.settings(HERE, SettingsChange(reset=Setting.LANGUAGE), may_change=True)
-    assert await service.languages(AMINA.id, None, GUILD) == ("en", "en")
+    assert await requester_language(service, AMINA.id, GUILD) == "en"
 
 
-async def test_the_settings_answer_in_the_players_language(service: ShaxService) -> None:
-    with speech.speaking(player="so", public="en"):
-        reply = await service.settings(HERE, SettingsChange(turn_timeout="12h"), may_change=True)
-        with pytest.raises(UserError) as refused:
-            await service.settings(HERE, SettingsChange(theme="blue"), may_change=True)
-    assert reply.ephemeral and reply.text.startswith("**Dejinta waa la keydiyay.**")
-    assert "• Waqtiga doorka: 12 saac" in reply.text
-    assert str(refused.value).startswith("`blue` kama mid aha doorashooyinka midabada shaxda")
+async def test_both_players_choosing_one_language_makes_it_their_games(
+    service: ShaxService,
+) -> None:
+    players = (AMINA.id, BASHIR.id)
+    await service.set_language(AMINA, "so")
+    assert await players_language(service, players, GUILD) == "en"  # Bashir chose none
+    await service.set_language(BASHIR, "en")
+    assert await players_language(service, players, GUILD) == "en"  # they differ
+    await service.set_language(BASHIR, "so")
+    assert await players_language(service, players, GUILD) == "so"
+    # Against the bot, the one person's choice is the game's.
+    assert await players_language(service, (AMINA.id, service.bot_user.id), GUILD) == "so"
+
+
+async def test_the_settings_answer_in_the_askers_language(service: ShaxService) -> None:
+    reply = await service.settings(HERE, SettingsChange(turn_timeout="12h"), may_change=True)
+    with pytest.raises(UserError) as refused:
+        await service.settings(HERE, SettingsChange(theme="blue"), may_change=True)
+    somali = words(reply.text, "so")
+    assert reply.ephemeral and somali.startswith("**Dejinta waa la keydiyay.**")
+    assert "• Waqtiga doorka: 12 saac" in somali
+    assert words(refused.value.message, "so").startswith(
+        "`blue` kama mid aha doorashooyinka midabada shaxda"
+    )

@@ -12,6 +12,7 @@ from bot.service.facade import ShaxService
 from bot.service.replies import User
 from bot.workers.ai import random_chooser
 from bot.workers.pictures import PicturePool
+from tests.services import files
 
 
 async def test_the_picture_pools_have_the_configured_workers(
@@ -32,7 +33,7 @@ async def test_the_picture_pools_have_the_configured_workers(
     try:
         assert [pool.processes.workers for pool in made] == [3, 2]  # boards, then replays
         # The rules' picture is drawn by the board pool's workers.
-        (picture,) = (await service.rules("jar")).attachments
+        (picture,) = await files(await service.rules("jar"))
         assert picture.data.startswith(b"\x89PNG")
     finally:
         await service.close()

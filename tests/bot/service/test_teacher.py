@@ -10,6 +10,7 @@ from bot.service.replies import GameOver, NoGameHere, NotYourGame, Reply
 from bot.service.teacher import HINTS_PER_GAME, HintRefused
 from renderer import PLOT_FILENAME
 from tests.bot.conftest import AMINA, BASHIR, HERE, ServiceFactory, board_controls, start_game
+from tests.services import files, words
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 DEPTH = 4
@@ -40,8 +41,8 @@ async def test_a_hint_draws_the_best_action_and_says_why(teaching: ShaxService) 
     await bot_game(teaching, "a1", "a2", "b3")
     hint = await teaching.hint(AMINA, HERE)
     assert hint.ephemeral and hint.game_id is None
-    assert hint.text == "Hint 1 of 3: **b3-a3** — it wins the game."
-    [picture] = hint.attachments
+    assert words(hint.text) == "Hint 1 of 3: **b3-a3** — it wins the game."
+    [picture] = await files(hint)
     assert picture.filename == "hint.png" and picture.data.startswith(PNG_MAGIC)
 
 
@@ -50,10 +51,10 @@ async def test_hints_are_counted_and_refused_when_none_are_left(teaching: ShaxSe
     game_id = board_controls(reply).game_id
     for n in range(1, HINTS_PER_GAME + 1):
         hint = await teaching.hint(AMINA, HERE)
-        assert hint.text.startswith(f"Hint {n} of {HINTS_PER_GAME}:")
+        assert words(hint.text).startswith(f"Hint {n} of {HINTS_PER_GAME}:")
     with pytest.raises(HintRefused) as refused:
         await teaching.hint(AMINA, HERE)
-    assert refused.value.message == texts.no_hints_left(HINTS_PER_GAME)
+    assert words(refused.value.message) == texts.no_hints_left(HINTS_PER_GAME)
     assert await teaching.storage.hints_used(game_id) == HINTS_PER_GAME
 
 
@@ -61,7 +62,7 @@ async def test_no_hints_in_a_game_between_people(teaching: ShaxService) -> None:
     reply = await start_game(teaching, "jar")
     with pytest.raises(HintRefused) as refused:
         await teaching.hint(AMINA, HERE)
-    assert refused.value.message == texts.HINTS_ONLY_AGAINST_THE_BOT
+    assert words(refused.value.message) == texts.HINTS_ONLY_AGAINST_THE_BOT
     assert await teaching.storage.hints_used(board_controls(reply).game_id) == 0
 
 
@@ -79,12 +80,12 @@ async def test_the_hints_taken_are_in_the_games_summary(teaching: ShaxService) -
     await teaching.hint(AMINA, HERE)
     final = await teaching.resign(AMINA, HERE)
     assert board_controls(final).rematch
-    assert texts.hints_used(2, HINTS_PER_GAME) in final.text
+    assert texts.hints_used(2, HINTS_PER_GAME) in words(final.text)
 
 
 async def test_a_game_without_hints_says_nothing_of_them(teaching: ShaxService) -> None:
     final = await bot_game(teaching, "a1", "a2", "b3", "b3-a3")
-    assert board_controls(final).rematch and "Hints" not in final.text
+    assert board_controls(final).rematch and "Hints" not in words(final.text)
 
 
 async def test_the_review_plots_the_game_and_shows_its_turning_points(
@@ -96,16 +97,16 @@ async def test_the_review_plots_the_game_and_shows_its_turning_points(
         BASHIR, HERE, board_controls(final).game_id, thinking=lambda: thought.append(True)
     )
     assert thought == [True] and review.ephemeral
-    lines = review.text.splitlines()
+    lines = words(review.text).splitlines()
     assert lines[0].startswith("**Review of Amina vs ")
     assert any(
         line.startswith("1. Action 6: ") and "**c2**" in line and "better **c3**" in line
         for line in lines
     ), lines
-    assert "let a won game go" in review.text
+    assert "let a won game go" in words(review.text)
     names = [a.filename for a in review.attachments]
     assert names[0] == PLOT_FILENAME and "turning-point-1.png" in names
-    assert all(a.data.startswith(PNG_MAGIC) for a in review.attachments)
+    assert all(a.data.startswith(PNG_MAGIC) for a in await files(review))
 
 
 async def test_the_review_without_a_game_id_is_of_the_channels_newest_game(
@@ -113,14 +114,14 @@ async def test_the_review_without_a_game_id_is_of_the_channels_newest_game(
 ) -> None:
     with pytest.raises(NoGameHere) as none:
         await teaching.review(AMINA, HERE)
-    assert none.value.message == texts.NOTHING_TO_REVIEW
+    assert words(none.value.message) == texts.NOTHING_TO_REVIEW
     await bot_game(teaching, "a1")
     with pytest.raises(GameOver) as playing:
         await teaching.review(AMINA, HERE)
-    assert playing.value.message == texts.REVIEW_WHEN_OVER
+    assert words(playing.value.message) == texts.REVIEW_WHEN_OVER
     await teaching.resign(AMINA, HERE)
     review = await teaching.review(AMINA, HERE)
-    assert review.text.startswith("**Review of")
+    assert words(review.text).startswith("**Review of")
 
 
 async def test_a_game_that_ended_before_its_first_action_has_nothing_to_review(
@@ -130,7 +131,7 @@ async def test_a_game_that_ended_before_its_first_action_has_nothing_to_review(
     await teaching.resign(AMINA, HERE)
     with pytest.raises(NoGameHere) as empty:
         await teaching.review(AMINA, HERE, board_controls(reply).game_id)
-    assert empty.value.message == texts.EMPTY_GAME
+    assert words(empty.value.message) == texts.EMPTY_GAME
 
 
 async def test_a_review_of_well_played_actions_has_no_turning_points(
@@ -140,7 +141,7 @@ async def test_a_review_of_well_played_actions_has_no_turning_points(
     await bot_game(service, "a1")
     final = await service.resign(AMINA, HERE)
     review = await service.review(AMINA, HERE, board_controls(final).game_id)
-    assert texts.NO_TURNING_POINTS in review.text
+    assert texts.NO_TURNING_POINTS in words(review.text)
     assert [a.filename for a in review.attachments] == [PLOT_FILENAME]
 
 

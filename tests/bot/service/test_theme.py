@@ -4,31 +4,19 @@ remembered and followed by the boards they ask for or click."""
 from __future__ import annotations
 
 import io
-from typing import Any
 
 import pytest
 from PIL import Image
 
 import renderer
 from bot.service.replies import BOARD_FILENAME, BadOption, Reply
-from bot.service.texts import Surface
 from tests.bot.conftest import AMINA, BASHIR, HERE, ServiceFactory
+from tests.services import Drawn, files, words
 
 
-class Drawn:
-    """The real renderer, remembering the theme of each board it drew."""
-
-    def __init__(self) -> None:
-        self.themes: list[str] = []
-
-    def __call__(self, variant: str, record: list[str], view: Any) -> bytes:
-        self.themes.append(view.theme)
-        return renderer.render_board(variant, record, view)
-
-
-def ground(reply: Reply) -> tuple[int, int, int]:
+async def ground(reply: Reply) -> tuple[int, int, int]:
     """A pixel of the board's ground (inside its rim, away from lines and names)."""
-    png = next(a.data for a in reply.attachments if a.filename == BOARD_FILENAME)
+    png = next(a.data for a in await files(reply) if a.filename == BOARD_FILENAME)
     img = Image.open(io.BytesIO(png)).convert("RGB")
     pixel = img.getpixel((24, 24))
     assert isinstance(pixel, tuple)
@@ -43,16 +31,17 @@ async def test_boards_on_discord_are_dark_by_default(make_service: ServiceFactor
     drawn = Drawn()
     s = await make_service(render_board=drawn)
     reply = await s.play_bot(AMINA, HERE, "easy", "jar", "me")
+    assert drawn.themes == []  # drawn for its reader only
+    assert await ground(reply) == DARK
     assert drawn.themes == ["dark"]
-    assert ground(reply) == DARK
 
 
 async def test_boards_in_the_console_are_light_by_default(make_service: ServiceFactory) -> None:
     drawn = Drawn()
-    s = await make_service(render_board=drawn, surface=Surface.CONSOLE)
+    s = await make_service(render_board=drawn, default_theme="light")
     reply = await s.play_bot(AMINA, HERE, "easy", "jar", "me")
+    assert await ground(reply) == LIGHT
     assert drawn.themes == ["light"]
-    assert ground(reply) == LIGHT
 
 
 async def test_a_chosen_theme_is_remembered_and_followed_by_that_players_boards(
@@ -61,20 +50,24 @@ async def test_a_chosen_theme_is_remembered_and_followed_by_that_players_boards(
     drawn = Drawn()
     s = await make_service(render_board=drawn)
     chosen = await s.theme(AMINA, "Light")
-    assert chosen.ephemeral and "light" in chosen.text
+    assert chosen.ephemeral and "light" in words(chosen.text)
     assert await s.storage.player_prefs(AMINA.id) == {"theme": "light"}
     mine = await s.play_bot(AMINA, HERE, "easy", "jar", "me")
-    assert ground(mine) == LIGHT
+    assert await ground(mine) == LIGHT
     # Someone else asking for the same board sees it in their own (default) theme.
     theirs = await s.board(BASHIR, HERE)
-    assert ground(theirs) == DARK
+    assert await ground(theirs) == DARK
     mine_again = await s.board(AMINA, HERE)
-    assert ground(mine_again) == LIGHT
+    assert await ground(mine_again) == LIGHT
     assert drawn.themes == ["light", "dark", "light"]
     # Remembered across a restart: a new service over the same database.
     again = await make_service(render_board=drawn)
     shown = await again.theme(AMINA)
-    assert shown.ephemeral and "light theme" in shown.text and "dark, light" in shown.text
+    assert (
+        shown.ephemeral
+        and "light theme" in words(shown.text)
+        and "dark, light" in words(shown.text)
+    )
 
 
 async def test_an_unknown_theme_names_the_choices_and_changes_nothing(
@@ -84,15 +77,15 @@ async def test_an_unknown_theme_names_the_choices_and_changes_nothing(
     await s.theme(AMINA, "dark")
     with pytest.raises(BadOption) as refused:
         await s.theme(AMINA, "purple")
-    assert "purple" in refused.value.message
-    assert "dark, light" in refused.value.message
+    assert "purple" in words(refused.value.message)
+    assert "dark, light" in words(refused.value.message)
     assert await s.storage.player_prefs(AMINA.id) == {"theme": "dark"}
 
 
 async def test_without_a_choice_the_player_hears_their_theme(make_service: ServiceFactory) -> None:
     s = await make_service()
     reply = await s.theme(BASHIR)
-    assert reply.ephemeral and "dark theme" in reply.text
+    assert reply.ephemeral and "dark theme" in words(reply.text)
     assert await s.storage.player_prefs(BASHIR.id) == {}
 
 
@@ -107,4 +100,4 @@ async def test_the_series_stones_are_explained_beside_the_board(
     await s.resign(BASHIR, HERE, game_id)
     await s.rematch(AMINA, HERE, game_id)
     reply = await s.accept(BASHIR, HERE)
-    assert "Series stones: Amina, 1 win in a row; 3 more for a gal." in reply.text
+    assert "Series stones: Amina, 1 win in a row; 3 more for a gal." in words(reply.text)
