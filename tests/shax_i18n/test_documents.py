@@ -6,9 +6,11 @@ import re
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 
 from engine.moments import Moment
 from shax_i18n import translator
+from shax_i18n.catalogue import catalogue_path
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 ENGLISH = (DOCS / "RULES.md").read_text(encoding="utf-8")
@@ -64,7 +66,24 @@ def test_every_named_moment_has_its_word_in_both_languages(moment: Moment) -> No
     assert somali in SOMALI and moment.value in ENGLISH
 
 
+OTHER_BLOCKADE_WORDS = ("haarig", "xannibaad", "xayiraad", "xiritaan")
+
+
 def test_the_somali_rules_page_names_the_blockade_with_one_word() -> None:
-    for other in ("haarig", "xannibaad", "xayiraad", "xiritaan"):
+    for other in OTHER_BLOCKADE_WORDS:
         assert other not in SOMALI.lower()
     assert "xadhig" in SOMALI
+
+
+def test_the_somali_catalogue_names_the_blockade_with_one_word() -> None:
+    with catalogue_path("so").open("rb") as po:
+        catalog = read_po(po, locale="so")
+    said = [
+        text
+        for m in catalog
+        if m.id
+        for text in ([m.string] if isinstance(m.string, str) else list(m.string))
+    ]
+    for other in OTHER_BLOCKADE_WORDS:
+        assert not [text for text in said if other in text.lower()], other
+    assert sum("xadhig" in text.lower() for text in said) >= 4
