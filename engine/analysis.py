@@ -97,6 +97,9 @@ class MoveReview:
     that position, or the game's end (``None`` when neither is known)."""
     source: str = "search"
     """Where the scores of the action's position came from: ``"search"`` or ``"table"``."""
+    reply: str | None = None
+    """The opponent's best answer in the position the action led to, by its assessment
+    (``None`` when that position was not assessed, is over, or is the mover's again)."""
 
     @property
     def search_loss(self) -> int:
@@ -234,6 +237,8 @@ def review_moves(
         played = action.notation(position.variant)
         mover = Color(position.turn)
         following = steps[ply + 1][0] if ply + 1 < len(steps) else position.play(action)
+        answered = by_ply.get(ply + 1)
+        theirs = following.outcome is None and following.turn != mover.value
         out.append(
             MoveReview(
                 ply=ply,
@@ -243,8 +248,9 @@ def review_moves(
                 best=found.best,
                 best_score=found.best_score,
                 depth=found.depth,
-                after=_value_for(mover, following, by_ply.get(ply + 1)),
+                after=_value_for(mover, following, answered),
                 source=found.source,
+                reply=answered.best if answered is not None and theirs else None,
             )
         )
     return out

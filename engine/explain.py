@@ -161,6 +161,24 @@ def explain_assessed(
     return static[0]
 
 
+def explain_turning_point(
+    position: Position, r: MoveReview
+) -> tuple[Explanation, Explanation | None]:
+    """Why ``r``'s best action was better than the one played in ``position``: the best
+    action's reason (:func:`explain_assessed`), and, when that is only the general
+    phrase, what the opponent's best answer to the action played does (the jare it
+    closes or threatens, the blockade it sets, the forced win it starts), if anything."""
+    best = explain_assessed(position, r)
+    if best.reason is not Reason.KEEPS_BALANCE or r.reply is None:
+        return best, None
+    after = position.play(position.parse(r.played))
+    answer = explanations(after, after.parse(r.reply))[0]
+    if answer.reason is Reason.KEEPS_BALANCE and r.after is not None and r.after < -MATE_BOUND:
+        points = tuple(after.variant.names(_action_mask(after.parse(r.reply))))
+        answer = Explanation(Reason.FORCED_WIN, points, (MATE + r.after + 1) // 2)
+    return best, None if answer.reason is Reason.KEEPS_BALANCE else answer
+
+
 def _score(found: Assessment | MoveReview, notation: str) -> int:
     if isinstance(found, Assessment):
         return found.score_of(notation)

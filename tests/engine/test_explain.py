@@ -8,11 +8,13 @@ import pytest
 
 from engine import Color, Position, replay
 from engine.ai.core import MATE, MATE_BOUND
+from engine.analysis import MoveReview
 from engine.explain import (
     Explanation,
     Reason,
     explain,
     explain_assessed,
+    explain_turning_point,
     explanations,
     threats,
 )
@@ -206,3 +208,36 @@ def test_the_tables_say_how_many_moves_a_win_takes_and_which_move_holds_a_draw(
     finally:
         forget_open_tables()
     assert seen[Reason.TABLE_WIN] > 10 and seen[Reason.TABLE_DRAW] > 0, seen
+
+
+# -- a turning point: the answer the action played allowed -------------------------------
+
+QUIET = Position.setup("shax", "a7 a1 g1 b6", "c3 e3 d2 f6", "white")
+"""White's moves all keep the balance; black's d2-d3 closes c3 d3 e3 whatever white does."""
+
+
+def turning(reply: str | None, after: int | None = -120) -> MoveReview:
+    return MoveReview(0, Color.WHITE, "a7-d7", -120, "g1-d1", -100, 4, after=after, reply=reply)
+
+
+def test_a_turning_point_without_a_reason_of_its_own_says_what_the_answer_does() -> None:
+    best, answer = explain_turning_point(QUIET, turning("d2-d3"))
+    assert best.reason is Reason.KEEPS_BALANCE
+    assert answer == Explanation(Reason.CLOSES_JARE, ("c3", "d3", "e3"))
+
+
+def test_an_answer_that_only_keeps_the_balance_is_not_named() -> None:
+    assert explain_turning_point(QUIET, turning("f6-f4"))[1] is None
+    assert explain_turning_point(QUIET, turning(None))[1] is None
+
+
+def test_an_answer_that_wins_by_force_says_in_how_many_moves() -> None:
+    _, answer = explain_turning_point(QUIET, turning("f6-f4", after=-(MATE - 7)))
+    assert answer is not None and answer.reason is Reason.FORCED_WIN and answer.moves == 4
+
+
+def test_a_turning_point_with_a_reason_of_its_own_keeps_it() -> None:
+    p = Position.setup("shax", "a7 d7 g4 b2", FAR_BLACK, "white")
+    r = MoveReview(0, Color.WHITE, "b2-b4", -100, "g4-g7", MATE - 1, 3, reply="d1-d2")
+    best, answer = explain_turning_point(p, r)
+    assert best.reason is Reason.CLOSES_JARE and answer is None

@@ -51,6 +51,14 @@ def reason_words(reason: str, points: Sequence[str], t: Translator = EN, moves: 
     return t.gettext(REASONS.get(reason, BALANCED), points=line_words(points))
 
 
+def answer_words(played: str, reply: str, why: str, t: Translator = EN) -> str:
+    """Why the action played was worse: the answer it allows, and what that answer does
+    (``why``, from :func:`reason_words`)."""
+    return t.gettext(
+        "after {played} they answer **{reply}**, and {why}", played=played, reply=reply, why=why
+    )
+
+
 def hint_line(action: str, why: str, used: int, limit: int, t: Translator = EN) -> str:
     return t.gettext(
         "Hint {used} of {limit}: **{action}** — {why}.",

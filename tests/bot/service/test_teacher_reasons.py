@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service.texts.teacher import BALANCED, reason_words
+from bot.service.texts.teacher import BALANCED, answer_words, reason_words
 from engine.explain import Reason
 from shax_i18n import LANGUAGES, translator
 
@@ -25,4 +25,12 @@ def test_a_proven_win_says_its_moves() -> None:
     )
     assert reason_words("forced_win", ("a1", "a3"), moves=1) == (
         "it forces a win in at most 1 move"
+    )
+
+
+def test_a_turning_point_can_say_the_answer_the_move_allowed() -> None:
+    why = reason_words("closes_jare", ("c3", "d3", "e3"))
+    assert answer_words("a7-d7", "d2-d3", why) == (
+        "after a7-d7 they answer **d2-d3**, and it closes a jare on c3 d3 e3: one of their "
+        "stones comes off"
     )
