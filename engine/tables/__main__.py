@@ -189,8 +189,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m engine.tables",
         description=(
-            "Endgame tables of the movement phase and the values of the full boards that "
-            "end the placement: build them, or see what is built."
+            "Endgame tables of the movement phase, the values of the full boards that "
+            "end the placement, and the small boards solved whole: build them, or see what "
+            "is built."
         ),
     )
     sub = parser.add_subparsers(dest="command", required=True)
