@@ -50,7 +50,7 @@ from engine.analysis import (
     review_moves,
     turning_points,
 )
-from engine.explain import Explanation, explain_assessed
+from engine.explain import Explanation, explain_assessed, explain_turning_point
 from engine.record import iter_positions
 
 HINTS_PER_GAME = 3
@@ -218,7 +218,7 @@ class Teacher:
         for number, ply in enumerate(turning, start=1):
             r = by_ply[ply]
             position = before[ply]
-            why = explain_assessed(position, r)
+            why, answer = explain_turning_point(position, r)
             name = side(row, r.mover).name
             lines.append(
                 Said(
@@ -229,7 +229,9 @@ class Teacher:
                     r.played,
                     _lost(r),
                     r.best,
-                    _why(why),
+                    _why(why)
+                    if answer is None or r.reply is None
+                    else Said(texts.answer_words, r.played, r.reply, _why(answer)),
                 )
             )
             view = renderer.BoardView(

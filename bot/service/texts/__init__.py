@@ -1,15 +1,15 @@
 """Every sentence the service says: actions, turns, results, refusals, streaks.
 
-Pure functions of engine values and names (mentions come in already written); the
-service parts choose which sentence to say, this module how it reads, in the language
-of the reply: every function takes the reply's :class:`~shax_i18n.Translator` as ``t``
-(English when none is given), and every sentence is one whole message of the catalogue
-(``shax_i18n``) with named placeholders — never glued from translated pieces.
-:mod:`bot.service.speech` says which translator a reply uses (the player's for what only
-they see, the server's for what the channel sees).
+Pure functions of engine values and names (players and channels come in already written,
+each surface its own way); the service parts choose which sentence to say and with which
+values (:class:`~bot.service.replies.Said`), this module how it reads. The adapter that
+shows a reply calls the sentence with the translator of whoever reads it as ``t``
+(English when none is given; ``bot/readers.py`` says whose), and every sentence is one
+whole message of the catalogue (``shax_i18n``) with named placeholders — never glued from
+translated pieces.
 
 Two things make a sentence fit where it is read. The few sentences that name a control
-take the :class:`Surface` the service speaks on: Discord has buttons (Decline, Rematch,
+take the :class:`Surface` the adapter speaks on: Discord has buttons (Decline, Rematch,
 Accept draw) and threads, the console has commands (``/shax cancel``, ``/shax rematch``).
 Every example of notation comes from the variant in play (:mod:`bot.service.board_words`,
 where the rules are too), so that no message on the 3×3 jar board suggests ``d7`` or a
@@ -26,6 +26,7 @@ from bot.service.texts.actions import (
     SHOWN_INPUT,
     _unknown_point,
     action_events,
+    action_line,
     describe_action,
     illegal_reason,
     illegal_sentence,
@@ -182,6 +183,7 @@ __all__ = [
     "_unknown_point",
     "accept_own_challenge",
     "action_events",
+    "action_line",
     "against_bot",
     "against_people",
     "already_challenged",
