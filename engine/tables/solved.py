@@ -93,9 +93,12 @@ class SolvedInfo:
 
     @property
     def verdict(self) -> str:
-        """The start with perfect play: ``'a draw'``, or ``'white wins in 41'``."""
+        """The start with perfect play: ``'a draw'``, ``'white wins in 41'`` or ``'white
+        loses in 41'`` (moves)."""
         start = self.start
-        return "a draw" if start.result == "draw" else f"white {start.result}s in {start.moves}"
+        if start.result == "draw":
+            return "a draw"
+        return f"white {'wins' if start.result == 'win' else 'loses'} in {start.moves}"
 
     def describe(self) -> str:
         """``'shax-small placement solved: 674,692 positions (4.2 MB) in 0.5 s; with

@@ -7,6 +7,7 @@ import json
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from functools import cache
 from itertools import combinations
 from pathlib import Path
@@ -419,3 +420,11 @@ def test_the_first_stones_play_as_the_rules_pages_say(solved_boards: dict[str, S
         p.play(a) for p in (start.play(b) for b in start.legal_actions()) for a in p.legal_actions()
     ]
     assert any(len(drawing(jar, p)) < 7 for p in seconds)
+
+
+def test_a_start_that_is_won_or_lost_is_said_with_its_moves(tables_root: Path) -> None:
+    info = read_solved_info(tables_root, "jar")
+    assert info is not None
+    said = [replace(info, start=Probe(result, 41)).verdict for result in ("win", "loss")]
+    assert said == ["white wins in 41", "white loses in 41"]
+    assert replace(info, start=Probe("draw", 0)).verdict == "a draw"
