@@ -225,21 +225,13 @@ def test_a_move_into_a_finished_game_is_valued_by_its_end() -> None:
     assert last.after is not None and last.after > MATE_BOUND and last.loss == 0
 
 
-def test_positions_in_the_endgame_tables_are_scored_by_them(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from engine.tables import build, forget_open_tables, table_action
+def test_positions_in_the_endgame_tables_are_scored_by_them(shax_small_tables: Path) -> None:
+    from engine.tables import table_action
 
-    build("shax-small", 4, tmp_path, threads=2)
-    monkeypatch.setenv("SHAX_TABLES_DIR", str(tmp_path))
-    forget_open_tables()
-    try:
-        position = Position.setup("shax-small", "a1 a3 c4 d4", "e5 e3 c1", "white")
-        found = assess(position, depth=3)
-        answer = table_action(position)
-        assert answer is not None
-        assert (found.source, found.depth) == ("table", 0)
-        assert found.best_score == answer.value.score
-        assert found.score_of(answer.action.notation(position.variant)) == found.best_score
-    finally:
-        forget_open_tables()
+    position = Position.setup("shax-small", "a1 a3 c4 d4", "e5 e3 c1", "white")
+    found = assess(position, depth=3)
+    answer = table_action(position)
+    assert answer is not None
+    assert (found.source, found.depth) == ("table", 0)
+    assert found.best_score == answer.value.score
+    assert found.score_of(answer.action.notation(position.variant)) == found.best_score

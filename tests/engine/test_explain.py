@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from engine import Color, Position, replay
 from engine.ai.core import MATE, MATE_BOUND
 from engine.analysis import MoveReview
@@ -181,32 +179,26 @@ def test_without_a_proof_the_reason_is_the_first_that_holds() -> None:
 
 
 def test_the_tables_say_how_many_moves_a_win_takes_and_which_move_holds_a_draw(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    shax_small_tables: Path,
 ) -> None:
     from engine.analysis import assess
-    from engine.tables import build, forget_open_tables, table_action
+    from engine.tables import table_action
     from tests.engine.tables.positions import random_positions
 
-    build("shax-small", 8, tmp_path, threads=2)
-    monkeypatch.setenv("SHAX_TABLES_DIR", str(tmp_path))
-    forget_open_tables()
     seen = {Reason.TABLE_WIN: 0, Reason.TABLE_DRAW: 0}
-    try:
-        for p in random_positions("shax-small", 300, seed=5):
-            found = assess(p)
-            answer = table_action(p)
-            assert found.source == "table" and answer is not None
-            said = explain_assessed(p, found)
-            if answer.value.result == "win" and answer.value.moves > 1:
-                assert said.reason is Reason.TABLE_WIN
-                assert said.moves == answer.value.moves
-                seen[Reason.TABLE_WIN] += 1
-            scores = [s for _, s in found.scores]
-            if answer.value.result == "draw" and min(scores) < -MATE_BOUND:
-                assert said.reason is Reason.TABLE_DRAW
-                seen[Reason.TABLE_DRAW] += 1
-    finally:
-        forget_open_tables()
+    for p in random_positions("shax-small", 300, seed=5):
+        found = assess(p)
+        answer = table_action(p)
+        assert found.source == "table" and answer is not None
+        said = explain_assessed(p, found)
+        if answer.value.result == "win" and answer.value.moves > 1:
+            assert said.reason is Reason.TABLE_WIN
+            assert said.moves == answer.value.moves
+            seen[Reason.TABLE_WIN] += 1
+        scores = [s for _, s in found.scores]
+        if answer.value.result == "draw" and min(scores) < -MATE_BOUND:
+            assert said.reason is Reason.TABLE_DRAW
+            seen[Reason.TABLE_DRAW] += 1
     assert seen[Reason.TABLE_WIN] > 10 and seen[Reason.TABLE_DRAW] > 0, seen
 
 
