@@ -4,6 +4,7 @@ bot games, streaks, leaderboard and rules (real renderer, temporary SQLite file)
 from __future__ import annotations
 
 import asyncio
+import io
 import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -11,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
+import renderer
 from bot.service.facade import ShaxService
 from bot.service.replies import (
     BOARD_FILENAME,
@@ -515,6 +518,16 @@ async def test_rules_are_short_true_and_illustrated(service: ShaxService) -> Non
     assert "three in a row" in words(jar.text) and "Nothing is captured" in words(jar.text)
     with pytest.raises(BadOption):
         await service.rules("go")
+
+
+async def test_the_rules_picture_names_every_point(service: ShaxService) -> None:
+    for variant in ("shax", "shax-small", "jar"):
+        png = (await files(await service.rules(variant), "so"))[0].data
+        img = Image.open(io.BytesIO(png)).convert("RGB")
+        plain = Image.open(io.BytesIO(renderer.render_board(variant, ""))).convert("RGB")
+        for name, (x, y) in renderer.board_geometry(variant).items():
+            box = (x - 16, y - 6, x + 17, y + 7)
+            assert img.crop(box) != plain.crop(box), (variant, name)
 
 
 async def test_a_forged_long_action_is_refused_and_quoted_only_briefly(
