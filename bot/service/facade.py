@@ -157,9 +157,7 @@ class ShaxService:
             depth=REVIEW_DEPTH if review_depth is None else review_depth,
         )
         self.composer.summary_notes = self.teacher.hints_summary
-        self.boards = ShownBoards(
-            self.kernel, self.composer, self.bots, servers=self.servers, owns=owns
-        )
+        self.boards = ShownBoards(self.kernel, self.composer, self.bots, owns=owns)
         self._on_close = on_close
 
     @classmethod

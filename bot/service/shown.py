@@ -18,7 +18,6 @@ from bot.service.clock import everything
 from bot.service.compose import Composer
 from bot.service.kernel import GameKernel, other, side
 from bot.service.replies import ChallengeControls, Notice, Reply, Said
-from bot.service.server_settings import ServerSettingsBook
 from bot.storage import GameRow
 from engine import Color, replay
 
@@ -34,13 +33,11 @@ class ShownBoards:
         composer: Composer,
         bots: BotPlayer,
         *,
-        servers: ServerSettingsBook,
         owns: Callable[[int | None], bool] = everything,
     ) -> None:
         self.kernel = kernel
         self.composer = composer
         self.bots = bots
-        self.servers = servers
         self.owns = owns
 
     async def posted(self, reply: Reply, message_id: int) -> None:
