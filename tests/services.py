@@ -11,10 +11,12 @@ import re
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from babel.messages.pofile import read_po
 
 import renderer
 from bot.service.bot_turns import ActionChooser
@@ -24,6 +26,7 @@ from bot.service.texts import Surface
 from bot.storage import Storage
 from bot.workers.ai import AIPool, Chooser, random_chooser
 from shax_i18n import translator
+from shax_i18n.catalogue import catalogue_path
 
 CHALLENGE_EXPIRY = timedelta(minutes=10)
 TURN_TIMEOUT = timedelta(hours=24)
@@ -138,3 +141,31 @@ def refused(
         yield info
     said = words(info.value.message, language)
     assert re.search(pattern, said), f"{pattern!r} not in {said!r}"
+
+
+@cache
+def english_only_phrases() -> set[str]:
+    """Every run of three or more words of an English message that its Somali does not
+    share: none of them may show in a Somali session."""
+    with catalogue_path("so").open("rb") as po:
+        catalog = read_po(po, locale="so")
+    phrases: set[str] = set()
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = [message.id] if isinstance(message.id, str) else list(message.id)
+        somali = " ".join(
+            [message.string] if isinstance(message.string, str) else list(message.string)
+        )
+        for english in ids:
+            for part in re.split(r"\{[^}]*\}|[\n`*]", english):
+                part = part.strip(" .,:;()—–-·!?")
+                if len(re.findall(r"[A-Za-z']+", part)) >= 3 and part not in somali:
+                    phrases.add(part)
+    return phrases
+
+
+def assert_no_english(text: str) -> None:
+    """``text`` (what a Somali reader read) holds no sentence left in English."""
+    for phrase in english_only_phrases():
+        assert phrase not in text, f"English {phrase!r} in {text!r}"

@@ -14,7 +14,7 @@ from bot.discord.custom_ids import accept_id, decline_id
 from tests.bot.discord.helpers import Scene, shown
 from tests.e2e.conftest import Live, assert_refused, challenge_of, running
 from tests.fakediscord import FakeMessage, FakeUser
-from tests.services import Drawn
+from tests.services import Drawn, assert_no_english
 
 
 @pytest_asyncio.fixture
@@ -109,3 +109,34 @@ async def test_rule_4_pictures_follow_the_message_they_are_attached_to(
     await ask(live, scene.cawo, "rules", variant="jar")
     await ask(live, scene.amina, "rules", variant="jar")
     assert drawn.languages == ["so", "en", "so"]  # each asker's rules picture, their words
+
+
+async def test_a_somali_players_whole_session_on_discord_is_somali(live: Live) -> None:
+    """After ``/shax language language:so``: a bot game (moves, a hint, a wrong move),
+    resigning, the review, the rules, the streak and the leaderboard — no English."""
+    scene, fake = live.scene, live.fake
+    await choose(live, scene.bashir, "so")
+    read: list[str] = []
+    board = await ask(live, scene.bashir, "play-bot", level="easy", variant="jar", first="me")
+    read.append(board.content)
+    assert "waa doorkaaga" in board.content and labels(board) == ["Isdhiib"]
+    moved = await ask(live, scene.bashir, "move", action="b2")
+    read.append(moved.content)
+    hint = await ask(live, scene.bashir, "hint")
+    assert hint.ephemeral and "Tilmaan 1 ka mid ah 3" in hint.content
+    read.append(hint.content)
+    wrong = await fake.slash(scene.bashir, scene.channel, "shax", "move", {"action": "zz"})
+    read.append(assert_refused(wrong, "'zz' uma akhrin karo dhaqaaq"))
+    resigned = await ask(live, scene.bashir, "resign")
+    read.append(resigned.content)
+    assert "Bashir wuu isdhiibay" in resigned.content
+    assert labels(resigned) == ["Ciyaar kale", "Eeg ciyaarta"]
+    asked = await fake.slash(scene.bashir, scene.channel, "shax", "review", {})
+    assert asked.ephemeral and asked.content == "Ciyaarta ayaa la eegayaa…"
+    review = await asked.wait_for_edit(timeout=30)
+    assert review.ephemeral and "**Eegista Bashir iyo ShaxBot (easy)**" in review.content
+    read.append(review.content)
+    for command in ("rules", "streak", "leaderboard"):
+        read.append((await ask(live, scene.bashir, command)).content)
+    for text in read:
+        assert_no_english(text)
