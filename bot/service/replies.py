@@ -135,7 +135,7 @@ class Said:
         )
 
     def __hash__(self) -> int:
-        return hash((self.sentence, self.args))
+        return hash(self.sentence)  # its values may be lists
 
     def __repr__(self) -> str:
         values = [repr(a) for a in self.args] + [f"{k}={v!r}" for k, v in self.values.items()]
