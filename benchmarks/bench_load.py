@@ -237,11 +237,10 @@ def serve_bot(
             if storage.engine != "sqlite":
                 return
 
-            async def pragma() -> None:
-                async with storage._d.connection() as conn:  # SQLite's one connection
-                    await conn.exec_driver_sql(f"PRAGMA synchronous = {db_sync}")
+            def pragma(conn: Any) -> None:  # in SQLite's connection thread
+                conn.exec_driver_sql(f"PRAGMA synchronous = {db_sync}")
 
-            pending.append(pragma())
+            pending.append(storage._d.run(pragma))
 
         after_open(set_sync)
 
@@ -578,6 +577,8 @@ def bot_environment(
         "DISCORD_TOKEN": TOKEN,
         "SHAX_AI_WORKERS": str(workers),
         "SHAX_LOG_LEVEL": "WARNING",
+        # The endgame tables' background build at first start is not this load: off.
+        "SHAX_BUILD_TABLES": "off",
         # The first process registers the commands (globally: the tables are in several
         # servers); the others leave them be.
         "SHAX_SYNC_COMMANDS": "always" if not shard else "never",

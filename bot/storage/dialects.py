@@ -1,9 +1,14 @@
 """What differs between SQLite and PostgreSQL, in one place; every statement is written
 once (:mod:`bot.storage.store`) and compiled for the engine at hand.
 
-* connections: SQLite has one, shared by the whole bot under an asyncio lock (each
-  trip to aiosqlite's thread costs a thread switch; statements of two coroutines must
-  never interleave inside one transaction); PostgreSQL a pool, a connection per call;
+* running: each call of the storage is one function over a SQLAlchemy connection, run
+  whole where its engine runs best. SQLite's one connection lives in a thread of its
+  own (as aiosqlite's does), and a call is one trip to that thread, however many
+  statements it makes: a trip is a thread switch, and under load each costs far more
+  than the statement (four trips a statement through an async driver). The trips
+  queue up, so a transaction is never interleaved with another call. PostgreSQL's
+  calls run on the event loop (``run_sync``: asyncpg awaited underneath), each on a
+  connection of the pool;
 * transactions: both drivers run in autocommit, so a single statement commits on its
   own; a read-modify-write says ``BEGIN IMMEDIATE`` on SQLite (the write lock at once:
   two writers never both read the old value) and ``BEGIN`` on PostgreSQL, where rows are
@@ -19,23 +24,27 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import asyncpg
+from sqlalchemy import Connection, Engine, create_engine, func, text
 from sqlalchemy import exc as sa_exc
-from sqlalchemy import func, text
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
-from sqlalchemy.pool import NullPool
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.elements import ColumnElement
 
 from bot.storage.base import StorageError, redacted, scrubbed
 from bot.storage.checks import check_file, damaged, is_not_sqlite, not_sqlite, read_only
 
 Insert = Callable[..., Any]
+T = TypeVar("T")
+P = ParamSpec("P")
+Call = Callable[Concatenate[Connection, P], T]
+"""One call of the storage: a function of a connection (and its arguments)."""
 
 
 def driver_error(exc: BaseException) -> BaseException:
@@ -56,31 +65,30 @@ class Dialect:
     insert: Insert
     where: str
     """The database, for messages: the file, or the URL without any secret."""
-    engine: AsyncEngine
 
     def greatest(self, *values: Any) -> ColumnElement[Any]:
         raise NotImplementedError
 
-    def connection(self) -> Any:
-        """An async context manager: a connection for one call."""
+    async def run(self, call: Call[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``call(connection, *args)``, whole, where this engine runs it."""
         raise NotImplementedError
 
     async def open(self) -> None:
         """Connect, and check that the database can be used."""
 
     async def close(self) -> None:
-        await self.engine.dispose()
+        raise NotImplementedError
 
-    async def lock(self, conn: AsyncConnection, key: str) -> None:
+    def lock(self, conn: Connection, key: str) -> None:
         """Hold ``key`` until the transaction ends (for rows that may not exist yet)."""
 
-    async def schema_number(self, conn: AsyncConnection) -> int:
+    def schema_number(self, conn: Connection) -> int:
         raise NotImplementedError
 
-    async def set_schema_number(self, conn: AsyncConnection, number: int) -> None:
+    def set_schema_number(self, conn: Connection, number: int) -> None:
         raise NotImplementedError
 
-    async def after_import(self, conn: AsyncConnection, tables: list[str]) -> None:
+    def after_import(self, conn: Connection, tables: list[str]) -> None:
         """After rows were copied in with their ids: new ids continue after the highest."""
 
     def failure(self, exc: BaseException) -> StorageError | None:
@@ -96,49 +104,60 @@ class Sqlite(Dialect):
     def __init__(self, path: Path) -> None:
         self.path = path
         self.where = str(path)
-        self.engine = create_async_engine(
-            f"sqlite+aiosqlite:///{path}", poolclass=NullPool, isolation_level="AUTOCOMMIT"
-        )
-        self._conn: AsyncConnection | None = None
-        self._lock = asyncio.Lock()
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="shax-sqlite")
+        self._engine: Engine | None = None
+        self._conn: Connection | None = None
 
     def greatest(self, *values: Any) -> ColumnElement[Any]:
         return func.max(*values)
 
-    @asynccontextmanager
-    async def connection(self) -> AsyncIterator[AsyncConnection]:
-        async with self._lock:
+    async def run(self, call: Call[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        def whole() -> T:
             if self._conn is None:
                 raise StorageError(f"The database {self.where} is closed.")
-            yield self._conn
+            return call(self._conn, *args, **kwargs)
+
+        return await asyncio.get_running_loop().run_in_executor(self._thread, whole)
 
     async def open(self) -> None:
         check_file(self.path)
+        await asyncio.get_running_loop().run_in_executor(self._thread, self._connect)
+
+    def _connect(self) -> None:
+        # Made in the connection's own thread, where it is always used.
+        self._engine = create_engine(
+            f"sqlite:///{self.path}", poolclass=StaticPool, isolation_level="AUTOCOMMIT"
+        )
         try:
-            self._conn = await self.engine.connect()
-            await self._conn.exec_driver_sql("PRAGMA journal_mode = WAL")
-            await self._conn.exec_driver_sql("PRAGMA foreign_keys = ON")
-            await self._conn.exec_driver_sql("PRAGMA busy_timeout = 5000")
-            result = await self._conn.exec_driver_sql("PRAGMA quick_check")
-            problems = [str(r[0]) for r in result]
+            self._conn = self._engine.connect()
+            self._conn.exec_driver_sql("PRAGMA journal_mode = WAL")
+            self._conn.exec_driver_sql("PRAGMA foreign_keys = ON")
+            self._conn.exec_driver_sql("PRAGMA busy_timeout = 5000")
+            problems = [str(r[0]) for r in self._conn.exec_driver_sql("PRAGMA quick_check")]
         except sa_exc.DBAPIError as exc:
+            self._disconnect()
             raise self.failure(exc) or exc from None
         if problems != ["ok"]:
+            self._disconnect()
             raise damaged(self.path, problems[0])
 
+    def _disconnect(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+        if self._engine is not None:
+            self._engine.dispose()
+
     async def close(self) -> None:
-        async with self._lock:
-            if self._conn is not None:
-                await self._conn.close()
-                self._conn = None
-        await self.engine.dispose()
+        await asyncio.get_running_loop().run_in_executor(self._thread, self._disconnect)
+        self._thread.shutdown(wait=True)
 
-    async def schema_number(self, conn: AsyncConnection) -> int:
-        return int((await conn.exec_driver_sql("PRAGMA user_version")).scalar_one())
+    def schema_number(self, conn: Connection) -> int:
+        return int(conn.exec_driver_sql("PRAGMA user_version").scalar_one())
 
-    async def set_schema_number(self, conn: AsyncConnection, number: int) -> None:
+    def set_schema_number(self, conn: Connection, number: int) -> None:
         # PRAGMA takes no parameters; the value is our own int.
-        await conn.exec_driver_sql(f"PRAGMA user_version = {int(number)}")
+        conn.exec_driver_sql(f"PRAGMA user_version = {int(number)}")
 
     def failure(self, exc: BaseException) -> StorageError | None:
         cause = driver_error(exc)
@@ -159,6 +178,7 @@ class Postgres(Dialect):
     name = "postgresql"
     begin = "BEGIN"
     insert = staticmethod(postgresql.insert)
+    engine: AsyncEngine
 
     def __init__(self, url: str, max_connections: int = 10) -> None:
         self.url = url
@@ -180,10 +200,12 @@ class Postgres(Dialect):
     def greatest(self, *values: Any) -> ColumnElement[Any]:
         return func.greatest(*values)
 
-    @asynccontextmanager
-    async def connection(self) -> AsyncIterator[AsyncConnection]:
+    async def run(self, call: Call[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         async with self.engine.connect() as conn:
-            yield conn
+            return await conn.run_sync(call, *args, **kwargs)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
 
     async def open(self) -> None:
         try:
@@ -197,26 +219,24 @@ class Postgres(Dialect):
                 "the server, or fix SHAX_DATABASE_URL (host, port, user, password, database)."
             ) from None
 
-    async def lock(self, conn: AsyncConnection, key: str) -> None:
-        await conn.execute(
-            text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"), {"key": key}
-        )
+    def lock(self, conn: Connection, key: str) -> None:
+        conn.execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"), {"key": key})
 
-    async def schema_number(self, conn: AsyncConnection) -> int:
-        found = await conn.exec_driver_sql("SELECT to_regclass('shax_schema') IS NOT NULL")
+    def schema_number(self, conn: Connection) -> int:
+        found = conn.exec_driver_sql("SELECT to_regclass('shax_schema') IS NOT NULL")
         if not found.scalar_one():
             return 0
-        value = (await conn.exec_driver_sql("SELECT version FROM shax_schema")).scalar()
+        value = conn.exec_driver_sql("SELECT version FROM shax_schema").scalar()
         return int(value or 0)
 
-    async def set_schema_number(self, conn: AsyncConnection, number: int) -> None:
-        await conn.exec_driver_sql(SCHEMA_TABLE)
-        await conn.exec_driver_sql("DELETE FROM shax_schema")
-        await conn.execute(text("INSERT INTO shax_schema (version) VALUES (:n)"), {"n": number})
+    def set_schema_number(self, conn: Connection, number: int) -> None:
+        conn.exec_driver_sql(SCHEMA_TABLE)
+        conn.exec_driver_sql("DELETE FROM shax_schema")
+        conn.execute(text("INSERT INTO shax_schema (version) VALUES (:n)"), {"n": number})
 
-    async def after_import(self, conn: AsyncConnection, tables: list[str]) -> None:
+    def after_import(self, conn: Connection, tables: list[str]) -> None:
         for table in tables:
-            await conn.execute(
+            conn.execute(
                 text(
                     "SELECT setval(pg_get_serial_sequence(:table, 'id'), "
                     f"COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"

@@ -11,14 +11,23 @@ and its version then grows by one.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from sqlalchemy import Select, Table, and_, func, or_, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy import (
+    Connection,
+    RowMapping,
+    Select,
+    Table,
+    and_,
+    bindparam,
+    func,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.sql.dml import ReturningUpdate
 
 from bot.standings import SERIES_FIELDS, TALLY_FIELDS, Series, Standings, Tally
@@ -47,6 +56,7 @@ from bot.storage.rows import (
 )
 from bot.storage.tables import (
     TABLES,
+    Moment,
     challenges,
     games,
     guild_settings,
@@ -58,12 +68,53 @@ from bot.storage.tables import (
     tallies,
 )
 
+T = TypeVar("T")
 SettingsChange = Callable[[dict[str, str]], Mapping[str, str | None]]
 """Given a server's stored settings, the ones to write (``None`` removes one); raising
 changes nothing."""
 
 ACTIVE = games.c.status == GameStatus.ACTIVE
 OPEN = challenges.c.status == ChallengeStatus.OPEN
+# The statements of every move, built once (a statement costs more to build than to run).
+AT_VERSION = (
+    games.c.id == bindparam("game_id"),
+    games.c.version == bindparam("at_version"),
+    ACTIVE,
+)
+GAME = select(games).where(games.c.id == bindparam("game_id"))
+PLAYING_IN = select(games).where(games.c.channel_id == bindparam("channel_id"), ACTIVE)
+WARNED = update(games).where(*AT_VERSION).values(warned=True).returning(games.c.id)
+BOARD = update(games).where(games.c.id == bindparam("game_id"))
+SERIES = select(series).where(
+    series.c.guild_id == bindparam("guild"),
+    series.c.a == bindparam("a"),
+    series.c.b == bindparam("b"),
+)
+PREFERENCES = select(player_prefs.c.key, player_prefs.c.value).where(
+    player_prefs.c.user_id == bindparam("user_id")
+)
+
+
+def _moved(new_turn: bool) -> ReturningUpdate[Any]:
+    """An active game's new record and draw offer, if it is still at its version (which
+    grows); ``new_turn`` restarts the turn clock and its warning."""
+    now = bindparam("now", type_=Moment())
+    turn = {"turn_started_at": now, "warned": False} if new_turn else {}
+    return (
+        update(games)
+        .where(*AT_VERSION)
+        .values(
+            record=bindparam("actions"),
+            draw_offered_by=bindparam("offer"),
+            updated_at=now,
+            version=games.c.version + 1,
+            **turn,
+        )
+        .returning(*games.c)
+    )
+
+
+MOVED = {new_turn: _moved(new_turn) for new_turn in (False, True)}
 RANKED = {
     LeaderboardOrder.STREAK: (tallies.c.streak, tallies.c.wins),
     LeaderboardOrder.BEST: (tallies.c.best, tallies.c.wins),
@@ -96,12 +147,13 @@ class Storage:
         return storage
 
     async def _migrate(self) -> None:
-        async with self._transaction(MIGRATION_LOCK) as conn:
-            number = await self._d.schema_number(conn)
-            if number == SCHEMA_VERSION:
-                return
-            await conn.run_sync(upgrade, number, self.where)
-            await self._d.set_schema_number(conn, SCHEMA_VERSION)
+        def migrate(conn: Connection) -> None:
+            number = self._d.schema_number(conn)
+            if number != SCHEMA_VERSION:
+                upgrade(conn, number, self.where)
+                self._d.set_schema_number(conn, SCHEMA_VERSION)
+
+        await self._transaction(migrate, MIGRATION_LOCK)
 
     async def close(self) -> None:
         """Close the connections (a second call does nothing)."""
@@ -110,38 +162,40 @@ class Storage:
             await self._d.close()
 
     async def schema_version(self) -> int:
-        async with self._d.connection() as conn:
-            return await self._d.schema_number(conn)
+        return await self._d.run(self._d.schema_number)
 
     # -- running statements ----------------------------------------------------------
 
-    @asynccontextmanager
-    async def _transaction(self, lock: str | None = None) -> AsyncIterator[AsyncConnection]:
-        """One transaction holding the write lock (SQLite) or ``lock`` (PostgreSQL);
-        committed at the end, rolled back if anything raises."""
-        async with self._d.connection() as conn:
-            await conn.exec_driver_sql(self._d.begin)
+    async def _transaction(self, body: Callable[[Connection], T], lock: str | None = None) -> T:
+        """``body`` in one transaction holding the write lock (SQLite) or ``lock``
+        (PostgreSQL): committed at the end, rolled back if anything raises."""
+
+        def whole(conn: Connection) -> T:
+            conn.exec_driver_sql(self._d.begin)
             try:
                 if lock is not None:
-                    await self._d.lock(conn, lock)
-                yield conn
+                    self._d.lock(conn, lock)
+                value = body(conn)
             except BaseException:
-                await conn.exec_driver_sql("ROLLBACK")
+                conn.exec_driver_sql("ROLLBACK")
                 raise
-            await conn.exec_driver_sql("COMMIT")
+            conn.exec_driver_sql("COMMIT")
+            return value
 
-    async def _rows(self, statement: Any) -> list[Mapping[str, Any]]:
+        return await self._d.run(whole)
+
+    async def _rows(self, statement: Any, **values: Any) -> list[RowMapping]:
         """One statement on its own (committed when it returns), and its rows."""
-        async with self._d.connection() as conn:
-            result = await conn.execute(statement)
-            return list(result.mappings()) if result.returns_rows else []
+        return await self._d.run(_rows_of, statement, values)
 
-    async def _row(self, statement: Any) -> Mapping[str, Any] | None:
-        rows = await self._rows(statement)
+    async def _row(self, statement: Any, **values: Any) -> RowMapping | None:
+        rows = await self._rows(statement, **values)
         return rows[0] if rows else None
 
-    async def _game(self, statement: Select[Any] | ReturningUpdate[Any]) -> GameRow | None:
-        row = await self._row(statement)
+    async def _game(
+        self, statement: Select[Any] | ReturningUpdate[Any], **values: Any
+    ) -> GameRow | None:
+        row = await self._row(statement, **values)
         return None if row is None else game_row(row)
 
     async def _games(self, statement: Select[Any]) -> list[GameRow]:
@@ -176,10 +230,10 @@ class Storage:
         return row
 
     async def get_game(self, game_id: int) -> GameRow | None:
-        return await self._game(select(games).where(games.c.id == game_id))
+        return await self._game(GAME, game_id=game_id)
 
     async def active_game_in_channel(self, channel_id: int) -> GameRow | None:
-        return await self._game(select(games).where(games.c.channel_id == channel_id, ACTIVE))
+        return await self._game(PLAYING_IN, channel_id=channel_id)
 
     async def active_games(self, *, turn_started_by: datetime | None = None) -> list[GameRow]:
         """The active games, oldest first. With ``turn_started_by``, only those the clock
@@ -216,48 +270,36 @@ class Storage:
         ``new_turn`` restarts the turn clock (and its warning). ``None`` when the game
         has moved on or ended meanwhile: nothing is changed.
         """
-        turn = {"turn_started_at": now, "warned": False} if new_turn else {}
         return await self._game(
-            self._change_game(
-                game_id,
-                version,
-                record=" ".join(record),
-                draw_offered_by=draw_offered_by,
-                updated_at=now,
-                **turn,
-            )
+            MOVED[new_turn],
+            game_id=game_id,
+            at_version=version,
+            actions=" ".join(record),
+            offer=draw_offered_by,
+            now=now,
         )
 
     async def mark_warned(self, game_id: int, version: int) -> bool:
         """Note that the turn-timeout warning was sent (only if the game is unchanged)."""
-        c = games.c
-        statement = (
-            update(games)
-            .where(c.id == game_id, c.version == version, ACTIVE)
-            .values(warned=True)
-            .returning(c.id)
-        )
-        return await self._row(statement) is not None
+        return await self._row(WARNED, game_id=game_id, at_version=version) is not None
 
     async def set_board_message(
         self, game_id: int, message_id: int | None, version: int | None = None
     ) -> None:
         """Remember the game's live board message and (if given) the version it shows."""
+        changes: dict[str, Any] = {}
         if message_id is not None:
-            await self._rows(
-                update(games).where(games.c.id == game_id).values(board_message_id=message_id)
-            )
+            changes["board_message_id"] = bindparam("message_id")
         if version is not None:
-            await self.mark_shown(game_id, version)
+            changes["shown_version"] = self._d.greatest(games.c.shown_version, bindparam("seen"))
+        if changes:
+            await self._rows(
+                BOARD.values(**changes), game_id=game_id, message_id=message_id, seen=version
+            )
 
     async def mark_shown(self, game_id: int, version: int) -> None:
         """Note that the players have seen the game's board at ``version`` (never goes back)."""
-        shown = games.c.shown_version
-        await self._rows(
-            update(games)
-            .where(games.c.id == game_id)
-            .values(shown_version=self._d.greatest(shown, version))
-        )
+        await self.set_board_message(game_id, None, version)
 
     async def unshown_games(self) -> list[GameRow]:
         """Games whose stored version is newer than the board the players last saw: a move
@@ -293,26 +335,33 @@ class Storage:
             updated_at=now,
             ended_at=now,
         )
-        async with self._transaction() as conn:
-            row = (await conn.execute(ending)).mappings().first()
+
+        def finish(conn: Connection) -> tuple[GameRow, Standings, Standings] | None:
+            row = conn.execute(ending).mappings().first()
             if row is None:
                 return None
             game = game_row(row)
             guild = guild_key(game.guild_id)
-            before = await self._locked_standings(conn, guild, players, series_keys(*pair))
+            before = self._locked_standings(conn, guild, players, series_keys(*pair))
             after = score(before)
             for player in players:
-                await conn.execute(
+                conn.execute(
                     update(tallies)
                     .where(*self._tally_key(guild, player))
                     .values(name=player.name, **_fields(after.tallies[player.user_id]))
                 )
             a, b = series_keys(*pair)
-            await conn.execute(
+            conn.execute(
                 update(series)
                 .where(series.c.guild_id == guild, series.c.a == a, series.c.b == b)
                 .values(**_fields(after.series))
             )
+            return game, before, after
+
+        finished = await self._transaction(finish)
+        if finished is None:
+            return None
+        game, before, after = finished
         tallies_changed = {
             p.user_id: (before.tallies[p.user_id], after.tallies[p.user_id]) for p in players
         }
@@ -323,8 +372,8 @@ class Storage:
         c = tallies.c
         return (c.guild_id == guild, c.user_id == player.user_id, c.kind == player.kind)
 
-    async def _locked_standings(
-        self, conn: AsyncConnection, guild: int, players: Sequence[TallyKey], pair: tuple[str, str]
+    def _locked_standings(
+        self, conn: Connection, guild: int, players: Sequence[TallyKey], pair: tuple[str, str]
     ) -> Standings:
         """The players' tallies and the pair's series, their rows made if missing and
         locked until the transaction ends."""
@@ -334,14 +383,14 @@ class Storage:
                 {"guild_id": guild, "user_id": p.user_id, "kind": p.kind, "name": p.name}
                 for p in ordered
             ]
-            await conn.execute(self._d.insert(tallies).values(rows).on_conflict_do_nothing())
+            conn.execute(self._d.insert(tallies).values(rows).on_conflict_do_nothing())
         a, b = pair
-        await conn.execute(
+        conn.execute(
             self._d.insert(series).values(guild_id=guild, a=a, b=b).on_conflict_do_nothing()
         )
         found: dict[int, Tally] = {}
         if ordered:
-            locked = await conn.execute(
+            locked = conn.execute(
                 select(tallies)
                 .where(or_(*(and_(*self._tally_key(guild, p)) for p in ordered)))
                 .order_by(tallies.c.user_id, tallies.c.kind)
@@ -349,11 +398,7 @@ class Storage:
             )
             by_key = {(r["user_id"], r["kind"]): tally_of(r) for r in locked.mappings()}
             found = {p.user_id: by_key[p.user_id, p.kind] for p in ordered}
-        pair_row = await conn.execute(
-            select(series)
-            .where(series.c.guild_id == guild, series.c.a == a, series.c.b == b)
-            .with_for_update()
-        )
+        pair_row = conn.execute(SERIES.with_for_update(), {"guild": guild, "a": a, "b": b})
         return Standings(found, series_of(pair_row.mappings().first()))
 
     async def last_game_in_channel(self, channel_id: int) -> GameRow | None:
@@ -399,13 +444,12 @@ class Storage:
 
     async def guild_settings(self, guild_id: int) -> dict[str, str]:
         """A server's settings that differ from the defaults, by name."""
-        async with self._d.connection() as conn:
-            return await self._settings_of(conn, guild_id)
+        return await self._d.run(self._settings_of, guild_id)
 
     @staticmethod
-    async def _settings_of(conn: AsyncConnection, guild_id: int) -> dict[str, str]:
+    def _settings_of(conn: Connection, guild_id: int) -> dict[str, str]:
         c = guild_settings.c
-        rows = await conn.execute(select(c.key, c.value).where(c.guild_id == guild_id))
+        rows = conn.execute(select(c.key, c.value).where(c.guild_id == guild_id))
         return {str(key): str(value) for key, value in rows}
 
     async def set_guild_setting(self, guild_id: int, key: str, value: str | None) -> None:
@@ -416,21 +460,22 @@ class Storage:
         """Change a server's settings in one transaction: ``change`` sees them as stored
         (no other change can come between) and says what to write. The settings after."""
         c = guild_settings.c
-        async with self._transaction(f"guild_settings:{guild_id}") as conn:
-            stored = await self._settings_of(conn, guild_id)
+
+        def changing(conn: Connection) -> dict[str, str]:
+            stored = self._settings_of(conn, guild_id)
             for key, value in change(dict(stored)).items():
                 if value is None:
-                    await conn.execute(
-                        guild_settings.delete().where(c.guild_id == guild_id, c.key == key)
-                    )
+                    forgetting = guild_settings.delete().where(c.guild_id == guild_id, c.key == key)
+                    conn.execute(forgetting)
                     stored.pop(key, None)
                 else:
-                    statement = self._upsert(
-                        guild_settings, guild_id=guild_id, key=key, value=value
+                    conn.execute(
+                        self._upsert(guild_settings, guild_id=guild_id, key=key, value=value)
                     )
-                    await conn.execute(statement)
                     stored[key] = value
             return stored
+
+        return await self._transaction(changing, f"guild_settings:{guild_id}")
 
     async def settings_named(self, key: str) -> dict[int, str]:
         """One setting across every server that changed it: server id → value."""
@@ -440,8 +485,7 @@ class Storage:
 
     async def player_prefs(self, user_id: int) -> dict[str, str]:
         """A player's chosen preferences (language, theme), by name."""
-        c = player_prefs.c
-        rows = await self._rows(select(c.key, c.value).where(c.user_id == user_id))
+        rows = await self._rows(PREFERENCES, user_id=user_id)
         return {str(r["key"]): str(r["value"]) for r in rows}
 
     async def set_player_pref(self, user_id: int, key: str, value: str | None) -> None:
@@ -467,10 +511,13 @@ class Storage:
             .returning(*challenges.c)
         )
         playing = select(games.c.id).where(games.c.channel_id == new.channel_id, ACTIVE)
-        async with self._transaction(_channel_lock(new.channel_id)) as conn:
-            if (await conn.execute(playing)).first() is not None:
+
+        def create(conn: Connection) -> RowMapping | None:
+            if conn.execute(playing).first() is not None:
                 raise ChannelTaken(new.channel_id)
-            row = (await conn.execute(inserting)).mappings().first()
+            return conn.execute(inserting).mappings().first()
+
+        row = await self._transaction(create, _channel_lock(new.channel_id))
         if row is None:
             raise ChallengeTaken(new.channel_id)
         return challenge_row(row)
@@ -523,17 +570,21 @@ class Storage:
         ``None`` if the challenge was no longer open; raises :class:`ChannelTaken`
         (changing nothing) if the channel has an active game.
         """
-        async with self._transaction(_channel_lock(new.channel_id)) as conn:
-            accepting = self._close_challenge(challenge_id, ChallengeStatus.ACCEPTED, now)
-            if (await conn.execute(accepting)).first() is None:
+        accepting = self._close_challenge(challenge_id, ChallengeStatus.ACCEPTED, now)
+        starting = self._insert_game(new, now)
+
+        def accept(conn: Connection) -> GameRow | None:
+            if conn.execute(accepting).first() is None:
                 return None
-            row = (await conn.execute(self._insert_game(new, now))).mappings().first()
+            row = conn.execute(starting).mappings().first()
             if row is None:
                 raise ChannelTaken(new.channel_id)
-            await conn.execute(
+            conn.execute(
                 update(challenges).where(challenges.c.id == challenge_id).values(game_id=row["id"])
             )
             return game_row(row)
+
+        return await self._transaction(accept, _channel_lock(new.channel_id))
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
         await self._rows(
@@ -584,12 +635,7 @@ class Storage:
     async def series(self, guild_id: int | None, x: str, y: str) -> Series:
         """The series between two keys on a server (empty if they never played)."""
         a, b = series_keys(x, y)
-        c = series.c
-        return series_of(
-            await self._row(
-                select(series).where(c.guild_id == guild_key(guild_id), c.a == a, c.b == b)
-            )
-        )
+        return series_of(await self._row(SERIES, guild=guild_key(guild_id), a=a, b=b))
 
     # -- copying a whole database ----------------------------------------------------
 
@@ -603,11 +649,19 @@ class Storage:
     async def import_rows(self, tables: Mapping[str, Sequence[Mapping[str, Any]]]) -> None:
         """Insert rows (as :meth:`export_rows` gives them) into empty tables, keeping their
         ids, in one transaction."""
-        async with self._transaction() as conn:
+
+        def copy(conn: Connection) -> None:
             for name, rows in tables.items():
                 if rows:
-                    await conn.execute(metadata.tables[check_table(name)].insert(), list(rows))
-            await self._d.after_import(conn, ["games", "challenges"])
+                    conn.execute(metadata.tables[check_table(name)].insert(), list(rows))
+            self._d.after_import(conn, ["games", "challenges"])
+
+        await self._transaction(copy)
+
+
+def _rows_of(conn: Connection, statement: Any, values: dict[str, Any]) -> list[RowMapping]:
+    result = conn.execute(statement, values)
+    return list(result.mappings()) if result.returns_rows else []
 
 
 def _channel_lock(channel_id: int) -> str:
