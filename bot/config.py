@@ -237,8 +237,9 @@ class Settings(BaseSettings):
         "en",
         "The server's language, "
         + ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
-        + ": public messages speak it; each player can choose their own with /shax language "
-        "(or gets their Discord app's, if it is one of these).",
+        + ": a game's messages speak it unless both players chose another; each player "
+        "chooses their own with /shax language for what they ask (else their Discord app's, "
+        "if it is one of these).",
         choices=tuple(LANGUAGES),
     )
     shards: int | None = setting(

@@ -289,7 +289,7 @@ class ShaxCommands(
         challenge_expiry="How long a challenge stays open, e.g. 10m, 1h (1m to 7d)",
         threads="When games get a thread of their own",
         theme="The boards' colours",
-        language="The language of public messages",
+        language="The server's language: its games speak it unless both players chose another",
         allow_channel="Let games start in this channel (then only in the listed ones)",
         disallow_channel="Stop games starting in this channel",
         all_channels="Let games start in every channel again",
