@@ -125,8 +125,12 @@ class Sqlite(Dialect):
 
     def _connect(self) -> None:
         # Made in the connection's own thread, where it is always used.
+        # The file is opened by name, never read as a URL (a "?" or "#" in it is a name).
         self._engine = create_engine(
-            f"sqlite:///{self.path}", poolclass=StaticPool, isolation_level="AUTOCOMMIT"
+            "sqlite://",
+            creator=lambda: sqlite3.connect(self.path),
+            poolclass=StaticPool,
+            isolation_level="AUTOCOMMIT",
         )
         try:
             self._conn = self._engine.connect()

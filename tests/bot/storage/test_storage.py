@@ -311,3 +311,15 @@ async def test_the_bots_record_is_its_opponents_tallies_turned_round(storage: St
         assert done is not None
     assert await storage.bot_record(1) == {"bot:easy": (1, 1, 0), "bot:hard": (0, 0, 1)}
     assert await storage.bot_record(2) == {}
+
+
+async def test_a_file_named_with_url_characters_is_that_file(tmp_path: Path) -> None:
+    path = tmp_path / "shax ?#%20.db"
+    storage = await Storage.open(path)
+    try:
+        game = await storage.create_game(new_game(), NOW)
+    finally:
+        await storage.close()
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT id FROM games").fetchall() == [(game.id,)]
