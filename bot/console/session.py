@@ -439,12 +439,8 @@ class Console:
 
     async def announce(self, notice: Notice) -> None:
         """A notice about a game in another channel (a bot move that was pending when
-        the console last stopped, say): one line naming the channel, its player on turn
-        by name; the keyboard stays with whoever is typing here."""
-        if notice.reply.game_id is not None:
-            on_turn = await self.service.on_turn(notice.reply.game_id)
-            if on_turn is not None:
-                self.users.setdefault(on_turn.name.lower(), on_turn)
+        the console last stopped, say): one line naming the channel; the keyboard stays
+        with whoever is typing here."""
         text = notice.reply.text.words(self.speaking)
         self.say(elsewhere_line(notice.channel_id, text, self.speaking.t))
         await self.service.shown(notice.reply)

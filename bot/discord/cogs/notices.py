@@ -70,6 +70,10 @@ class Notices(commands.Cog):
                 log.exception("Could not show the undelivered boards")
             still = self.bot.responder.undelivered.is_set()
             delay = min(delay * 2, self.bot.tick_seconds) if still else RETRY_SECONDS
+            if not still and not self._closing:
+                # What failed with it (the database was down, say) may have left a bot
+                # move waiting: the clock makes it now, not at its next tick.
+                await self.tick()
 
     async def cog_unload(self) -> None:
         """The bot is closing: let the tick or reconciliation under way finish showing
