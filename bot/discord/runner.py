@@ -63,25 +63,40 @@ def setup_logging(settings: Settings) -> None:
 def quiet_discord() -> None:
     """The bot plays no voice: discord.py need not warn that its voice libraries (PyNaCl,
     davey) are missing. A gateway reconnection is routine: discord.py logs it as an error
-    with a traceback, here it becomes one warning line naming the cause."""
+    with a traceback, here it becomes one warning line naming the cause, said once while
+    the gateway stays unreachable."""
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
-    for name in ("discord.client", "discord.shard"):
-        logger = logging.getLogger(name)
-        if not any(isinstance(f, ReconnectAsWarning) for f in logger.filters):
-            logger.addFilter(ReconnectAsWarning())
+    loggers = [logging.getLogger(f"discord.{name}") for name in ("client", "shard", "gateway")]
+    if not any(isinstance(f, ReconnectAsWarning) for f in loggers[0].filters):
+        reconnects = ReconnectAsWarning()
+        for logger in loggers:
+            logger.addFilter(reconnects)
 
 
 class ReconnectAsWarning(logging.Filter):
     """discord.py's "Attempting a reconnect …" records: a warning with the cause's name
-    and message in place of the traceback."""
+    and message in place of the traceback, once per kind of failure until the gateway
+    connects again (its "has connected" or "RESUMED" record)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.said: set[str] = set()
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if not str(record.msg).startswith("Attempting a reconnect"):
+        message = str(record.msg)
+        if " has connected to Gateway" in message or " has successfully RESUMED" in message:
+            self.said.clear()
             return True
-        if record.exc_info and record.exc_info[1] is not None:
-            error = record.exc_info[1]
-            record.msg = f"{record.msg} (%s)"
+        if not message.startswith("Attempting a reconnect"):
+            return True
+        error = record.exc_info[1] if record.exc_info else None
+        kind = type(error).__name__ if error is not None else ""
+        if kind in self.said:
+            return False
+        self.said.add(kind)
+        if error is not None:
+            record.msg = f"{message} (%s); said once until it connects again"
             record.args = (*(record.args or ()), cause(error))
         record.exc_info = None
         record.exc_text = None
