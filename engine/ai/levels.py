@@ -105,6 +105,10 @@ class Level:
 # Measured with ``python -m engine.arena`` (40 games each, shax, each level at its own
 # time unless said): easy beats a random player 100%, medium beats easy 90%, hard beats
 # medium 97.5%, master at 1 s a move beats hard 81%.
+# Master's extend (up to twice the budget on a move not settled) against the clock
+# before it (baseline@e618d2f, colour-swapped pairs, on a shared busy machine): at
+# 0.3 s, 120 games, 57.9% (Elo +55; by pairs, 95% +17 .. +96), 0.248 s a move against
+# 0.237-0.263 s; at 1 s, 60 games, 50.8% (Elo +6; by pairs, 95% -42 .. +54).
 # Hard is capped at nine plies rather than given its whole 1.8 s: between two full-time
 # searches the game is mostly decided by who places first (white won 70% of games
 # between equals), and master at 4.5 s scored only 57.5% against hard at 1.8 s.
