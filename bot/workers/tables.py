@@ -3,7 +3,8 @@
 :func:`start_building` (called once the bot's log is set up, and by the console) starts
 one process per bot process that builds what the tables folder lacks for full strength
 (:func:`engine.tables.missing.build_missing`): the small boards in seconds, shax's
-tables in about a minute, its full-board values in about half an hour on two idle cores.
+tables (six stones against up to five) in a few minutes, its full-board values in about
+half an hour on two idle cores.
 The process runs at the lowest priority (``SCHED_IDLE`` where Linux has it, else nice
 19), so the players' answers and the AI's moves come first; it ends with the bot
 however the bot ends, and a later start resumes where it stopped. ``master`` uses each
