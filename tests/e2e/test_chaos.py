@@ -8,10 +8,11 @@ shown, the bot shows the board after its connection resumes. Then, game by game:
 move the players made is stored once, every stored move was shown, and every record
 replays in the engine. The figures are printed (``pytest -s -k chaos``).
 
-The game is played with every storage setting off and on: with ``SHAX_BACKUP_DIR`` the bot
-takes its daily backup first and ``python -m bot backup`` copies the database from another
-process between the clicks; at the end the record is read back by yet another process
-(what a restart would find), not through the bot's own SQLite.
+The game is played on SQLite with every storage setting off and on, and on PostgreSQL.
+With ``SHAX_BACKUP_DIR`` the bot takes its daily backup first and ``python -m bot backup``
+copies the database from another process between the clicks. What is stored is read
+through a connection of the test's own, never the bot's; on SQLite the record is read
+back at the end by yet another process too (what a restart would find).
 """
 
 from __future__ import annotations
@@ -24,22 +25,27 @@ import sys
 from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import closing
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
 
+from bot.storage import Storage
 from bot.storage.backup import DailyBackups
+from bot.storage.rows import GameRow
 from engine import replay
+from tests import services
 from tests.bot.discord.helpers import (
     Scene,
     act_select,
     bot_running,
     live_boards,
-    open_service,
     option_values,
 )
-from tests.e2e.conftest import Live, game_row, game_state, game_version, on_turn, start_game
+from tests.bot.storage.conftest import fresh_postgres, postgres_server
+from tests.e2e.conftest import Live, game_version, on_turn, start_game
 from tests.fakediscord import FakeMessage
 from tests.fakediscord.faults import ANSWERS, CALLBACKS
 from tests.services import FakeClock
@@ -47,26 +53,44 @@ from tests.services import FakeClock
 CLICKS = 10
 SEED = 11
 ROOT = Path(__file__).resolve().parents[2]
+__all__ = ["postgres_server"]  # a fixture of this module's tests
 FAULTS = ("none", "500", "429", "cloudflare", "slow", "nothing shown", "drop", "reconnect")
 
 
-@pytest_asyncio.fixture(params=["backups off", "backups on"])
-async def chaos(request: pytest.FixtureRequest, scene: Scene) -> AsyncIterator[Live]:
-    """A ready in-process bot, with or without its daily backups."""
+@dataclass
+class Chaos:
+    """The bot, and the test's own connection to the bot's database."""
+
+    live: Live
+    reader: Storage
+    on_sqlite: bool
+
+
+@pytest_asyncio.fixture(params=["SQLite, backups off", "SQLite, backups on", "PostgreSQL"])
+async def chaos(request: pytest.FixtureRequest, scene: Scene) -> AsyncIterator[Chaos]:
+    """A ready in-process bot on SQLite (with or without its daily backups) or on a
+    throwaway PostgreSQL server."""
     clock = FakeClock()
-    options = {}
-    if request.param == "backups on":
+    options: dict[str, Any] = {}
+    target: str | Path = scene.db_path
+    if request.param == "PostgreSQL":
+        target = await fresh_postgres(request.getfixturevalue("postgres_server"))
+    if request.param == "SQLite, backups on":
         folder = scene.db_path.parent / "daily"
         options["backups"] = DailyBackups(scene.db_path, folder, keep=3, clock=clock)
     async with (
-        open_service(scene, clock=clock, **options) as service,
+        services.open_service(target, bot_user=scene.bot_user, clock=clock, **options) as service,
         bot_running(scene, service) as bot,
     ):
         live = Live(scene, service, bot, clock)
         if service.backups is not None:
             await service.tick()  # the day's backup, taken in the bot's own process
             assert len(service.backups.existing()) == 1
-        yield live
+        reader = await Storage.open(target)
+        try:
+            yield Chaos(live, reader, on_sqlite=isinstance(target, Path))
+        finally:
+            await reader.close()
     scene.fake.assert_clean()
 
 
@@ -130,16 +154,18 @@ async def the_board(live: Live, game_id: int, version: int) -> FakeMessage:
     return await live.fake.wait_for(shown, timeout=15, what=f"board v{version}")
 
 
-async def stored(live: Live, game_id: int, version: int) -> None:
-    """Wait until the game is stored at ``version``."""
-    db_path = live.scene.db_path
-    await live.fake.wait_for(
-        lambda: game_state(db_path, game_id)[1] == version, timeout=15, what="the move stored"
-    )
+async def stored(reader: Storage, game_id: int, version: int) -> GameRow:
+    """The game as stored, once it is stored at ``version``."""
+    for _ in range(300):
+        game = await reader.get_game(game_id)
+        if game is not None and game.version == version:
+            return game
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"game {game_id} was not stored at version {version}")
 
 
-async def test_a_game_played_through_random_faults_loses_nothing(chaos: Live) -> None:
-    live = chaos
+async def test_a_game_played_through_random_faults_loses_nothing(chaos: Chaos) -> None:
+    live, reader = chaos.live, chaos.reader
     scene, fake = live.scene, live.fake
     backups = live.service.backups
     live.bot.responder.callback_window = 1.5  # a failing callback is given up sooner
@@ -166,11 +192,11 @@ async def test_a_game_played_through_random_faults_loses_nothing(chaos: Live) ->
         elif fault == "reconnect":
             fake.request_reconnect()
         await clicking
-        await stored(live, game_id, version + 1)
+        await stored(reader, game_id, version + 1)
         assert await live.bot.responder.wait_answered(15)
         fake.faults.clear()
         if fault == "nothing shown":
-            assert game_row(scene.db_path, game_id)["shown_version"] == version
+            assert (await stored(reader, game_id, version + 1)).shown_version == version
             fake.drop_connections()  # the bot shows the board once it has resumed
         played.append(action)
         version += 1
@@ -182,9 +208,10 @@ async def test_a_game_played_through_random_faults_loses_nothing(chaos: Live) ->
         fake.violations.clear()
 
     # Every move made is stored once, in order; every stored move was shown.
-    record, stored_version, status = game_state(scene.db_path, game_id)
+    game = await stored(reader, game_id, CLICKS)
+    record, stored_version, status = game.record, game.version, game.status.value
     lost = sum(1 for i, action in enumerate(played) if record[i : i + 1] != (action,))
-    unshown = stored_version - game_row(scene.db_path, game_id)["shown_version"]
+    unshown = stored_version - game.shown_version
     print(
         f"\nchaos: {len(played)} moves made through {dict(sorted(used.items()))}; "
         f"{fake.faults.injected} REST faults injected; {len(record)} moves stored, "
@@ -193,8 +220,8 @@ async def test_a_game_played_through_random_faults_loses_nothing(chaos: Live) ->
     assert record == tuple(played) and stored_version == CLICKS and status == "active"
     assert lost == 0 and unshown == 0
     assert replay("shax", record).to_move is not None  # the record replays in the engine
-    # What a restart would find: the whole record, read by a process of its own.
-    assert record_seen_by_another_process(scene.db_path, game_id) == tuple(played)
+    if chaos.on_sqlite:  # what a restart would find: the record, read by a process of its own
+        assert record_seen_by_another_process(scene.db_path, game_id) == tuple(played)
     if backups is not None:  # and each copy holds every move made before it was taken
         for number in range(1, CLICKS + 1):
             copy = scene.db_path.parent / f"copy-{number}.db"
