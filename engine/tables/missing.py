@@ -45,7 +45,7 @@ DEFAULT_STONES: dict[str, tuple[int, int]] = {
     "shax": (6, 11),
 }
 """The endgame tables built for full strength: up to so many stones a side, so many in
-all. On shax six against up to five: about 280 MB and a few minutes on 2 cores; six
+all. On shax six against up to five: 291 MB and a few minutes on 2 cores; six
 against six would add 156 MB (``python -m engine.tables build --max 6``)."""
 
 RESERVE_BYTES = 64 * 1024 * 1024
