@@ -7,8 +7,6 @@ crash) and brings back on the same data:
 * a move saved just before PostgreSQL dies, whose board Discord would not take at that
   moment, is shown once PostgreSQL is back (the board is looked for again while the
   database does not answer, not only at the next reconnect);
-* a bot move that PostgreSQL could not save (it died while the bot thought) is made and
-  shown once PostgreSQL is back, not only at the clock's next tick;
 * with two shard processes on one database, the process of one shard killed and started
   again posts what its servers were waiting for: a board Discord would not take before,
   and the bot's move it was thinking about.
@@ -16,7 +14,6 @@ crash) and brings back on the same data:
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -41,8 +38,6 @@ __all__ = ["postgres_server", "process_scene"]  # fixtures of this module's test
 SHARDS = 2
 SHOWN_SECONDS = 30.0
 """The bound on showing a saved board once PostgreSQL is back (not a speed target)."""
-THOUGHT_SECONDS = 120.0
-"""The bound on a bot move made and shown once PostgreSQL is back (not a speed target)."""
 TICK_APART = 3600
 """Seconds between the clock's ticks where a test must not be saved by a tick."""
 
@@ -191,36 +186,3 @@ async def test_a_restarted_shard_process_makes_and_posts_the_bot_move_it_was_thi
         for process in processes.values():
             if process.process is not None and process.process.returncode is None:
                 await process.stop()
-
-
-async def test_the_bot_move_postgres_could_not_save_is_made_when_it_is_back(
-    process_scene: Scene, postgres_server: PostgresServer, database: str
-) -> None:
-    scene, fake = process_scene, process_scene.fake
-    # The clock's own ticks far apart: the move must come from the bot seeing the
-    # database back, not from the next tick.
-    bot = await BotProcess(
-        scene, "thinking", SHAX_DATABASE_URL=database, SHAX_TICK_SECONDS=str(TICK_APART)
-    ).start()
-    try:
-        await fake.wait_for(lambda: fake.commands(fake.guild_id), what="the commands synced")
-        started = await fake.slash(
-            scene.amina, scene.channel, "shax", "play-bot", {"level": "master", "first": "me"}
-        )
-        board = await next_board(scene, 1, 0, timeout=SHOWN_SECONDS)
-        select = act_select(board)
-        moved = await fake.select(
-            scene.amina, board, select["custom_id"], [option_values(select)[0]]
-        )
-        assert moved.acknowledged  # Amina's move is saved; the bot starts to think
-        postgres_server.kill()  # while the bot thinks: its move cannot be saved
-        await asyncio.sleep(8)
-        postgres_server.run()
-        # (the master thinks again, on a machine other tests keep busy)
-        shown = await next_board(scene, 1, 2, may_linger=board.id, timeout=THOUGHT_SECONDS)
-        assert game_version(shown) == (1, 2)
-        assert started.acknowledged
-    finally:
-        if not (postgres_server.data / "postmaster.pid").exists():
-            postgres_server.run()
-        assert await bot.stop() == 0, bot.log()
