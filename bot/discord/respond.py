@@ -58,9 +58,9 @@ from bot.discord.intime import (
     Undelivered,
 )
 from bot.discord.render import DiscordMessage, text_only, to_discord, voice
-from bot.readers import players_language, requester_language
+from bot.discord.voices import reader_of, voice_of
 from bot.service.replies import Reply, Said, Thinking, UserError, Voice, drawn
-from shax_i18n import N_, Translator, translator
+from shax_i18n import N_, Translator
 
 if TYPE_CHECKING:
     from bot.service.facade import ShaxService
@@ -75,7 +75,6 @@ DONE = N_("Done.")
 _PUBLIC_DEFER = "shax_public_defer"
 _PLACED = "shax_placed"
 """Set on an interaction once its public reply is in the channel."""
-_VOICES = "shax_voices"
 """The voices an interaction's replies were spoken in, by the players they belong to."""
 
 
@@ -195,37 +194,12 @@ class Responder(InTime):
     # -- who reads it (bot/readers.py) -----------------------------------------------------
 
     async def reader(self, interaction: discord.Interaction[Any]) -> Translator:
-        """The language of the person who acted (rule 1): their choice, else their
-        Discord app's when it is one of ours, else the server's."""
-        try:
-            language = await requester_language(
-                self.service, interaction.user.id, interaction.guild_id, str(interaction.locale)
-            )
-        except Exception:  # the language is a nicety: never a reason to fail an answer
-            log.warning("Could not read the language of user %s", interaction.user.id)
-            language = None
-        return translator(language)
+        """The language of the person who acted (rule 1)."""
+        return await reader_of(self.service, interaction)
 
     async def voice_for(self, interaction: discord.Interaction[Any], reply: Reply) -> Voice:
-        """The voice of ``reply``: a game's message speaks its players' language (rule 2),
-        anything else the language of the person who asked (rule 1)."""
-        voices: dict[tuple[int, ...], Voice] = interaction.extras.setdefault(_VOICES, {})
-        found = voices.get(reply.players)
-        if found is None:
-            if reply.players:
-                t = translator(await self.game_language(reply.players, interaction.guild_id))
-            else:
-                t = await self.reader(interaction)
-            found = voices[reply.players] = voice(t)
-        return found
-
-    async def game_language(self, players: tuple[int, ...], guild_id: int | None) -> str | None:
-        """The language of a game's messages (rule 2); ``None`` when it cannot be read."""
-        try:
-            return await players_language(self.service, players, guild_id)
-        except Exception:  # the language is a nicety: never a reason to fail an answer
-            log.warning("Could not read the language of the players %s", players)
-            return None
+        """The voice of ``reply`` (rules 1 and 2)."""
+        return await voice_of(self.service, interaction, reply)
 
     async def message(self, interaction: discord.Interaction[Any], reply: Reply) -> DiscordMessage:
         """``reply`` as a Discord message, with its pictures, in its reader's language."""

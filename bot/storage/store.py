@@ -11,53 +11,55 @@ and its version then grows by one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlalchemy import (
     Connection,
-    RowMapping,
-    Select,
-    Table,
     and_,
     bindparam,
-    func,
     or_,
     select,
     update,
 )
 from sqlalchemy.sql.dml import ReturningUpdate
 
-from bot.standings import SERIES_FIELDS, TALLY_FIELDS, Series, Standings, Tally
-from bot.storage.base import ChallengeTaken, ChannelTaken, check_table, resolution
-from bot.storage.dialects import MIGRATION_LOCK, Dialect, dialect_for
+from bot.standings import Standings, Tally
+from bot.storage.base import ChannelTaken, check_table
+from bot.storage.challenge_store import ChallengesAndStandings
+from bot.storage.dialects import MIGRATION_LOCK, dialect_for
 from bot.storage.migrations import SCHEMA_VERSION, upgrade
 from bot.storage.rows import (
-    ChallengeRow,
-    ChallengeStatus,
     Finished,
     GameResult,
     GameRow,
     GameStatus,
-    LeaderboardOrder,
-    NewChallenge,
     NewGame,
     Score,
     TallyKey,
     Termination,
-    challenge_row,
     game_row,
     guild_key,
     series_keys,
     series_of,
     tally_of,
 )
+from bot.storage.statements import (
+    ACTIVE,
+    BOARD,
+    GAME,
+    MOVED,
+    PLAYING_IN,
+    PREFERENCES,
+    SERIES,
+    WARNED,
+    SettingsChange,
+    fields,
+)
 from bot.storage.tables import (
     TABLES,
-    Moment,
-    challenges,
     games,
     guild_settings,
     hints,
@@ -68,68 +70,9 @@ from bot.storage.tables import (
     tallies,
 )
 
-T = TypeVar("T")
-SettingsChange = Callable[[dict[str, str]], Mapping[str, str | None]]
-"""Given a server's stored settings, the ones to write (``None`` removes one); raising
-changes nothing."""
 
-ACTIVE = games.c.status == GameStatus.ACTIVE
-OPEN = challenges.c.status == ChallengeStatus.OPEN
-# The statements of every move, built once (a statement costs more to build than to run).
-AT_VERSION = (
-    games.c.id == bindparam("game_id"),
-    games.c.version == bindparam("at_version"),
-    ACTIVE,
-)
-GAME = select(games).where(games.c.id == bindparam("game_id"))
-PLAYING_IN = select(games).where(games.c.channel_id == bindparam("channel_id"), ACTIVE)
-WARNED = update(games).where(*AT_VERSION).values(warned=True).returning(games.c.id)
-BOARD = update(games).where(games.c.id == bindparam("game_id"))
-SERIES = select(series).where(
-    series.c.guild_id == bindparam("guild"),
-    series.c.a == bindparam("a"),
-    series.c.b == bindparam("b"),
-)
-PREFERENCES = select(player_prefs.c.key, player_prefs.c.value).where(
-    player_prefs.c.user_id == bindparam("user_id")
-)
-
-
-def _moved(new_turn: bool) -> ReturningUpdate[Any]:
-    """An active game's new record and draw offer, if it is still at its version (which
-    grows); ``new_turn`` restarts the turn clock and its warning."""
-    now = bindparam("now", type_=Moment())
-    turn = {"turn_started_at": now, "warned": False} if new_turn else {}
-    return (
-        update(games)
-        .where(*AT_VERSION)
-        .values(
-            record=bindparam("actions"),
-            draw_offered_by=bindparam("offer"),
-            updated_at=now,
-            version=games.c.version + 1,
-            **turn,
-        )
-        .returning(*games.c)
-    )
-
-
-MOVED = {new_turn: _moved(new_turn) for new_turn in (False, True)}
-RANKED = {
-    LeaderboardOrder.STREAK: (tallies.c.streak, tallies.c.wins),
-    LeaderboardOrder.BEST: (tallies.c.best, tallies.c.wins),
-}
-
-
-class Storage:
+class Storage(ChallengesAndStandings):
     """The bot's database. Open with :meth:`open`; close with :meth:`close`."""
-
-    def __init__(self, dialect: Dialect) -> None:
-        self._d = dialect
-        self.where = dialect.where
-        """The database, for messages: the SQLite file or the URL without its secrets."""
-        self.engine = dialect.name
-        self._closed = False
 
     @classmethod
     async def open(cls, target: str | Path) -> Storage:
@@ -155,72 +98,7 @@ class Storage:
 
         await self._transaction(migrate, MIGRATION_LOCK)
 
-    async def close(self) -> None:
-        """Close the connections (a second call does nothing)."""
-        if not self._closed:
-            self._closed = True
-            await self._d.close()
-
-    async def schema_version(self) -> int:
-        return await self._d.run(self._d.schema_number)
-
-    # -- running statements ----------------------------------------------------------
-
-    async def _transaction(self, body: Callable[[Connection], T], lock: str | None = None) -> T:
-        """``body`` in one transaction holding the write lock (SQLite) or ``lock``
-        (PostgreSQL): committed at the end, rolled back if anything raises."""
-
-        def whole(conn: Connection) -> T:
-            conn.exec_driver_sql(self._d.begin)
-            try:
-                if lock is not None:
-                    self._d.lock(conn, lock)
-                value = body(conn)
-            except BaseException:
-                conn.exec_driver_sql("ROLLBACK")
-                raise
-            conn.exec_driver_sql("COMMIT")
-            return value
-
-        return await self._d.run(whole)
-
-    async def _rows(self, statement: Any, **values: Any) -> list[RowMapping]:
-        """One statement on its own (committed when it returns), and its rows."""
-        return await self._d.run(_rows_of, statement, values)
-
-    async def _row(self, statement: Any, **values: Any) -> RowMapping | None:
-        rows = await self._rows(statement, **values)
-        return rows[0] if rows else None
-
-    async def _game(
-        self, statement: Select[Any] | ReturningUpdate[Any], **values: Any
-    ) -> GameRow | None:
-        row = await self._row(statement, **values)
-        return None if row is None else game_row(row)
-
-    async def _games(self, statement: Select[Any]) -> list[GameRow]:
-        return [game_row(r) for r in await self._rows(statement)]
-
-    async def _challenges(self, statement: Select[Any]) -> list[ChallengeRow]:
-        return [challenge_row(r) for r in await self._rows(statement)]
-
-    def _upsert(self, table: Table, **values: Any) -> Any:
-        """Insert a row, or change the existing one with the same key."""
-        statement = self._d.insert(table).values(**values)
-        keys = [c.name for c in table.primary_key.columns]
-        changed = {k: statement.excluded[k] for k in values if k not in keys}
-        return statement.on_conflict_do_update(index_elements=keys, set_=changed)
-
     # -- games -----------------------------------------------------------------------
-
-    def _insert_game(self, new: NewGame, now: datetime) -> Any:
-        moments = {"created_at": now, "updated_at": now, "turn_started_at": now}
-        return (
-            self._d.insert(games)
-            .values(**new.values(), **moments, shown_version=-1)
-            .on_conflict_do_nothing()
-            .returning(*games.c)
-        )
 
     async def create_game(self, new: NewGame, now: datetime) -> GameRow:
         """Insert a game; raises :class:`ChannelTaken` if its channel has an active game."""
@@ -348,13 +226,13 @@ class Storage:
                 conn.execute(
                     update(tallies)
                     .where(*self._tally_key(guild, player))
-                    .values(name=player.name, **_fields(after.tallies[player.user_id]))
+                    .values(name=player.name, **fields(after.tallies[player.user_id]))
                 )
             a, b = series_keys(*pair)
             conn.execute(
                 update(series)
                 .where(series.c.guild_id == guild, series.c.a == a, series.c.b == b)
-                .values(**_fields(after.series))
+                .values(**fields(after.series))
             )
             return game, before, after
 
@@ -497,146 +375,6 @@ class Storage:
         else:
             await self._rows(self._upsert(player_prefs, user_id=user_id, key=key, value=value))
 
-    # -- challenges ------------------------------------------------------------------
-
-    async def create_challenge(self, new: NewChallenge, now: datetime) -> ChallengeRow:
-        """Insert an open challenge, in one transaction holding its channel (as accepting
-        one does): raises :class:`ChannelTaken` if a game is being played there, and
-        :class:`ChallengeTaken` if the same player already has one open to the same
-        opponent there, or the game already has an open rematch challenge."""
-        inserting = (
-            self._d.insert(challenges)
-            .values(**new.values(), created_at=now)
-            .on_conflict_do_nothing()
-            .returning(*challenges.c)
-        )
-        playing = select(games.c.id).where(games.c.channel_id == new.channel_id, ACTIVE)
-
-        def create(conn: Connection) -> RowMapping | None:
-            if conn.execute(playing).first() is not None:
-                raise ChannelTaken(new.channel_id)
-            return conn.execute(inserting).mappings().first()
-
-        row = await self._transaction(create, _channel_lock(new.channel_id))
-        if row is None:
-            raise ChallengeTaken(new.channel_id)
-        return challenge_row(row)
-
-    async def get_challenge(self, challenge_id: int) -> ChallengeRow | None:
-        row = await self._row(select(challenges).where(challenges.c.id == challenge_id))
-        return None if row is None else challenge_row(row)
-
-    async def open_challenges(self, channel_id: int) -> list[ChallengeRow]:
-        """The open challenges in a channel, oldest first."""
-        c = challenges.c
-        return await self._challenges(
-            select(challenges).where(c.channel_id == channel_id, OPEN).order_by(c.id)
-        )
-
-    async def open_challenges_all(self) -> list[ChallengeRow]:
-        return await self._challenges(select(challenges).where(OPEN).order_by(challenges.c.id))
-
-    async def due_challenges(self, now: datetime) -> list[ChallengeRow]:
-        """Open challenges whose time is up."""
-        c = challenges.c
-        return await self._challenges(
-            select(challenges).where(OPEN, c.expires_at <= now).order_by(c.id)
-        )
-
-    def _close_challenge(
-        self, challenge_id: int, status: ChallengeStatus, now: datetime
-    ) -> ReturningUpdate[Any]:
-        c = challenges.c
-        return (
-            update(challenges)
-            .where(c.id == challenge_id, OPEN)
-            .values(status=status, resolved_at=now)
-            .returning(c.id)
-        )
-
-    async def resolve_challenge(
-        self, challenge_id: int, status: ChallengeStatus | str, now: datetime
-    ) -> bool:
-        """Close an open challenge as declined, cancelled or expired; ``False`` if it
-        was no longer open."""
-        closing = self._close_challenge(challenge_id, resolution(status), now)
-        return await self._row(closing) is not None
-
-    async def accept_challenge(
-        self, challenge_id: int, new: NewGame, now: datetime
-    ) -> GameRow | None:
-        """Accept an open challenge and create its game in one transaction.
-
-        ``None`` if the challenge was no longer open; raises :class:`ChannelTaken`
-        (changing nothing) if the channel has an active game.
-        """
-        accepting = self._close_challenge(challenge_id, ChallengeStatus.ACCEPTED, now)
-        starting = self._insert_game(new, now)
-
-        def accept(conn: Connection) -> GameRow | None:
-            if conn.execute(accepting).first() is None:
-                return None
-            row = conn.execute(starting).mappings().first()
-            if row is None:
-                raise ChannelTaken(new.channel_id)
-            conn.execute(
-                update(challenges).where(challenges.c.id == challenge_id).values(game_id=row["id"])
-            )
-            return game_row(row)
-
-        return await self._transaction(accept, _channel_lock(new.channel_id))
-
-    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
-        await self._rows(
-            update(challenges).where(challenges.c.id == challenge_id).values(message_id=message_id)
-        )
-
-    # -- tallies and series ----------------------------------------------------------
-
-    async def tallies(self, guild_id: int | None, user_id: int) -> dict[str, Tally]:
-        """A player's tallies on a server, by opponent kind."""
-        c = tallies.c
-        rows = await self._rows(
-            select(tallies).where(c.guild_id == guild_key(guild_id), c.user_id == user_id)
-        )
-        return {str(r["kind"]): tally_of(r) for r in rows}
-
-    async def leaderboard(
-        self, guild_id: int | None, kind: str, by: LeaderboardOrder | str, limit: int = 10
-    ) -> list[tuple[int, str, Tally]]:
-        """The best tallies of a server for one opponent kind, ordered ``by`` the
-        current ``"streak"`` or the ``"best"`` streak (ties: more wins first)."""
-        ranked, wins = RANKED[LeaderboardOrder(by)]
-        c = tallies.c
-        rows = await self._rows(
-            select(tallies)
-            .where(c.guild_id == guild_key(guild_id), c.kind == kind, ranked > 0)
-            .order_by(ranked.desc(), wins.desc(), c.user_id)
-            .limit(limit)
-        )
-        return [(int(r["user_id"]), str(r["name"]), tally_of(r)) for r in rows]
-
-    async def bot_record(self, guild_id: int | None) -> dict[str, tuple[int, int, int]]:
-        """The bot's finished games on a server by tally kind (``"bot:hard"``): its wins,
-        losses and draws, from its opponents' tallies."""
-        c = tallies.c
-        rows = await self._rows(
-            select(
-                c.kind,
-                func.sum(c.losses).label("won"),
-                func.sum(c.wins).label("lost"),
-                func.sum(c.draws).label("drawn"),
-            )
-            .where(c.guild_id == guild_key(guild_id), c.kind.like("bot:%"))
-            .group_by(c.kind)
-        )
-        return {str(r["kind"]): (int(r["won"]), int(r["lost"]), int(r["drawn"])) for r in rows}
-
-    async def series(self, guild_id: int | None, x: str, y: str) -> Series:
-        """The series between two keys on a server (empty if they never played)."""
-        a, b = series_keys(x, y)
-        return series_of(await self._row(SERIES, guild=guild_key(guild_id), a=a, b=b))
-
     # -- copying a whole database ----------------------------------------------------
 
     async def export_rows(self, table: str) -> list[dict[str, Any]]:
@@ -657,18 +395,3 @@ class Storage:
             self._d.after_import(conn, ["games", "challenges"])
 
         await self._transaction(copy)
-
-
-def _rows_of(conn: Connection, statement: Any, values: dict[str, Any]) -> list[RowMapping]:
-    result = conn.execute(statement, values)
-    return list(result.mappings()) if result.returns_rows else []
-
-
-def _channel_lock(channel_id: int) -> str:
-    """The lock of a channel's challenges and the game they start."""
-    return f"channel:{channel_id}"
-
-
-def _fields(value: Tally | Series) -> dict[str, Any]:
-    names = TALLY_FIELDS if isinstance(value, Tally) else SERIES_FIELDS
-    return {name: getattr(value, name) for name in names}

@@ -1,50 +1,24 @@
-"""Every setting, declared once: its name, type, default, range and one line of doc.
-
-:func:`load_settings` reads them from the environment and from ``.env`` alike (the
-environment wins; an empty value means the default). A bad value stops start-up with one
-sentence naming the setting, the value (never a secret's) and what is allowed
-(:class:`ConfigError`); a bad ``.env`` line names the file and the line; an unknown
-``SHAX_*`` name is warned about with the nearest real one. The token and the database
-URL (it may hold a password) are never in a message, a repr or a log line.
-
-The engine reads its own settings (``SHAX_TABLES_DIR``, ``SHAX_AI_BACKEND``) from the
-process environment; :func:`load_settings` puts the values it read from ``.env`` there,
-so that the engine, in this process and in every worker process, uses them too.
-``.env.example`` is :func:`env_example`: ``python3 -m bot.config > .env.example``.
-"""
+"""Every setting of the bot, declared once (see :mod:`bot.config`)."""
 
 from __future__ import annotations
 
-import difflib
 import logging
-import os
 import re
-import sys
-import textwrap
-from collections.abc import Callable, Mapping, MutableMapping
 from datetime import timedelta
 from pathlib import Path
-from typing import Annotated, Any, cast
+from typing import Annotated, Any
 
-from dotenv import dotenv_values
-from dotenv.parser import parse_stream
-from pydantic import Field, ValidationError, ValidationInfo, field_validator, model_validator
-from pydantic.config import JsonDict
-from pydantic.fields import FieldInfo
-from pydantic_core import ErrorDetails
+from pydantic import ValidationInfo, field_validator, model_validator
 from pydantic_settings import (
     BaseSettings,
-    EnvSettingsSource,
     NoDecode,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
 )
-from pydantic_settings.sources.utils import parse_env_vars
 
+from bot.config.fields import _extra, _name, _Refused, _sentence, _sqlite_file, setting
 from engine.ai import BACKEND_ENV, BACKENDS
 from shax_i18n import LANGUAGES
-
-log = logging.getLogger(__name__)
 
 DEFAULT_API_BASE_URL = "https://discord.com/api/v10"
 DEFAULT_GATEWAY_URL = "wss://gateway.discord.gg"
@@ -54,51 +28,6 @@ PREFIXES = ("SHAX_", "DISCORD_")
 # length catches pasted quotes, spaces and "Bot " prefixes without echoing anything.
 _TOKEN_RE = re.compile(r"[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+")
 _DAY = 86_400
-
-
-class ConfigError(Exception):
-    """Missing or malformed settings: one sentence a line, safe to print."""
-
-
-class _Refused(ValueError):
-    """A validator's sentence about a bad value, passed on as it is."""
-
-
-def setting(
-    name: str,
-    default: Any,
-    doc: str,
-    *,
-    allowed: str | None = None,
-    choices: tuple[str, ...] | None = None,
-    synonyms: Mapping[str, str] | None = None,
-    secret: bool = False,
-    engine: bool = False,
-    ge: int | None = None,
-    gt: int | None = None,
-    le: int | None = None,
-) -> Any:
-    """A setting's declaration: ``name`` (the variable), its default, one line of doc,
-    and what is allowed: ``choices`` (case-insensitive; ``synonyms`` are older spellings),
-    numeric ``limits`` (``ge``, ``gt``, ``le``) or, for the rest, an ``allowed`` phrase.
-    A ``secret`` is never printed; an ``engine`` setting is read by the engine from the
-    process environment, where :func:`load_settings` puts it."""
-    extra: dict[str, Any] = {"secret": secret, "engine": engine}
-    if choices is not None:
-        extra["enum"] = list(choices)
-        extra["synonyms"] = dict(synonyms or {})
-    if allowed is not None:
-        extra["allowed"] = allowed
-    return Field(
-        default,
-        validation_alias=name,
-        description=doc,
-        repr=not secret,
-        json_schema_extra=cast(JsonDict, extra),
-        ge=ge,
-        gt=gt,
-        le=le,
-    )
 
 
 class Settings(BaseSettings):
@@ -455,201 +384,5 @@ class Settings(BaseSettings):
         return timedelta(seconds=self.turn_timeout_seconds)
 
 
-def _extra(field: FieldInfo) -> dict[str, Any]:
-    return cast(dict[str, Any], field.json_schema_extra)
-
-
-def _name(field: FieldInfo) -> str:
-    return cast(str, field.validation_alias)
-
-
-def _sqlite_file(raw: str, name: str) -> Path:
-    path = Path(raw).expanduser()
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise _Refused(
-            f"{name} is {raw!r}, but the directory {str(parent)!r} does not exist; "
-            "create it or choose another path."
-        )
-    if path.is_dir():
-        raise _Refused(f"{name} is {raw!r}, which is a directory; name a file instead.")
-    return path
-
-
-def allowed(field: FieldInfo) -> str:
-    """What a setting takes, in words: its choices, its range, or its phrase."""
-    extra = _extra(field)
-    if "allowed" in extra:
-        return cast(str, extra["allowed"])
-    if "enum" in extra:
-        return "one of " + ", ".join(extra["enum"])
-    limits: dict[str, Any] = {}
-    for item in field.metadata:
-        for key in ("ge", "gt", "le"):
-            if getattr(item, key, None) is not None:
-                limits[key] = getattr(item, key)
-    if "gt" in limits:
-        return f"a number more than {limits['gt']} and at most {limits['le']}"
-    return f"a whole number from {limits['ge']} to {limits['le']}"
-
-
-def _sentence(field: FieldInfo, raw: Any) -> str:
-    """``NAME must be <allowed>, not <raw>.``; a secret's value is left out."""
-    if _extra(field)["secret"]:
-        return f"{_name(field)} must be {allowed(field)}."
-    return f"{_name(field)} must be {allowed(field)}, not {str(raw)!r}."
-
-
-def _problem(error: ErrorDetails) -> str:
-    """One sentence for one of pydantic's errors."""
-    if error["type"] == "value_error" and isinstance(
-        refused := error.get("ctx", {}).get("error"), _Refused
-    ):
-        return str(refused)
-    by_name = {_name(f): f for f in Settings.model_fields.values()} | Settings.model_fields
-    field = by_name.get(str(error["loc"][0])) if error["loc"] else None
-    if field is None:  # not one of ours: pydantic's words are the best there are
-        return error["msg"] + "."
-    return _sentence(field, error["input"])
-
-
-# -- reading the environment and .env --------------------------------------------------
-
-
-class _Variables(EnvSettingsSource):
-    """The settings among ``NAME=value`` pairs (the environment, or a file's lines),
-    matched to the declarations as pydantic-settings does; blank values are unset."""
-
-    def __init__(self, variables: Mapping[str, str | None]) -> None:
-        self.variables = {k: v.strip() for k, v in variables.items() if v is not None}
-        super().__init__(Settings)
-
-    def _load_env_vars(self) -> Mapping[str, str | None]:
-        return parse_env_vars(self.variables, self.case_sensitive, ignore_empty=True)
-
-
-def names() -> tuple[str, ...]:
-    """Every setting's name, in the order of the declarations."""
-    return tuple(_name(f) for f in Settings.model_fields.values())
-
-
-def read_env_file(path: Path) -> tuple[dict[str, str | None], dict[str, int]]:
-    """A settings file's values, and the line of each name; raises :class:`ConfigError`
-    naming the file and the lines that are not ``NAME=value`` (never echoing them: one
-    may hold the token)."""
-    try:
-        with path.open(encoding="utf-8") as stream:
-            bindings = list(parse_stream(stream))
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else "it is not UTF-8 text"
-        raise ConfigError(f"The settings file {path} cannot be read: {reason}.") from None
-    bad = [b.original.line for b in bindings if b.error]
-    if bad:
-        where = (
-            f"Line {bad[0]} of {path} is"
-            if len(bad) == 1
-            else (f"Lines {', '.join(map(str, bad[:-1]))} and {bad[-1]} of {path} are")
-        )
-        raise ConfigError(
-            f"{where} not NAME=value: write each setting as NAME=value (quote a value with "
-            "spaces), and start a comment with #."
-        )
-    lines = {b.key: b.original.line for b in bindings if b.key is not None}
-    return dict(dotenv_values(path, interpolate=True)), lines
-
-
-def unknown_names(
-    variables: Mapping[str, Any], where: str, lines: Mapping[str, int] | None = None
-) -> list[str]:
-    """A warning for each name that looks like a setting and is none, with the nearest
-    real name. In the environment only ``SHAX_`` names count (``DISCORD_`` ones may be
-    another program's); in a settings file both do."""
-    known = names()
-    prefixes = PREFIXES if lines is not None else ("SHAX_",)
-    warnings = []
-    for key in variables:
-        name = key.upper()
-        if not name.startswith(prefixes) or name in known:
-            continue
-        place = where if lines is None else f"{where}, line {lines.get(key, '?')}"
-        near = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-        hint = f"did you mean {near[0]}?" if near else "the settings are listed in .env.example."
-        warnings.append(f"{key} ({place}) is not a setting of this bot; {hint}")
-    return warnings
-
-
-def load_settings(
-    env: Mapping[str, str] | None = None,
-    dotenv_path: str | Path | None = ".env",
-    warn: Callable[[str], None] = log.warning,
-) -> Settings:
-    """Read the settings from ``env`` (``None``: the process environment) over the file
-    ``dotenv_path`` (ignored when there is none); raises :class:`ConfigError` with one
-    sentence a bad value. Unknown ``SHAX_*`` names go to ``warn``.
-
-    Reading the process environment, the engine's settings found in the file are put
-    into it, for the engine here and in the worker processes started later."""
-    environment = os.environ if env is None else env
-    from_file: dict[str, str | None] = {}
-    if dotenv_path is not None and Path(dotenv_path).is_file():
-        path = Path(dotenv_path).absolute()
-        from_file, lines = read_env_file(path)
-        for warning in unknown_names(from_file, str(path), lines):
-            warn(warning)
-    for warning in unknown_names(environment, "in the environment"):
-        warn(warning)
-    values = _Variables(from_file)() | _Variables(environment)()
-    try:
-        settings = Settings(**values)
-    except ValidationError as exc:
-        raise ConfigError("\n".join(_problem(e) for e in exc.errors())) from None
-    if env is None:
-        export_engine_settings(settings, os.environ)
-    return settings
-
-
-def export_engine_settings(settings: Settings, environ: MutableMapping[str, str]) -> None:
-    """Put the engine's settings into ``environ`` (the process environment), where the
-    engine reads them; worker processes started afterwards inherit them."""
-    for key, field in Settings.model_fields.items():
-        value = getattr(settings, key)
-        if _extra(field)["engine"] and value is not None:
-            environ[_name(field)] = str(value)
-
-
-# -- .env.example ------------------------------------------------------------------------
-
-EXAMPLE_HEADER = """\
-# Shax bot settings. Copy this file to .env and fill in DISCORD_TOKEN.
-# The environment overrides this file; an empty value means the default.
-# Every setting the bot reads is here (python3 -m bot.config writes this file).
-"""
-
-
-def _shown(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, Path):
-        return value.as_posix() if value.is_absolute() else f"./{value.as_posix()}"
-    return str(value)
-
-
-def env_example() -> str:
-    """``.env.example``: each setting's doc, what it takes, and its default."""
-    parts = [EXAMPLE_HEADER]
-    for field in Settings.model_fields.values():
-        doc = f"{field.description} Allowed: {allowed(field)}."
-        lines = textwrap.wrap(doc, width=86, break_on_hyphens=False)
-        comment = "".join(f"# {line}\n" for line in lines)
-        parts.append(f"\n{comment}{_name(field)}={_shown(field.default)}\n")
-    return "".join(parts)
-
-
 DEFAULTS = Settings()
 """Every setting at its default (the defaults of the service's own parameters)."""
-
-
-if __name__ == "__main__":
-    sys.stdout.write(env_example())
