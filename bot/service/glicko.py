@@ -80,11 +80,8 @@ def idle(rating: Rating, days: float) -> Rating:
 def rate(player: Rating, results: Sequence[Result], *, tau: float = TAU) -> Rating:
     """The player's rating after one rating period with ``results`` (steps 2 to 8 of the
     paper). With no games, only the deviation grows by one period."""
-    mu, phi, sigma = (
-        (player.rating - START_RATING) / SCALE,
-        player.deviation / SCALE,
-        (player.volatility),
-    )
+    mu = (player.rating - START_RATING) / SCALE
+    phi, sigma = player.deviation / SCALE, player.volatility
     if not results:
         grown = math.sqrt(phi * phi + sigma * sigma)
         return replace(player, deviation=_bounded(grown * SCALE))

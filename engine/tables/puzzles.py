@@ -6,7 +6,7 @@ and the removal it earns when it makes a jare: the two are one step of the solut
 while every other step draws or loses, and the win takes ``moves`` of the solver's steps
 (1 to :data:`MAX_MOVES`). The defence is the tables' best: the longest resistance. Every
 later step of the solver is the only one that keeps the win as quick, except the last,
-where any step that ends the game in the solver's favour is right (:func:`accepts`).
+where any step that ends the game in the solver's favour is right (:func:`answer`).
 
 Each puzzle is graded: ``depth`` is how deep the evaluation search must look before it
 picks the winning first action, ``tempting`` how many wrong first actions a shallow
@@ -154,21 +154,6 @@ def valued_steps(tables: Tables, position: Position) -> list[tuple[StepActions, 
 def solver_moves(plies: int) -> int:
     """A win ``plies`` moves away (the solver's and the defence's), in the solver's steps."""
     return (plies + 1) // 2
-
-
-def accepts(position: Position, step: StepActions, expected: StepActions, last: bool) -> bool:
-    """Whether ``step`` answers a puzzle step whose solution is ``expected``: that step
-    itself, or on the last step any step that wins the game at once."""
-    if step == expected:
-        return True
-    if not last:
-        return False
-    outcome = after(position, step).outcome
-    return (
-        outcome is not None
-        and outcome.winner is not None
-        and (outcome.winner.value == position.turn)
-    )
 
 
 def defence(tables: Tables, position: Position) -> StepActions | None:

@@ -22,7 +22,6 @@ from engine.tables import Tables, table_action
 from engine.tables.puzzles import (
     MAX_MOVES,
     Puzzle,
-    accepts,
     after,
     answer,
     check,
@@ -116,23 +115,31 @@ def test_the_defence_is_the_tables_best(
     assert defended >= 1
 
 
-def test_every_other_first_move_is_refused_and_any_finishing_last_step_accepted(
+def test_every_other_first_move_is_wrong_and_any_finishing_last_removal_right(
     puzzles: list[Puzzle],
 ) -> None:
     for puzzle in puzzles:
         position = puzzle.position()
-        earns = position.play(position.parse(puzzle.solution[0])).step is Step.REMOVE
-        first = tuple(position.parse(a) for a in puzzle.solution[: 2 if earns else 1])
-        others = [s for s in steps(position) if s[0] != first[0]]
-        assert others and not any(accepts(position, s, first, last=False) for s in others)
-        assert not any(accepts(position, s, first, last=True) for s in others)
-        assert accepts(position, first, first, last=puzzle.moves == 1)
-        for step in steps(position):  # the same move, another removal
-            if step[0] == first[0] and step != first:
-                won = after(position, step).outcome
-                finishing = won is not None and won.winner is not None
-                assert accepts(position, step, first, last=True) == finishing
-                assert not accepts(position, step, first, last=False)
+        v = position.variant
+        first = position.parse(puzzle.solution[0])
+        others = [a for a in position.legal_actions() if a != first]
+        assert others
+        for action in others:
+            assert answer(puzzle, (), action.notation(v)).verdict == "wrong"
+        moved = answer(puzzle, (), puzzle.solution[0])
+        assert moved.verdict == ("solved" if len(puzzle.solution) == 1 else "right")
+        child = position.play(first)
+        if child.step is Step.REMOVE and child.turn == position.turn:  # the move earned one
+            for removal in child.legal_actions():
+                text = removal.notation(v)
+                got = answer(puzzle, moved.played, text).verdict
+                won = child.play(removal).outcome
+                if text == puzzle.solution[1]:
+                    assert got in {"right", "solved"}
+                elif puzzle.moves == 1:  # the last step: any removal that wins is right
+                    assert got == ("solved" if won is not None and won.winner else "wrong")
+                else:
+                    assert got == "wrong"
 
 
 def test_answering_the_solution_step_by_step_solves_it(puzzles: list[Puzzle]) -> None:
