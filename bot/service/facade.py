@@ -359,14 +359,24 @@ class ShaxService:
         """A server's settings in effect (the defaults in DMs)."""
         return await self.servers.of(guild_id)
 
-    async def settings(self, place: Place, change: SettingsChange, *, may_change: bool) -> Reply:
+    async def settings(
+        self, place: Place, change: SettingsChange, *, may_change: bool, operator: bool = False
+    ) -> Reply:
         """``/shax settings``: the server's settings; with options, change them first
-        (only ``may_change`` members — Manage Server — can; a bad value changes nothing)."""
-        if place.guild_id is None:
+        (only ``may_change`` members — Manage Server — can; a bad value changes nothing).
+        Outside a server only the ``operator`` at the bot's own console may: theirs are the
+        settings of every game outside a server (direct messages, the console)."""
+        if place.guild_id is None and not operator:
             raise UserError(Said.message(messages.ONLY_ON_A_SERVER))
         if change.empty:
             settings = await self.servers.of(place.guild_id)
-            text = Said("settings_summary", settings, _channels(settings), changed_now=False)
+            text = Said(
+                "settings_summary",
+                settings,
+                _channels(settings),
+                changed_now=False,
+                outside=place.guild_id is None,
+            )
             return Reply(text=text, ephemeral=True)
         if not may_change:
             raise UserError(Said.message(messages.ONLY_MANAGERS))

@@ -51,3 +51,6 @@ ONLY_MANAGERS = N_(
     "Only members with the **Manage Server** permission can change the settings. "
     "`/shax settings` with no options shows them to everyone."
 )
+CHANNELS_ON_SERVERS = N_(
+    "Game channels belong to a server; outside one, games may start in every channel."
+)

@@ -101,7 +101,12 @@ def games_not_here(channels: Sequence[str], t: Translator = EN) -> str:
 
 @sentence
 def settings_summary(
-    settings: ServerSettings, channels: Sequence[str], *, changed_now: bool, t: Translator = EN
+    settings: ServerSettings,
+    channels: Sequence[str],
+    *,
+    changed_now: bool,
+    outside: bool = False,
+    t: Translator = EN,
 ) -> str:
     """Every setting with its value, marked when the server chose it, and how to change;
     ``channels`` are the game channels as the surface writes them."""
@@ -119,11 +124,13 @@ def settings_summary(
         "language": LANGUAGES.get(settings.language, settings.language),
     }
     chosen = {s.value for s in settings.changed}
-    lines = [
-        t.gettext("**Settings saved.**")
-        if changed_now
-        else t.gettext("**Shax settings on this server**")
-    ]
+    if changed_now:
+        heading = t.gettext("**Settings saved.**")
+    elif outside:
+        heading = t.gettext("**Shax settings outside servers** (direct messages, the console)")
+    else:
+        heading = t.gettext("**Shax settings on this server**")
+    lines = [heading]
     default = t.gettext("*(default)*")
     for name in LABELS:
         mark = "" if name in chosen else f" {default}"
