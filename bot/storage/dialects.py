@@ -147,19 +147,19 @@ class Sqlite(Dialect):
         return self._driver._conn
 
     async def _in_thread(self, function: Callable[[], T]) -> T:
-        """``function()`` in aiosqlite's thread, behind every statement queued before it:
-        one trip (aiosqlite's own ``execute`` takes a trip each for the cursor, the
-        statement, its rows and closing the cursor, as SQLAlchemy's adapter calls it)."""
-        if self._driver is None:
+        """``function()`` in aiosqlite's thread, behind every call queued before it: one
+        trip, where aiosqlite's own ``execute`` takes one each for the cursor, the
+        statement, its rows and closing the cursor, as SQLAlchemy's adapter calls it."""
+        driver = self._driver
+        if driver is None:
             raise StorageError(f"The database {self.where} is closed.")
-        queued: Callable[[Callable[[], T]], Awaitable[T]] = self._driver._execute
+        queued: Callable[[Callable[[], T]], Awaitable[T]] = driver._execute
         try:
-            result = await queued(function)
+            return await queued(function)
         except ValueError as exc:  # aiosqlite's word for a connection already closed
-            if self._driver._connection is None:
+            if driver._connection is None:
                 raise StorageError(f"The database {self.where} is closed.") from exc
             raise
-        return result
 
     async def open(self) -> None:
         check_file(self.path)
@@ -179,11 +179,17 @@ class Sqlite(Dialect):
             raise damaged(self.path, problems[0])
 
     async def close(self) -> None:
-        if self._driver is not None and self._conn is not None:
-            conn, self._conn = self._conn, None
-            await self._in_thread(conn.close)
-        self._driver = None
+        if self._driver is not None:
+            await self._in_thread(self._let_go)
+            self._driver = None
         await self.engine.dispose()
+
+    def _let_go(self) -> None:
+        """In the connection's thread: the calls' view of it is closed (the connection
+        itself is the engine's to close)."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
 
     def schema_number(self, conn: Connection) -> int:
         return int(conn.exec_driver_sql("PRAGMA user_version").scalar_one())
