@@ -19,14 +19,8 @@ import pytest
 from bot.discord.app import ShaxBotBase
 from bot.service.facade import ShaxService
 from tests import services
-from tests.bot.discord.helpers import (
-    Scene,
-    act_select,
-    bot_running,
-    live_boards,
-    option_values,
-    shown,
-)
+from tests.bot.discord import helpers
+from tests.bot.discord.helpers import Scene, act_select, live_boards, option_values, shown
 from tests.bot.storage.conftest import ENGINES, fresh_postgres, postgres_server
 from tests.e2e.conftest import (
     Live,
@@ -142,7 +136,7 @@ async def bot_on(
     """A ready bot on ``database`` whose server sends games to threads as ``threads`` says."""
     async with (
         services.open_service(database, bot_user=scene.bot_user) as service,  # type: ignore[arg-type]
-        bot_running(scene, service, settings=scene.settings(game_threads=threads)) as bot,
+        helpers.bot_running(scene, service, settings=scene.settings(game_threads=threads)) as bot,
     ):
         yield service, bot
     scene.fake.assert_clean()
