@@ -851,7 +851,7 @@ def compare(results: list[Measured]) -> None:
     the baseline."""
     print("\n=== comparison (all acknowledgements) ===")
     header = (
-        f"{'configuration':<34} {'phase':<10} {'inter/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
+        f"{'configuration':<36} {'phase':<10} {'inter/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
         f"{'violations':>10} {'lost':>5} {'doubled':>7}"
     )
     print(header)
@@ -865,7 +865,7 @@ def compare(results: list[Measured]) -> None:
             label = measured.configuration.label
             rounds.setdefault((label, phase.name), []).append((rate, p50, p99))
             print(
-                f"{label:<34} {phase.name:<10} {rate:>8.1f} {p50:>7.1f} {p99:>7.1f} "
+                f"{label:<36} {phase.name:<10} {rate:>8.1f} {p50:>7.1f} {p99:>7.1f} "
                 f"{measured.violations:>10} {measured.lost:>5} {measured.doubled:>7}"
             )
     figures = {
@@ -875,7 +875,7 @@ def compare(results: list[Measured]) -> None:
     if any(len(values) > 1 for values in rounds.values()):
         print(f"\nmedians over {max(len(v) for v in rounds.values())} rounds")
         for (label, phase_name), (rate, p50, p99) in figures.items():
-            print(f"{label:<34} {phase_name:<10} {rate:>8.1f} {p50:>7.1f} {p99:>7.1f}")
+            print(f"{label:<36} {phase_name:<10} {rate:>8.1f} {p50:>7.1f} {p99:>7.1f}")
     configurations = list(dict.fromkeys(m.configuration for m in results))
     ours = [c for c in configurations if c.tree == ROOT]
     pairs = [(ours[0], ours[-1])] if len(ours) > 1 else []
