@@ -9,8 +9,8 @@ once (:mod:`bot.storage.store`) and compiled for the engine at hand.
   each costs far more than the statement (four trips a statement through the async
   adapter: the cursor, the statement, its rows, closing the cursor). The trips queue
   up, so a transaction is never interleaved with another call. PostgreSQL's calls run
-  on the event loop (``run_sync``: asyncpg awaited underneath), each on a connection of
-  the pool;
+  on the event loop, each whole in one greenlet (asyncpg awaited underneath) on a
+  connection of the pool;
 * transactions: both drivers run in autocommit, so a single statement commits on its
   own; a read-modify-write says ``BEGIN IMMEDIATE`` on SQLite (the write lock at once:
   two writers never both read the old value) and ``BEGIN`` on PostgreSQL, where rows are
@@ -37,6 +37,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.util import greenlet_spawn
 
 from bot.storage.base import StorageError, redacted, scrubbed
 from bot.storage.checks import check_file, damaged, is_not_sqlite, not_sqlite, read_only
@@ -240,8 +241,14 @@ class Postgres(Dialect):
         return func.greatest(*values)
 
     async def run(self, call: Call[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        async with self.engine.connect() as conn:
-            return await conn.run_sync(call, *args, **kwargs)
+        # One greenlet for the whole call, from the pool's connection to its return
+        # (``engine.connect()`` and ``run_sync`` would take one each, and a task more).
+        def whole() -> T:
+            with self.engine.sync_engine.connect() as conn:
+                return call(conn, *args, **kwargs)
+
+        result: T = await greenlet_spawn(whole)
+        return result
 
     async def close(self) -> None:
         await self.engine.dispose()
