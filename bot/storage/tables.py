@@ -229,6 +229,41 @@ hints = Table(
     info=since(3),
 )
 
+
+def _glicko(suffix: str = "") -> tuple[Column[Any], ...]:
+    """A Glicko-2 rating's three numbers (empty for a player never rated)."""
+    return tuple(Column(f"{name}{suffix}", Float) for name in ("rating", "deviation", "volatility"))
+
+
+ratings = Table(
+    "ratings",
+    metadata,
+    *_per_server(user_id=Id, family=Text()),
+    Column("name", Text, nullable=False),
+    *_glicko(),
+    Column("games", Integer, nullable=False, server_default="0"),
+    Column("best", Float),
+    Column("rated_at", Moment),
+    Index("ratings_ranked", "guild_id", "family", "rating"),
+    info=since(5),
+)
+"""Each person's rating per server and variant family (``"shax"``: shax and shax-small)."""
+
+game_ratings = Table(
+    "game_ratings",
+    metadata,
+    Column("game_id", Id, ForeignKey("games.id"), primary_key=True),
+    Column("user_id", Id, primary_key=True),
+    Column("guild_id", Id, nullable=False),
+    Column("family", Text, nullable=False),
+    *_glicko("_before"),
+    *_glicko(),
+    Index("game_ratings_by_player", "guild_id", "family", "user_id"),
+    info=since(5),
+)
+"""A rated game's rating of each person in it, before and after: the history a player's
+rating is drawn from, and what recomputing the ratings from the games must give again."""
+
 TABLES: dict[str, tuple[str, ...]] = {
     # Every table, in the order defined (each after those it refers to), and its key
     # columns (the order a copy reads and compares rows in).

@@ -91,6 +91,9 @@ class Level:
     keep_tt: bool = False
     """Timed searches start from what the process's earlier searches left in the
     transposition table (most of a move's tree was searched for the move before)."""
+    rating: int = 1500
+    """The level's fixed Glicko-2 rating, against which games with the bot are rated
+    (measured: see the figures above :data:`LEVEL_TABLE`)."""
     extend: float = 1.0
     """Up to this multiple of the time budget for a move that is not settled (the last
     iteration changed the best move); a move whose best held stops at the budget, and
@@ -115,10 +118,18 @@ class Level:
 LEVEL_TABLE: MappingProxyType[str, Level] = MappingProxyType(
     {
         "easy": Level(
-            "easy", max_depth=2, temperature=45.0, movetime=0.3, tt_log2=14, jare_salience=100
+            "easy",
+            max_depth=2,
+            temperature=45.0,
+            movetime=0.3,
+            tt_log2=14,
+            jare_salience=100,
+            rating=1000,
         ),
-        "medium": Level("medium", max_depth=4, temperature=12.0, movetime=0.7, tt_log2=16),
-        "hard": Level("hard", max_depth=9, temperature=0.0, movetime=1.8, tt_log2=20),
+        "medium": Level(
+            "medium", max_depth=4, temperature=12.0, movetime=0.7, tt_log2=16, rating=1512
+        ),
+        "hard": Level("hard", max_depth=9, temperature=0.0, movetime=1.8, tt_log2=20, rating=1919),
         "master": Level(
             "master",
             max_depth=99,
@@ -130,6 +141,7 @@ LEVEL_TABLE: MappingProxyType[str, Level] = MappingProxyType(
             soft_fraction=0.9,
             eager_fraction=1.0,
             extend=2.0,
+            rating=2200,
         ),
     }
 )

@@ -1,5 +1,5 @@
 """``python -m bot migrate --to postgresql://…``: everything in the SQLite file reaches the
-PostgreSQL server (games, challenges, tallies, series, meta, settings, preferences) and
+PostgreSQL server (games, challenges, tallies, series, ratings, meta, settings, preferences) and
 is read back to verify it; a server already holding data is refused, changing nothing."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 from bot.storage import NewChallenge, Storage, StorageError
 from bot.storage.copy import copy_database, migrate
 from bot.storage.tables import TABLES
-from tests.bot.storage.conftest import fresh_postgres, new_game, scored
+from tests.bot.storage.conftest import fresh_postgres, new_game, rated, scored
 from tests.bot.storage.pgserver import PostgresServer
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -26,13 +26,15 @@ NOW = datetime(2024, 5, 1, 12, 0, 0, 123456, tzinfo=UTC)
 
 async def fill(storage: Storage) -> None:
     """Some of everything: a finished game and its rematch in play, a bot game, challenges
-    open, accepted and expired, tallies, a series, the bot's facts and preferences, a hint."""
+    open, accepted and expired, tallies, a series, ratings, the bot's facts and preferences, a
+    hint."""
     first = await storage.create_game(new_game(1), NOW)
     await storage.finish_game(
         first.id, 0, record=["a1", "b1"], result="white", termination="RESIGNATION",
         now=NOW + timedelta(minutes=5),
         **scored([(11, "Amina", "human", "win"), (12, "Bashir", "human", "loss")],
                  ("u:11", "u:12", "u:11")),
+        rated=rated({11: 1.0, 12: 0.0}),
     )  # fmt: skip
     rematch = await storage.create_game(replace(new_game(1), rematch_of=first.id), NOW)
     moved = await storage.update_game(
@@ -85,6 +87,8 @@ async def test_everything_is_copied_and_reads_back_the_same(
         "guild_settings": 1,
         "player_prefs": 1,
         "hints": 1,
+        "ratings": 2,
+        "game_ratings": 2,
     }
     old, new = await Storage.open(source), await Storage.open(url)
     try:
