@@ -8,15 +8,11 @@ and the rating now marked.
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw
-
-from renderer.plot import axis_ticks
+from renderer.plot import SS, Chart, axis_ticks, png
 from renderer.text import draw_text
-from renderer.theme import get_theme
 
 RATING_FILENAME = "rating.png"
 WIDTH = 560
@@ -27,8 +23,6 @@ MARGIN_TOP = 18
 MARGIN_BOTTOM = 30
 RATING_STEPS = (10, 20, 25, 50, 100, 200, 250, 500)
 """The steps the ratings up the left may be written at: three to six of them."""
-SS = 2
-"""Supersampling of the line."""
 
 
 def render_rating_history(ratings: Sequence[float], theme: str = "sand") -> bytes:
@@ -36,11 +30,8 @@ def render_rating_history(ratings: Sequence[float], theme: str = "sand") -> byte
     one, oldest first). Raises ``ValueError`` for no ratings or an unknown theme."""
     if not ratings:
         raise ValueError("a rating history has at least the rating before the first game")
-    t = get_theme(theme)
-    big = Image.new("RGB", (WIDTH * SS, HEIGHT * SS), t.panel)
-    d = ImageDraw.Draw(big)
-    left, right = MARGIN_LEFT * SS, (WIDTH - MARGIN_RIGHT) * SS
-    top, bottom = MARGIN_TOP * SS, (HEIGHT - MARGIN_BOTTOM) * SS
+    c = Chart.open(theme, (WIDTH, HEIGHT), (MARGIN_LEFT, MARGIN_TOP, MARGIN_RIGHT, MARGIN_BOTTOM))
+    t, d, left, right, top, bottom = c.theme, c.draw, c.left, c.right, c.top, c.bottom
     low, high, step = rating_axis(min(ratings), max(ratings))
     n = len(ratings)
 
@@ -50,7 +41,6 @@ def render_rating_history(ratings: Sequence[float], theme: str = "sand") -> byte
     def y_of(value: float) -> float:
         return bottom - (bottom - top) * (value - low) / (high - low)
 
-    d.rectangle((left, top, right, bottom), fill=t.ground, outline=t.muted, width=SS)
     ticks = range(round(low), round(high) + 1, step)
     for value in ticks:
         d.line((left, y_of(value), right, y_of(value)), fill=t.ground_edge, width=SS)
@@ -62,7 +52,7 @@ def render_rating_history(ratings: Sequence[float], theme: str = "sand") -> byte
         x, y = points[i]
         r = 6 * SS
         d.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=t.mark_edge, width=SS)
-    img = big.reduce(SS)
+    img = c.big.reduce(SS)
     for value in ticks:
         y = y_of(value) / SS
         draw_text(img, (MARGIN_LEFT - 8, y), str(value), 13, t.muted, "rm")
@@ -70,9 +60,7 @@ def render_rating_history(ratings: Sequence[float], theme: str = "sand") -> byte
         draw_text(img, (x_of(k) / SS, HEIGHT - MARGIN_BOTTOM + 6), str(k), 12, t.muted, "ma")
     last_x, last_y = (c / SS for c in points[-1])
     draw_text(img, (last_x + 10, last_y), str(round(ratings[-1])), 15, t.text, "lm")
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", optimize=False, compress_level=6)
-    return buf.getvalue()
+    return png(img)
 
 
 def rating_axis(lowest: float, highest: float) -> tuple[float, float, int]:

@@ -9,13 +9,10 @@ import pytest
 from PIL import Image, ImageChops
 
 from engine import Position
-from engine.ai import LEVELS
 from renderer import BoardView, render_board, render_rating_history
 from renderer.layout import make_layout
 from renderer.panel import card_name
 from renderer.rating import HEIGHT, WIDTH, rating_axis
-from renderer.replay import REPLAY_SCALE
-from shax_i18n import LANGUAGES, translator
 
 RECORD = ["d7", "a7", "g7"]
 
@@ -51,17 +48,6 @@ def test_a_name_makes_room_for_the_rating_and_a_bots_level_stays_whole() -> None
     beside, size_beside = card_name(lay, "Cabdiraxmaan Cali", "1532?")
     assert alone == "Cabdiraxmaan Cali"
     assert size_beside < size_alone or beside != alone
-
-
-@pytest.mark.parametrize("scale", [1.0, REPLAY_SCALE])
-@pytest.mark.parametrize("language", sorted(LANGUAGES))
-def test_the_bots_name_level_and_rating_fit_its_card(language: str, scale: float) -> None:
-    t = translator(language)
-    lay = make_layout(Position.initial("shax").variant, scale)
-    for level in LEVELS:
-        name = f"Shax bot ({t.pgettext('level', level)})"
-        shown, _ = card_name(lay, name, "1919")
-        assert shown.endswith(f"({t.pgettext('level', level)})")
 
 
 def test_the_rating_picture_draws_the_history_and_is_the_same_for_the_same_ratings() -> None:
