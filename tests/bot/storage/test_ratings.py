@@ -13,9 +13,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot.service.kernel import row_outcome
+from bot.service.rating_replies import recompute
 from bot.service.ratings import rerate
+from bot.service.replies import Place, User
 from bot.storage import Finished, GameRow, Storage
 from tests.bot.storage.conftest import new_game, rated, scored
+from tests.services import FakeClock, open_service
 
 ROOT = Path(__file__).resolve().parents[3]
 NOW = datetime(2024, 5, 1, 12, 0, 0, 123456, tzinfo=UTC)
@@ -151,3 +154,33 @@ async def test_the_recompute_command_rates_games_finished_before_ratings_existed
         assert len(await storage.export_rows("game_ratings")) == 6
     finally:
         await storage.close()
+
+
+async def test_two_games_of_one_player_resigned_at_once_in_two_bot_processes_both_count(
+    database: str | Path,
+) -> None:
+    clock = FakeClock(NOW)
+    bot = User(999, "Shax", is_bot=True)
+    people = {user: User(user, name) for user, name in NAMES.items()}
+    amina = people[AMINA]
+    places = {BASHIR: Place(1, 31), CAWO: Place(1, 32)}
+    async with (
+        open_service(database, bot_user=bot, clock=clock) as first,  # type: ignore[arg-type]
+        open_service(database, bot_user=bot, clock=clock) as second,  # type: ignore[arg-type]
+    ):
+        for opponent, place in places.items():
+            await first.challenge(amina, people[opponent], place, "shax")
+            await first.accept(people[opponent], place)
+            await first.play(amina, place, "d7")
+            await first.play(people[opponent], place, "a7")
+        await asyncio.gather(
+            first.resign(people[BASHIR], places[BASHIR]),
+            second.resign(people[CAWO], places[CAWO]),
+        )
+        stored = (await first.storage.ratings(1, "shax", [AMINA]))[AMINA]
+        assert stored.games == 2
+        history = await first.storage.rating_history(1, "shax", AMINA)
+        assert len(history) == 2 and history[-1][1] == stored.rating
+        before = await first.storage.export_rows("ratings")
+        await recompute(first.storage)
+        assert await first.storage.export_rows("ratings") == before
