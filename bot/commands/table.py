@@ -44,6 +44,11 @@ THREADS = (
 )
 THEMES = (Pick("dark", N_("Dark — as Discord's dark theme")), Pick("light", N_("Light — sand")))
 RESETS = tuple(Pick(name, label) for name, label in LABELS.items())
+TABLES = (
+    Pick("streaks", N_("Streaks — current and all-time best")),
+    Pick("ratings", N_("Ratings — established ratings")),
+    Pick("both", N_("Both")),
+)
 
 NO_GAME_TO_REMATCH = N_("There is no finished game to rematch yet.")
 
@@ -120,8 +125,12 @@ async def _streak(a: Asked) -> Reply:
     return await a.service.streak(a.place, a.person("user") or a.user)
 
 
+async def _rating(a: Asked) -> Reply:
+    return await a.service.rating(a.place, a.person("user") or a.user, a.user.id)
+
+
 async def _leaderboard(a: Asked) -> Reply:
-    return await a.service.leaderboard(a.place)
+    return await a.service.leaderboard(a.place, _given(a, "table"))
 
 
 async def _theme(a: Asked) -> Reply:
@@ -264,7 +273,26 @@ COMMANDS: tuple[Command, ...] = (
         _streak,
         (Option("user", Kind.USER, N_("Whose streak (default: yours)")),),
     ),
-    Command("leaderboard", N_("This server's best current and all-time streaks"), _leaderboard),
+    Command(
+        "rating",
+        N_("A player's rating here: how sure it is, rated games, the best, a picture over time"),
+        _rating,
+        (Option("user", Kind.USER, N_("Whose rating (default: yours)")),),
+    ),
+    Command(
+        "leaderboard",
+        N_("This server's best streaks, or its established ratings"),
+        _leaderboard,
+        (
+            Option(
+                "table",
+                Kind.CHOICE,
+                N_("Which table: streaks (default), ratings or both"),
+                default="streaks",
+                choices=TABLES,
+            ),
+        ),
+    ),
     Command(
         "language",
         N_("Choose the language the bot speaks to you"),
