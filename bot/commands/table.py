@@ -318,6 +318,7 @@ COMMANDS: tuple[Command, ...] = (
                 Kind.TEXT,
                 N_("Time to move before the turn is forfeited, e.g. 12h, 2d (10m to 14d)"),
                 max_length=MAX_DURATION_LENGTH,
+                too_long=None,
                 sample="12h",
             ),
             Option(
@@ -325,6 +326,7 @@ COMMANDS: tuple[Command, ...] = (
                 Kind.TEXT,
                 N_("How long a challenge stays open, e.g. 10m, 1h (1m to 7d)"),
                 max_length=MAX_DURATION_LENGTH,
+                too_long=None,
                 sample="10m",
             ),
             Option(
