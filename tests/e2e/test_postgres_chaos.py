@@ -127,6 +127,38 @@ def shard_process(scene: Scene, database: str, shard: int, name: str) -> BotProc
     )
 
 
+async def restart_and_see(
+    scene: Scene, database: str, processes: dict[int, BotProcess], ours: int, board: FakeMessage
+) -> None:
+    """Kill the process of shard ``ours`` (a move saved, its board not yet shown), start
+    it again, and see the board of the move after ``board`` posted."""
+    fake = scene.fake
+    game_id, version = game_version(board)
+    owner = processes[ours]
+    assert owner.process is not None
+    owner.process.kill()
+    await owner.process.wait()
+    await fake.wait_for(
+        lambda: len(fake.gateway.identified_connections()) == SHARDS - 1,
+        what="its connection closed",
+    )
+    fake.faults.clear()
+    processes[ours] = await shard_process(scene, database, ours, "restarted").start()
+    shown = await next_board(
+        scene, game_id, version + 1, may_linger=board.id, timeout=SHOWN_SECONDS
+    )
+    assert game_version(shown) == (game_id, version + 1)
+
+
+async def stop_all(processes: dict[int, BotProcess]) -> None:
+    """Stop every shard process still running; none logged a traceback."""
+    for process in processes.values():
+        if process.process is not None and process.process.returncode is None:
+            await process.stop()
+    for process in processes.values():
+        assert "Traceback" not in process.log(), process.log()
+
+
 async def test_a_restarted_shard_process_posts_the_board_awaiting_display(
     sharded_scene: Scene, database: str
 ) -> None:
@@ -138,7 +170,6 @@ async def test_a_restarted_shard_process_posts_the_board_awaiting_display(
     }
     try:
         board = await start_two_player_game(scene)
-        game_id, version = game_version(board)
         await move_nobody_sees(scene, board)
         owner = processes[ours]
         await fake.wait_for(
@@ -147,26 +178,9 @@ async def test_a_restarted_shard_process_posts_the_board_awaiting_display(
             what="the answer given up",
         )
         # The process of the game's shard dies with the board unshown.
-        assert owner.process is not None
-        owner.process.kill()
-        await owner.process.wait()
-        await fake.wait_for(
-            lambda: len(fake.gateway.identified_connections()) == SHARDS - 1,
-            what="its connection closed",
-        )
-        fake.faults.clear()
-
-        processes[ours] = await shard_process(scene, database, ours, "restarted").start()
-        shown = await next_board(
-            scene, game_id, version + 1, may_linger=board.id, timeout=SHOWN_SECONDS
-        )
-        assert game_version(shown) == (game_id, version + 1)
+        await restart_and_see(scene, database, processes, ours, board)
     finally:
-        for process in processes.values():
-            if process.process is not None and process.process.returncode is None:
-                await process.stop()
-    for process in processes.values():
-        assert "Traceback" not in process.log(), process.log()
+        await stop_all(processes)
 
 
 async def test_a_restarted_shard_process_makes_and_posts_the_bot_move_it_was_thinking(
@@ -265,23 +279,6 @@ async def test_a_restarted_shard_process_posts_a_move_saved_while_its_answer_was
                 await asyncio.sleep(0.05)
         finally:
             await stored.close()
-        owner = processes[ours]
-        assert owner.process is not None
-        owner.process.kill()  # the move saved, its answer still on the way
-        await owner.process.wait()
-        await fake.wait_for(
-            lambda: len(fake.gateway.identified_connections()) == SHARDS - 1,
-            what="its connection closed",
-        )
-        fake.faults.clear()
-        processes[ours] = await shard_process(scene, database, ours, "restarted").start()
-        shown = await next_board(
-            scene, game_id, version + 1, may_linger=board.id, timeout=SHOWN_SECONDS
-        )
-        assert game_version(shown) == (game_id, version + 1)
+        await restart_and_see(scene, database, processes, ours, board)
     finally:
-        for process in processes.values():
-            if process.process is not None and process.process.returncode is None:
-                await process.stop()
-    for process in processes.values():
-        assert "Traceback" not in process.log(), process.log()
+        await stop_all(processes)
