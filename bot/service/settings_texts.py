@@ -19,6 +19,8 @@ LABELS = {
     "channels": N_("Game channels"),
     "theme": N_("Board theme"),
     "language": N_("Language"),
+    "puzzle_channel": N_("Puzzle of the day"),
+    "puzzle_hour": N_("Puzzle of the day's hour"),
 }
 """Each setting's name (in English also the ``reset:`` choices registered with Discord)."""
 THREAD_MODES = {
@@ -82,6 +84,13 @@ def channel_not_listed(channel: str, t: Translator = EN) -> str:
     )
 
 
+def not_an_hour(hour: int, t: Translator = EN) -> str:
+    return t.gettext(
+        "`{hour}` is not an hour: the puzzle of the day's hour is a whole hour from 0 to 23 (UTC).",
+        hour=hour,
+    )
+
+
 def too_many_channels(limit: int, t: Translator = EN) -> str:
     return t.gettext(
         "At most {limit} game channels. Remove one with `disallow-channel` first.", limit=limit
@@ -97,10 +106,16 @@ def games_not_here(channels: Sequence[str], t: Translator = EN) -> str:
 
 
 def summary(
-    settings: ServerSettings, channels: Sequence[str], *, changed_now: bool, t: Translator = EN
+    settings: ServerSettings,
+    channels: Sequence[str],
+    *,
+    changed_now: bool,
+    puzzle_channel: str | None = None,
+    t: Translator = EN,
 ) -> str:
     """Every setting with its value, marked when the server chose it, and how to change;
-    ``channels`` are the game channels as the surface writes them."""
+    ``channels`` are the game channels and ``puzzle_channel`` the puzzle of the day's, as
+    the surface writes them."""
     games_in = ", ".join(channels) if channels else t.gettext("every channel")
     threads, theme = THREAD_MODES.get(settings.threads), THEMES.get(settings.theme)
     values = {
@@ -113,6 +128,8 @@ def summary(
         "channels": games_in,
         "theme": t.gettext(theme) if theme else settings.theme,
         "language": LANGUAGES.get(settings.language, settings.language),
+        "puzzle_channel": puzzle_channel or t.gettext("none (no puzzle of the day)"),
+        "puzzle_hour": t.gettext("{hour}:00 UTC", hour=settings.puzzle_hour),
     }
     chosen = {s.value for s in settings.changed}
     lines = [

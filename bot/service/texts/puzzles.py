@@ -1,0 +1,192 @@
+"""Puzzles and the puzzle of the day."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.service.texts.words import EN, Surface, color_name, variant_title
+from engine import Color, Variant
+from shax_i18n import N_, Translator
+
+ANSWERED_ALREADY = N_(
+    "That moment of your puzzle is answered already: answer under its newest message."
+)
+ANOTHER_OPEN = N_(
+    "You have another puzzle open: `/shax puzzle` shows it. Solve it or give it up first."
+)
+NO_PUZZLE_OPEN = N_("You have no puzzle open: `/shax puzzle` gives you one.")
+NOT_YOUR_PUZZLE = N_("This puzzle is someone else's: `/shax puzzle` gives you one of your own.")
+ANSWER_PLACEHOLDER = N_("Your answer")
+SOLVE_IT = N_("Solve it")
+SHOW_SOLUTION = N_("Show the solution")
+NEXT_PUZZLE = N_("Next puzzle")
+NO_DAILY = N_("This puzzle of the day is no longer here: `/shax puzzle` gives you one.")
+
+
+def all_tried(variant: Variant, t: Translator = EN) -> str:
+    return t.gettext(
+        "You have tried every puzzle of {board}: try the other board, or the puzzle of the day.",
+        board=variant_title(variant, t),
+    )
+
+
+def not_an_action(text: str, legal: Sequence[str], t: Translator = EN) -> str:
+    return t.gettext(
+        "`{text}` is not an action you can take in this puzzle. You can take: {legal}.",
+        text=text,
+        legal=", ".join(legal),
+    )
+
+
+def task(color: Color, moves: int, t: Translator = EN) -> str:
+    """What the puzzle asks (also the picture's caption): ``"White to play and win in 2"``."""
+    if color is Color.WHITE:
+        return t.ngettext(
+            "White to play and win in {n} move", "White to play and win in {n} moves", moves
+        )
+    return t.ngettext(
+        "Black to play and win in {n} move", "Black to play and win in {n} moves", moves
+    )
+
+
+def how_to_answer(in_game_here: bool, t: Translator = EN, *, surface: Surface) -> str:
+    """How to answer, and, where ``/shax move`` means the player's game, that it does."""
+    if in_game_here:
+        return t.gettext(
+            "You are playing a game in this channel, so `/shax move` plays there: answer the "
+            "puzzle with `/shax puzzle answer:`."
+        )
+    if surface is Surface.DISCORD:
+        return t.gettext("Answer with the menu or `/shax move` (only you see this puzzle).")
+    return t.gettext("Answer with `/shax move`, or `/shax puzzle give-up:` for the solution.")
+
+
+def puzzle_heading(
+    number: int, variant: Variant, rating: float, resumed: bool, t: Translator = EN
+) -> str:
+    if resumed:
+        return t.gettext(
+            "**Puzzle {number}** ({board}, rated {rating}), still open:",
+            number=number,
+            board=variant_title(variant, t),
+            rating=round(rating),
+        )
+    return t.gettext(
+        "**Puzzle {number}** ({board}, rated {rating}):",
+        number=number,
+        board=variant_title(variant, t),
+        rating=round(rating),
+    )
+
+
+def find_the_win(color: Color, moves: int, t: Translator = EN) -> str:
+    return t.ngettext(
+        "You play {color}: find the only move that wins, in {n} move.",
+        "You play {color}: find the only move that wins, in {n} moves.",
+        moves,
+        color=color_name(color, t),
+    )
+
+
+def right_step(action: str, defence: Sequence[str], moves_left: int, t: Translator = EN) -> str:
+    """A right action: the removal is next, or the defence answered and ``moves_left``
+    remain."""
+    if not defence:
+        return t.gettext("**{action}** is right: now the removal it earns.", action=action)
+    return t.ngettext(
+        "**{action}** is right. The defence answers **{reply}**: now win in {n} move.",
+        "**{action}** is right. The defence answers **{reply}**: now win in {n} moves.",
+        moves_left,
+        action=action,
+        reply=" ".join(defence),
+    )
+
+
+def solved(action: str, t: Translator = EN) -> str:
+    return t.gettext("**{action}** wins. Solved!", action=action)
+
+
+def line(steps: Sequence[tuple[str, bool]], t: Translator = EN) -> str:
+    """A line of play: the solver's actions in bold, the defence's plain."""
+    return " ".join(f"**{a}**" if mine else a for a, mine in steps)
+
+
+def wrong(action: str, steps: Sequence[tuple[str, bool]], t: Translator = EN) -> str:
+    """A wrong action, not played: the line that wins from there."""
+    return t.gettext(
+        "**{action}** lets the win go: with the best defence it draws or loses, by the "
+        "endgame tables. The win was {line}.",
+        action=action,
+        line=line(steps, t),
+    )
+
+
+def given_up(steps: Sequence[tuple[str, bool]], t: Translator = EN) -> str:
+    return t.gettext("The win was {line}.", line=line(steps, t))
+
+
+def rating_change(before: float, after: float, provisional: bool, t: Translator = EN) -> str:
+    shown = f"{round(after)}{'?' if provisional else ''}"
+    change = round(after) - round(before)
+    return t.gettext(
+        "Puzzle rating: {before} → {after} ({change}).",
+        before=round(before),
+        after=shown,
+        change=f"{change:+d}",
+    )
+
+
+UNRATED = N_("You had tried this puzzle before, so it is not rated this time.")
+
+
+def puzzle_streak(streak: int, best: int, t: Translator = EN) -> str:
+    if streak == 0:
+        return t.ngettext(
+            "Your puzzle streak ends (best: {n} solved in a row).",
+            "Your puzzle streak ends (best: {n} solved in a row).",
+            best,
+        )
+    return t.ngettext(
+        "Puzzle streak: {n} solved in a row.", "Puzzle streak: {n} solved in a row.", streak
+    )
+
+
+def standing_line(rating: str, streak: int, t: Translator = EN) -> str:
+    return t.ngettext(
+        "Your puzzle rating: {rating} · streak {n}.",
+        "Your puzzle rating: {rating} · streak {n}.",
+        streak,
+        rating=rating,
+    )
+
+
+def daily_post(day: str, color: Color, moves: int, t: Translator = EN) -> str:
+    return t.gettext(
+        "**Puzzle of the day**, {day}: {task}. Press *Solve it*: your answers are yours alone.",
+        day=day,
+        task=task(color, moves, t),
+    )
+
+
+def daily_yesterday(tried: int, solved_by: int, first: str | None, t: Translator = EN) -> str:
+    """Yesterday's puzzle of the day: how many solved it, and who first (``first``
+    as the surface writes a player)."""
+    if first is None:
+        return t.ngettext(
+            "Yesterday's puzzle: nobody solved it ({n} tried).",
+            "Yesterday's puzzle: nobody solved it ({n} tried).",
+            tried,
+        )
+    return t.ngettext(
+        "Yesterday's puzzle: solved by {n} of {tried}, first by {player}.",
+        "Yesterday's puzzle: solved by {n} of {tried}, first by {player}.",
+        solved_by,
+        tried=tried,
+        player=first,
+    )
+
+
+def daily_done(solved: bool, t: Translator = EN) -> str:
+    if solved:
+        return t.gettext("You solved this puzzle of the day already. Well done!")
+    return t.gettext("You tried this puzzle of the day already: tomorrow brings another.")
