@@ -30,6 +30,7 @@ from bot.discord.custom_ids import (
     review_id,
     to_id,
 )
+from bot.discord.puzzle_components import PUZZLE_ITEMS
 from bot.service import texts
 from bot.service.facade import ShaxService
 from bot.service.replies import Place, Reply, Said, Thinking, User, UserError
@@ -447,5 +448,6 @@ DYNAMIC_ITEMS: dict[str, type[discord.ui.DynamicItem[Any]]] = {
     "review": ReviewButton,
     "accept": AcceptButton,
     "decline": DeclineButton,
+    **PUZZLE_ITEMS,
 }
 """One dynamic item per kind of :data:`TEMPLATES`, registered in ``setup_hook``."""

@@ -26,6 +26,9 @@ from bot.storage import DailyResults, DailyRow, PuzzleRow
 DAILY_VARIANT = "shax"
 REPOST_AFTER = timedelta(minutes=10)
 """A claimed puzzle of the day not posted after this long is claimed and posted again."""
+NOT_POSTED = 0
+"""The message of a puzzle of the day that its channel would not take (gone, or closed to
+the bot): it is not tried again."""
 
 
 @dataclass(frozen=True)

@@ -351,6 +351,7 @@ class ShaxService:
         """Record that ``reply``'s board needs no showing any more (a surface without
         messages showed it, or its channel is gone or closed to the bot)."""
         await self.boards.shown(reply)
+        await self.puzzles.shown(reply)
 
     async def reconcile(self) -> list[Notice]:
         """The boards the players have not seen, to show now (see

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import renderer
 from bot.service.compose import Composer
-from bot.service.daily import DailyDue, DailyPuzzles
+from bot.service.daily import NOT_POSTED, DailyDue, DailyPuzzles
 from bot.service.kernel import parse_variant, side_of
 from bot.service.puzzles import Answered, PuzzleDesk, Standing, Try
 from bot.service.replies import (
@@ -114,6 +114,10 @@ class PuzzleReplies:
         """Remember the message that shows a puzzle of the day (it is posted once)."""
         if isinstance(reply.controls, DailyControls):
             await self.daily.posted(reply.controls.daily_id, message_id)
+
+    async def shown(self, reply: Reply) -> None:
+        """A puzzle of the day that its channel would not take is not posted again."""
+        await self.posted(reply, NOT_POSTED)
 
     # -- the messages ----------------------------------------------------------------------
 

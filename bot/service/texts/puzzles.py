@@ -17,9 +17,6 @@ ANOTHER_OPEN = N_(
 NO_PUZZLE_OPEN = N_("You have no puzzle open: `/shax puzzle` gives you one.")
 NOT_YOUR_PUZZLE = N_("This puzzle is someone else's: `/shax puzzle` gives you one of your own.")
 ANSWER_PLACEHOLDER = N_("Your answer")
-SOLVE_IT = N_("Solve it")
-SHOW_SOLUTION = N_("Show the solution")
-NEXT_PUZZLE = N_("Next puzzle")
 NO_DAILY = N_("This puzzle of the day is no longer here: `/shax puzzle` gives you one.")
 
 

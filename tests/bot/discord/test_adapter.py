@@ -23,11 +23,15 @@ from bot.discord.custom_ids import (
     TEMPLATES,
     accept_id,
     act_id,
+    daily_id,
     decline_id,
     destination_action,
     draw_id,
+    giveup_id,
+    nextpuzzle_id,
     nodraw_id,
     parse_custom_id,
+    puzzle_id,
     rematch_id,
     resign_id,
     review_id,
@@ -85,6 +89,10 @@ SAMPLE_IDS = {
     "review": review_id(BIG),
     "accept": accept_id(BIG),
     "decline": decline_id(BIG),
+    "puzzle": puzzle_id(BIG, BIG),
+    "giveup": giveup_id(BIG),
+    "nextpuzzle": nextpuzzle_id(BIG),
+    "daily": daily_id(BIG),
 }
 
 

@@ -112,3 +112,16 @@ async def test_the_next_day_says_who_solved_it_first_and_how_many(
     text = words(tomorrow.reply.text)
     assert f"Yesterday's puzzle: solved by 2 of 3, first by <@{AMINA.id}>." in text
     assert daily_id(tomorrow) != daily
+
+
+async def test_a_channel_that_will_not_take_the_post_is_not_tried_all_day(
+    service: ShaxService, clock: FakeClock
+) -> None:
+    clock.moment = datetime(2026, 11, 26, 9, 0, tzinfo=UTC)
+    await choose(service)
+    [post] = dailies(await service.tick())
+    await service.shown(post.reply)  # the channel is gone, or closed to the bot
+    clock.advance(hours=2)
+    assert dailies(await service.tick()) == []
+    clock.moment = datetime(2026, 11, 27, 9, 0, tzinfo=UTC)
+    assert len(dailies(await service.tick())) == 1
