@@ -141,7 +141,7 @@ class PuzzleReplies:
         if answered.verdict == "solved":
             parts = [Said(texts.solved, answered.action)]
         elif answered.action:
-            parts = [Said(texts.wrong, answered.action, _line(found))]
+            parts = [Said(texts.wrong, answered.action, _line(found), found.first_step)]
         else:
             parts = [Said(texts.given_up, _line(found))]
         assert answered.ended is not None

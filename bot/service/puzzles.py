@@ -39,7 +39,7 @@ from bot.storage import (
     Solver,
     Storage,
 )
-from engine import Color, Kind, Position, ShaxError, replay
+from engine import Color, Kind, Position, ShaxError, Step, replay
 from engine.tables.puzzles import Puzzle, answer, shipped
 
 VARIANTS = ("shax", "shax-small")
@@ -83,8 +83,17 @@ class Try:
 
     @property
     def moves_left(self) -> int:
-        """The solver's steps still to find (a move and its removal are one step)."""
-        return self.puzzle.moves - _steps_made(self.puzzle, self.attempt.played, self.solver)
+        """The solver's steps still to find (a move and its removal are one step: while
+        the removal is due, the step is still to finish)."""
+        made = _steps_made(self.puzzle, self.attempt.played, self.solver)
+        removing = self.position.step is Step.REMOVE and self.position.turn == self.solver.value
+        return self.puzzle.moves - made + removing
+
+    @property
+    def first_step(self) -> bool:
+        """Whether the solver is still to take the puzzle's first action (where every
+        other move draws or loses; later, another may win, only not as soon)."""
+        return not self.attempt.played
 
     @property
     def record(self) -> tuple[str, ...]:

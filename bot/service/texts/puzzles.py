@@ -108,11 +108,19 @@ def line(steps: Sequence[tuple[str, bool]], t: Translator = EN) -> str:
     return " ".join(f"**{a}**" if mine else a for a, mine in steps)
 
 
-def wrong(action: str, steps: Sequence[tuple[str, bool]], t: Translator = EN) -> str:
-    """A wrong action, not played: the line that wins from there."""
+def wrong(action: str, steps: Sequence[tuple[str, bool]], first: bool, t: Translator = EN) -> str:
+    """A wrong action, not played, and the line that wins from there. On the first step
+    every other action draws or loses; later, another may still win, but not as soon."""
+    if first:
+        return t.gettext(
+            "**{action}** lets the win go: with the best defence it draws or loses, by the "
+            "endgame tables. The win was {line}.",
+            action=action,
+            line=line(steps, t),
+        )
     return t.gettext(
-        "**{action}** lets the win go: with the best defence it draws or loses, by the "
-        "endgame tables. The win was {line}.",
+        "**{action}** misses the quickest win: with the best defence it wins later or not "
+        "at all, by the endgame tables. The win was {line}.",
         action=action,
         line=line(steps, t),
     )

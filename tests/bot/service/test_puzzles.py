@@ -24,7 +24,9 @@ from bot.service.replies import (
     User,
     UserError,
 )
-from bot.storage import Glicko, Solver
+from bot.storage import Glicko, PuzzleRow, Solver
+from engine import replay
+from engine.tables.puzzles import Puzzle, answer
 from tests.bot.conftest import AMINA, BASHIR, CAWO, ELSEWHERE, HERE, ServiceFactory, start_game
 from tests.services import Drawn, files, refused, words
 
@@ -227,3 +229,43 @@ async def test_every_shipped_puzzle_is_stored_once(service: ShaxService, variant
     ids = await service.storage.puzzle_ids(variant)
     assert len(ids) == len(shipped(variant))
     assert (await service.puzzles.desk.start(BASHIR, variant))[1]
+
+
+def slip_after_first_step(puzzle: PuzzleRow) -> str | None:
+    """A legal action of the solver's second step that ``answer`` judges wrong, if the
+    puzzle's first step is a move and its removal and has one."""
+    if puzzle.moves < 2 or not puzzle.solution[1].startswith("x"):
+        return None
+    line = Puzzle(puzzle.variant, puzzle.record, puzzle.solution, puzzle.moves, 0, 0, 0)
+    played = puzzle.solution[:3]
+    position = replay(puzzle.variant, (*puzzle.record, *played))
+    for action in position.legal_notations():
+        if answer(line, played, action).verdict == "wrong":
+            return action
+    return None
+
+
+async def test_a_step_counts_once_its_removal_is_made_and_a_later_slip_is_named_so(
+    service: ShaxService,
+) -> None:
+    await service.puzzles.desk.ready()
+    for puzzle_id in await service.storage.puzzle_ids("shax-small"):
+        chosen = await service.storage.get_puzzle(puzzle_id)
+        assert chosen is not None
+        if (slip := slip_after_first_step(chosen)) is not None:
+            break
+    else:
+        raise AssertionError("no shipped puzzle has a wrong second step")
+    found = await service.puzzles.desk.start_puzzle(AMINA, chosen.id, None)
+    assert found.moves_left == chosen.moves and found.first_step
+    moved = await service.play(AMINA, HERE, chosen.solution[0])
+    assert "now the removal it earns" in words(moved.text)
+    pending = await open_try(service)
+    assert pending.moves_left == chosen.moves and not pending.first_step
+    assert {c.value for c in controls(moved).choices} == set(pending.position.legal_notations())
+    removed = await service.play(AMINA, HERE, chosen.solution[1])
+    assert f"now win in {chosen.moves - 1} move" in words(removed.text)
+    later = await open_try(service)
+    assert later.moves_left == chosen.moves - 1 and later.attempt.played == chosen.solution[:3]
+    reply = await service.play(AMINA, HERE, slip)
+    assert f"**{slip}** misses the quickest win" in words(reply.text)
