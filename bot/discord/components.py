@@ -30,7 +30,6 @@ from bot.discord.custom_ids import (
     review_id,
     to_id,
 )
-from bot.discord.puzzle_components import PUZZLE_ITEMS
 from bot.service import texts
 from bot.service.facade import ShaxService
 from bot.service.replies import Place, Reply, Said, Thinking, User, UserError
@@ -49,12 +48,16 @@ def _service(interaction: discord.Interaction[Any]) -> ShaxService:
     return client_of(interaction).service
 
 
-class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLATES["act"]):
-    """The select of legal actions under a live board (or of stones, in a two-step move)."""
+class VersionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"(?!)"):
+    """A select of one moment of something that changes (a game, a puzzle's try): its
+    custom id carries the thing's number (named ``group`` in its template) and version,
+    so a pick on a superseded moment is refused."""
+
+    group = "game_id"
 
     def __init__(
         self,
-        game_id: int,
+        number: int,
         version: int,
         *,
         options: list[discord.SelectOption] | None = None,
@@ -63,7 +66,7 @@ class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLAT
     ) -> None:
         super().__init__(
             discord.ui.Select(
-                custom_id=act_id(game_id, version),
+                custom_id=self.make_id(number, version),
                 options=options or [],
                 placeholder=placeholder,
                 min_values=1,
@@ -71,21 +74,38 @@ class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLAT
                 row=row,
             )
         )
-        self.game_id = game_id
+        self.number = number
         self.version = version
+
+    @staticmethod
+    def make_id(number: int, version: int, /) -> str:
+        raise NotImplementedError
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Self:
-        return cls(int(match["game_id"]), int(match["version"]))
+        return cls(int(match[cls.group]), int(match["version"]))
+
+    @property
+    def picked(self) -> str:
+        return self.item.values[0] if self.item.values else ""
+
+
+class ActSelect(VersionSelect, template=TEMPLATES["act"]):
+    """The select of legal actions under a live board (or of stones, in a two-step move)."""
+
+    make_id = staticmethod(act_id)
+
+    @property
+    def game_id(self) -> int:
+        return self.number
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         # A two-step move's stone (a bare point) comes back as the ephemeral destination
         # picker: the reply's ``ephemeral`` flag decides, so the same call serves both.
         service = _service(interaction)
-        value = self.item.values[0] if self.item.values else ""
-        user, place = actor(interaction), place_of(interaction)
+        value, user, place = self.picked, actor(interaction), place_of(interaction)
 
         async def call(thinking: Thinking) -> Reply:
             return await service.play(
@@ -366,24 +386,30 @@ async def answer_when_ready(
         log.warning("Could not show user %s their answer", interaction.user.id, exc_info=True)
 
 
-class _ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
-    """A button under a challenge; subclasses set :meth:`act`, the typed service call."""
+class NumberedButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A button whose custom id carries one number (named ``group`` in its template: a
+    challenge, a puzzle's try, a puzzle of the day); a subclass says its id, label, look
+    and :meth:`act`, the typed service call, and where its reply goes."""
 
     style = discord.ButtonStyle.secondary
+    emoji: str | None = None
+    group = "challenge_id"
+    placement = Placement.REPLACE
 
-    def __init__(self, challenge_id: int, *, row: int | None = None, t: Translator = EN) -> None:
+    def __init__(self, number: int, *, row: int | None = None, t: Translator = EN) -> None:
         super().__init__(
             discord.ui.Button(
-                custom_id=self.make_id(challenge_id),
+                custom_id=self.make_id(number),
                 label=self.label_in(t),
                 style=self.style,
+                emoji=self.emoji,
                 row=row,
             )
         )
-        self.challenge_id = challenge_id
+        self.number = number
 
     @staticmethod
-    def make_id(challenge_id: int) -> str:
+    def make_id(number: int, /) -> str:
         raise NotImplementedError
 
     @staticmethod
@@ -398,7 +424,7 @@ class _ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Self:
-        return cls(int(match["challenge_id"]))
+        return cls(int(match[cls.group]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         service = _service(interaction)
@@ -407,7 +433,15 @@ class _ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         async def call(thinking: Thinking) -> Reply:
             return await self.act(service, user, place)
 
-        await client_of(interaction).responder.click(interaction, call, Placement.REPLACE)
+        await client_of(interaction).responder.click(interaction, call, self.placement)
+
+
+class _ChallengeButton(NumberedButton, template=r"(?!)"):
+    """A button under a challenge."""
+
+    @property
+    def challenge_id(self) -> int:
+        return self.number
 
 
 class AcceptButton(_ChallengeButton, template=TEMPLATES["accept"]):
@@ -438,7 +472,7 @@ class DeclineButton(_ChallengeButton, template=TEMPLATES["decline"]):
         return await service.decline(user, place, self.challenge_id)
 
 
-DYNAMIC_ITEMS: dict[str, type[discord.ui.DynamicItem[Any]]] = {
+GAME_ITEMS: dict[str, type[discord.ui.DynamicItem[Any]]] = {
     "act": ActSelect,
     "to": ToSelect,
     "resign": ResignButton,
@@ -448,6 +482,5 @@ DYNAMIC_ITEMS: dict[str, type[discord.ui.DynamicItem[Any]]] = {
     "review": ReviewButton,
     "accept": AcceptButton,
     "decline": DeclineButton,
-    **PUZZLE_ITEMS,
 }
-"""One dynamic item per kind of :data:`TEMPLATES`, registered in ``setup_hook``."""
+"""The dynamic items of games and challenges (all of them: :mod:`bot.discord.items`)."""

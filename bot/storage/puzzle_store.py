@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import Connection, RowMapping, exists, func, select, update
+from sqlalchemy import Connection, RowMapping, Table, exists, func, select, update
 
 from bot.storage.puzzle_rows import (
     AttemptRow,
@@ -46,6 +47,10 @@ def _glicko_values(g: Glicko) -> dict[str, float]:
 
 class PuzzleStore(Statements):
     """Puzzles, tries, puzzle standings and the puzzles of the day."""
+
+    def _new_row(self, table: Table, **values: Any) -> Any:
+        """Insert a row unless a unique key holds it already: the new row, or nothing."""
+        return self._d.insert(table).values(**values).on_conflict_do_nothing().returning(*table.c)
 
     # -- puzzles ---------------------------------------------------------------------
 
@@ -137,17 +142,13 @@ class PuzzleStore(Statements):
                 solver.on_conflict_do_update(index_elements=["user_id"], set_={"name": name})
             )
             first = conn.execute(tried).first() is None
-            opening = (
-                self._d.insert(puzzle_attempts)
-                .values(
-                    user_id=user_id,
-                    puzzle_id=puzzle_id,
-                    daily_id=daily_id,
-                    rated=first,
-                    started_at=now,
-                )
-                .on_conflict_do_nothing()
-                .returning(*puzzle_attempts.c)
+            opening = self._new_row(
+                puzzle_attempts,
+                user_id=user_id,
+                puzzle_id=puzzle_id,
+                daily_id=daily_id,
+                rated=first,
+                started_at=now,
             )
             return conn.execute(opening).mappings().first()
 
@@ -243,17 +244,13 @@ class PuzzleStore(Statements):
     ) -> DailyRow | None:
         """Claim the server's puzzle of ``day``: the row, or ``None`` if it was claimed
         already (by this process or another)."""
-        claiming = (
-            self._d.insert(daily_puzzles)
-            .values(
-                guild_id=guild_id,
-                day=day,
-                channel_id=channel_id,
-                puzzle_id=puzzle_id,
-                claimed_at=now,
-            )
-            .on_conflict_do_nothing()
-            .returning(*daily_puzzles.c)
+        claiming = self._new_row(
+            daily_puzzles,
+            guild_id=guild_id,
+            day=day,
+            channel_id=channel_id,
+            puzzle_id=puzzle_id,
+            claimed_at=now,
         )
         row = await self._row(claiming)
         return None if row is None else daily_row(row)

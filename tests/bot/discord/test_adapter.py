@@ -16,7 +16,6 @@ import engine
 import engine.ai
 from bot.config import DEFAULT_API_BASE_URL, Settings
 from bot.discord import ShardedShaxBot, ShaxBot, ShaxBotBase, create_bot, use_endpoints
-from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.context import pings_someone_else
 from bot.discord.custom_ids import (
     CUSTOM_ID_MAX,
@@ -37,6 +36,7 @@ from bot.discord.custom_ids import (
     review_id,
     to_id,
 )
+from bot.discord.items import DYNAMIC_ITEMS
 from bot.discord.render import DiscordMessage, build_view, to_discord, truncate, voice
 from bot.service.replies import (
     BOARD_FILENAME,
