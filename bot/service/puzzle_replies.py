@@ -80,6 +80,12 @@ class PuzzleReplies:
     async def choices(self, found: Try, typed: str) -> list[Choice]:
         return await self.desk.legal_choices(found, typed)
 
+    async def answer_choices(self, user: User, typed: str = "") -> list[Choice]:
+        """The legal actions of the player's open puzzle starting with ``typed`` (the
+        autocomplete of ``/shax puzzle answer:``, which answers it wherever it is typed)."""
+        found = await self.desk.open_try(user.id)
+        return [] if found is None else await self.desk.legal_choices(found, typed)
+
     async def meant(self, user: User, place: Place) -> Try | None:
         """The open puzzle ``/shax move`` answers here, if it answers one (see
         :meth:`PuzzleDesk.meant`)."""
