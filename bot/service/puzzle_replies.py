@@ -167,6 +167,8 @@ class PuzzleReplies:
         controls = PuzzleControls(
             attempt.id,
             attempt.version,
+            found.puzzle.variant,
+            found.record,
             found.choices(),
             Said.message(texts.ANSWER_PLACEHOLDER),
         )

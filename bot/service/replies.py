@@ -257,6 +257,9 @@ class PuzzleControls:
 
     attempt_id: int
     version: int
+    variant: str
+    record: tuple[str, ...]
+    """The actions that reach the position shown (a surface without pictures draws it)."""
     choices: tuple[Choice, ...] = ()
     placeholder: Said | None = None
 

@@ -55,7 +55,7 @@ def how_to_answer(in_game_here: bool, t: Translator = EN, *, surface: Surface) -
         )
     if surface is Surface.DISCORD:
         return t.gettext("Answer with the menu or `/shax move` (only you see this puzzle).")
-    return t.gettext("Answer with `/shax move`, or `/shax puzzle give-up:` for the solution.")
+    return t.gettext("Answer with `/shax move`, or `/shax puzzle give-up:true` for the solution.")
 
 
 def puzzle_heading(
