@@ -21,9 +21,9 @@ from babel.messages.pofile import read_po
 import renderer
 from bot.service.bot_turns import ActionChooser
 from bot.service.facade import ShaxService
-from bot.service.replies import Attachment, Channel, Reply, Said, User, UserError, Voice, drawn
-from bot.service.texts import Surface
+from bot.service.replies import Attachment, Channel, Reply, Said, User, UserError, drawn
 from bot.storage import Storage
+from bot.words import Surface, Voice
 from bot.workers.ai import AIPool, Chooser, random_chooser
 from shax_i18n import translator
 from shax_i18n.catalogue import catalogue_path
@@ -121,7 +121,7 @@ def words(said: Said | None, language: str = "en", surface: Surface = Surface.DI
     """What a reader of ``language`` reads (:func:`voice`)."""
     if said is None:
         return ""
-    return said.words(voice(language, surface))
+    return voice(language, surface).say(said)
 
 
 async def files(reply: Reply, language: str = "en") -> list[Attachment]:

@@ -2,7 +2,8 @@
 and inside the bot only ``bot/discord/`` (and the entry point that starts it) knows Discord.
 
 The message catalogue (``shax_i18n``) serves the renderer and the bot; it needs neither
-of them, nor the engine, and the engine never needs words."""
+of them, nor the engine, and the engine never needs words. Inside the bot, the words
+(``bot/words``) serve the adapters, which alone speak."""
 
 from __future__ import annotations
 
@@ -65,11 +66,9 @@ def test_only_the_discord_rooms_import_discord() -> None:
         assert "discord" not in names, f"{path} imports discord"
 
 
-def test_the_storage_imports_nothing_above_it() -> None:
-    """The storage writes the standings it is handed: the streak rule, like every rule, is
-    the service's, and the storage never imports it (nor the adapters above)."""
-    above = ("bot.service", "bot.discord", "bot.console", "bot.workers")
-    for path in sorted((ROOT / "bot" / "storage").rglob("*.py")):
+def assert_imports_nothing_of(folder: str, above: tuple[str, ...]) -> None:
+    """No module under ``folder`` imports a module (or a name of one) under ``above``."""
+    for path in sorted((ROOT / folder).rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
@@ -82,7 +81,24 @@ def test_the_storage_imports_nothing_above_it() -> None:
                 assert not module.startswith(above), f"{path.relative_to(ROOT)} imports {module}"
 
 
-@pytest.mark.parametrize("package", ["renderer", "bot.service", "bot.storage", "bot.console"])
+def test_the_storage_imports_nothing_above_it() -> None:
+    """The storage writes the standings it is handed: the streak rule, like every rule, is
+    the service's, and the storage never imports it (nor the adapters above)."""
+    assert_imports_nothing_of(
+        "bot/storage", ("bot.service", "bot.discord", "bot.console", "bot.workers")
+    )
+
+
+def test_the_words_serve_the_adapters_and_import_none_of_them() -> None:
+    """``bot/words`` turns the service's replies into sentences for every surface; it knows
+    the service's values, never an adapter (and the service never knows it:
+    ``tests/bot/service/test_speaking_at_the_edge.py``)."""
+    assert_imports_nothing_of("bot/words", ("bot.discord", "bot.console", "bot.workers"))
+
+
+@pytest.mark.parametrize(
+    "package", ["renderer", "bot.service", "bot.words", "bot.storage", "bot.console"]
+)
 def test_importing_a_package_does_not_load_discord(package: str) -> None:
     loaded = "sorted(m for m in ('discord', 'bot.discord') if m in sys.modules)"
     code = f"import sys, {package}; print({loaded})"

@@ -20,12 +20,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot import words
 from bot.console.handover import draw_answerer, elsewhere, elsewhere_line, is_bare_action
 from bot.console.markup import terminal_text
 from bot.console.reader import last_word
 from bot.console.textboard import text_board
 from bot.readers import requester_language
-from bot.service import board_words, texts
 from bot.service.facade import ShaxService
 from bot.service.replies import (
     Attachment,
@@ -38,10 +38,11 @@ from bot.service.replies import (
     Said,
     User,
     UserError,
-    Voice,
     drawn,
 )
-from bot.service.texts import Surface
+from bot.words import boards
+from bot.words.terms import Surface
+from bot.words.voice import Voice
 from engine import VARIANT_IDS, Variant, get_variant, replay
 from engine.ai import LEVELS
 from shax_i18n import LANGUAGES, N_, Translator, translator
@@ -104,9 +105,9 @@ Tab completes commands, options and the legal actions; the up arrow recalls a li
 )
 
 
-def help_text(variant: Variant, t: Translator = texts.EN) -> str:
+def help_text(variant: Variant, t: Translator = words.EN) -> str:
     """The commands, with notation examples that exist on ``variant``'s board."""
-    ex = board_words.examples(variant)
+    ex = boards.examples(variant)
     if ex.remove:
         notation = t.gettext("{move} moves, {remove} removes", move=ex.move, remove=ex.remove)
     else:
@@ -118,8 +119,8 @@ def help_text(variant: Variant, t: Translator = texts.EN) -> str:
         place=ex.place,
         notation=notation,
         languages="|".join(LANGUAGES),
-        variant=texts.variant_title(variant, t),
-        points=board_words.point_names(variant),
+        variant=words.variant_title(variant, t),
+        points=boards.point_names(variant),
     )
 
 
@@ -186,7 +187,7 @@ class Console:
 
     def say(self, said: Said | str) -> None:
         """Words for the terminal: Discord's markdown as terminal text."""
-        text = said if isinstance(said, str) else said.words(self.speaking)
+        text = said if isinstance(said, str) else self.speaking.say(said)
         self.write(terminal_text(text, ansi=self.ansi))
 
     def person(self, text: str) -> User:
@@ -245,7 +246,7 @@ class Console:
                     )
                 )
         except UserError as exc:
-            self.say("✗ " + exc.message.words(self.speaking))
+            self.say("✗ " + self.speaking.say(exc.message))
         await self.show_notices()
         await self.refresh()
 
@@ -253,7 +254,7 @@ class Console:
         """The service's callback: the bot starts to think (said once per command)."""
         if not self._said_thinking:
             self._said_thinking = True
-            self.say(Said(texts.thinking, BOT_USER.name))
+            self.say(Said("thinking", BOT_USER.name))
 
     async def shax(self, command: str, args: list[str]) -> None:
         opts, rest = _options(args)
@@ -293,7 +294,7 @@ class Console:
         elif command == "move":
             action = opt("action")
             if action is None:
-                example = board_words.examples(self.variant).place
+                example = boards.examples(self.variant).place
                 raise UserError(
                     Said.message(
                         N_("Say which action: /shax move action:{example}."), example=example
@@ -310,7 +311,7 @@ class Console:
                 _, record = await s.record(self.last_game_id)
                 stem = f"game{self.last_game_id}-ply{len(record)}"
         elif command == "review":
-            self.write(t.gettext(texts.REVIEWING))
+            self.write(t.gettext(words.REVIEWING))
             reply = await s.review(me, here, self.last_game_id)
             stem = f"game{self.last_game_id}" if self.last_game_id else None
         elif command == "streak":
@@ -351,7 +352,7 @@ class Console:
     async def show(self, reply: Reply, stem: str | None = None) -> None:
         t = self.speaking.t
         reply = await drawn(reply, self.speaking)
-        text = reply.text.words(self.speaking)
+        text = self.speaking.say(reply.text)
         self.say(t.gettext("(only you see this) {text}", text=text) if reply.ephemeral else text)
         record: tuple[str, ...] = ()
         if reply.game_id is not None:
@@ -441,7 +442,7 @@ class Console:
         """A notice about a game in another channel (a bot move that was pending when
         the console last stopped, say): one line naming the channel; the keyboard stays
         with whoever is typing here."""
-        text = notice.reply.text.words(self.speaking)
+        text = self.speaking.say(notice.reply.text)
         self.say(elsewhere_line(notice.channel_id, text, self.speaking.t))
         await self.service.shown(notice.reply)
 

@@ -16,6 +16,7 @@ from typing import Any, Self
 
 import discord
 
+from bot import words
 from bot.discord.context import Placement, actor, client_of, place_of
 from bot.discord.custom_ids import (
     TEMPLATES,
@@ -30,18 +31,12 @@ from bot.discord.custom_ids import (
     review_id,
     to_id,
 )
-from bot.service import texts
 from bot.service.facade import ShaxService
 from bot.service.replies import Place, Reply, Said, Thinking, User, UserError
-from bot.service.texts import EN
+from bot.words.terms import EN
 from shax_i18n import Translator
 
 log = logging.getLogger(__name__)
-
-
-def played(action: str, t: Translator = EN) -> str:
-    """The receipt that closes the destination picker."""
-    return t.gettext("You played **{action}**.", action=action)
 
 
 def _service(interaction: discord.Interaction[Any]) -> ShaxService:
@@ -163,7 +158,7 @@ class ToSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLATE
             interaction,
             call,
             Placement.BOARD,
-            receipt=Said(played, action),
+            receipt=Said("played", action),
         )
 
 
@@ -354,7 +349,7 @@ class ReviewButton(_FinishedGameButton, template=TEMPLATES["review"]):
         self, interaction: discord.Interaction[Any], service: ShaxService, user: User, place: Place
     ) -> None:
         await answer_when_ready(
-            interaction, texts.REVIEWING, lambda: service.review(user, place, self.game_id)
+            interaction, words.REVIEWING, lambda: service.review(user, place, self.game_id)
         )
 
 

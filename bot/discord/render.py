@@ -33,9 +33,9 @@ from bot.service.replies import (
     Reply,
     Said,
     User,
-    Voice,
 )
-from bot.service.texts import Surface
+from bot.words.terms import Surface
+from bot.words.voice import Voice
 from shax_i18n import Translator
 
 MAX_CONTENT = 2000
@@ -144,7 +144,7 @@ def to_discord(reply: Reply, speaking: Voice) -> DiscordMessage:
         embed.set_image(url=f"attachment://{image.filename}")
         embeds.append(embed)
     return DiscordMessage(
-        content=truncate(reply.text.words(speaking), MAX_CONTENT),
+        content=truncate(speaking.say(reply.text), MAX_CONTENT),
         embeds=embeds,
         attachments=files,
         view=build_view(reply.controls, speaking),
@@ -183,7 +183,7 @@ def select_options(choices: tuple[Choice, ...], speaking: Voice) -> list[discord
 
 
 def _words(said: Said | None, speaking: Voice, limit: int) -> str | None:
-    return truncate(said.words(speaking), limit) or None if said is not None else None
+    return truncate(speaking.say(said), limit) or None if said is not None else None
 
 
 def build_view(controls: Controls | None, speaking: Voice) -> discord.ui.View | None:

@@ -59,7 +59,8 @@ from bot.discord.intime import (
 )
 from bot.discord.render import DiscordMessage, text_only, to_discord, voice
 from bot.discord.voices import reader_of, voice_of
-from bot.service.replies import Reply, Said, Thinking, UserError, Voice, drawn
+from bot.service.replies import Reply, Said, Thinking, UserError, drawn
+from bot.words.voice import Voice
 from shax_i18n import N_, Translator
 
 if TYPE_CHECKING:
@@ -186,7 +187,7 @@ class Responder(InTime):
                     interaction, self._drawing(interaction, call), interaction.response.defer
                 )
                 t = await self.reader(interaction)
-                done = (receipt or Said.message(DONE)).words(voice(t))
+                done = voice(t).say(receipt or Said.message(DONE))
                 await self._click_reply(interaction, reply, placement, done)
             except Exception as error:
                 await self._fail(interaction, error, reply)

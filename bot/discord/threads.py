@@ -11,16 +11,16 @@ from typing import Any, Literal
 
 import discord
 
+from bot import words
 from bot.discord.context import client_of
 from bot.discord.invite import missing
 from bot.discord.render import voice
 from bot.readers import players_language
-from bot.service import texts
 from bot.service.facade import ShaxService
 from bot.service.replies import ChannelBusy, Place, Reply, Said, UserError
 from bot.service.server_settings import Setting
-from bot.service.texts import EN
-from shax_i18n import N_, Translator, translator
+from bot.words.threads import NO_THREADS_HERE, THREAD_FAILED
+from shax_i18n import translator
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +66,7 @@ class GameThreads:
                 needed.update(send_messages=False, send_messages_in_threads=True)
             lacking = missing(interaction.app_permissions, needed)
             if lacking:
-                raise UserError(Said(cannot_play_here, lacking))
+                raise UserError(Said("cannot_play_here", lacking))
         mode = await self.mode_of(place.guild_id)
         can_thread = place.guild_id is not None and not place.is_thread and mode != "never"
         if not (can_thread and mode == "always"):
@@ -84,7 +84,7 @@ class GameThreads:
         sent = await thread.send(**message.send_kwargs())
         await self._service().posted(reply, sent.id)
         busy = mode != "always"
-        return Reply(text=Said(thread_pointer, thread.mention, busy=busy))
+        return Reply(text=Said("thread_pointer", thread.mention, busy=busy))
 
     async def mode_of(self, guild_id: int | None) -> str:
         """Where games go on a server: its own choice (``/shax settings``), else the bot's."""
@@ -99,7 +99,7 @@ class GameThreads:
         if me is not None:
             lacking = missing(channel.permissions_for(me), THREAD_PERMISSIONS)
             if lacking:
-                raise UserError(Said(missing_permissions, lacking))
+                raise UserError(Said("missing_permissions", lacking))
         try:
             return await channel.create_thread(
                 name=title[:THREAD_NAME_MAX],
@@ -108,7 +108,7 @@ class GameThreads:
                 reason="A game of Shax",
             )
         except discord.Forbidden:
-            raise UserError(Said(missing_permissions, ["Create Public Threads"])) from None
+            raise UserError(Said("missing_permissions", ["Create Public Threads"])) from None
         except discord.HTTPException as error:
             log.warning(
                 "Discord would not open a game thread in channel %s (%s %s)",
@@ -132,48 +132,12 @@ class GameThreads:
             # A game's message: in its players' language (bot/readers.py, rule 2).
             language = await players_language(self._service(), reply.players, thread.guild.id)
             speaking = voice(translator(language))
-            line = texts.result_elsewhere(result.line.words(speaking), thread.mention, speaking.t)
+            line = words.result_elsewhere(speaking.say(result.line), thread.mention, speaking.t)
             parent = self.client.get_partial_messageable(result.parent_channel_id)
             await parent.send(content=line, allowed_mentions=discord.AllowedMentions.none())
             await thread.edit(archived=True)
         except discord.HTTPException:
             log.warning("Could not close the game thread %s", channel_id, exc_info=True)
-
-
-THREAD_FAILED = N_(
-    "Discord wouldn't open a thread for your game just now (it answered with an error), "
-    "so no game was started. Try again in a minute, or start the game in another channel."
-)
-NO_THREADS_HERE = N_(
-    "A game is already being played here, and this channel can't hold threads — "
-    "start your game in another channel."
-)
-
-
-def thread_pointer(thread_mention: str, *, busy: bool, t: Translator = EN) -> str:
-    if busy:
-        return t.gettext(
-            "A game is already on here, so yours has a thread of its own: {thread}",
-            thread=thread_mention,
-        )
-    return t.gettext("Your game has a thread of its own: {thread}", thread=thread_mention)
-
-
-def missing_permissions(names: list[str], t: Translator = EN) -> str:
-    return t.gettext(
-        "I can't open a thread for your game here: I'm missing {permissions} in this channel. "
-        "Ask a server admin to give me that permission, or start the game in another channel.",
-        permissions=", ".join(names),
-    )
-
-
-def cannot_play_here(names: list[str], t: Translator = EN) -> str:
-    return t.gettext(
-        "I can't run a game in this channel: I'm missing {permissions} here. Ask a server "
-        "admin to give me that in this channel's permissions, or start the game in another "
-        "channel.",
-        permissions=", ".join(f"**{name}**" for name in names),
-    )
 
 
 def _with_mentions(reply: Reply, mentions: tuple[int, ...]) -> Reply:

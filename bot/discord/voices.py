@@ -11,7 +11,8 @@ import discord
 
 from bot.discord.render import voice
 from bot.readers import players_language, requester_language
-from bot.service.replies import Reply, Voice
+from bot.service.replies import Reply
+from bot.words.voice import Voice
 from shax_i18n import Translator, translator
 
 if TYPE_CHECKING:

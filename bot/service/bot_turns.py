@@ -15,7 +15,6 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
-from bot.service import texts
 from bot.service.compose import Composer
 from bot.service.kernel import GameKernel, other, player_key, side
 from bot.service.replies import Place, Reply, Said, Thinking, User, not_thinking
@@ -99,7 +98,7 @@ class BotPlayer:
         except ChannelTaken:
             raise k.busy(place, None) from None
         row, events, finished = await self.play_turns(row, thinking)
-        intro = Said(texts.bot_game_intro, user.name, bot_name, Said(texts.variant_title, variant))
+        intro = Said("bot_game_intro", user.name, bot_name, Said("variant_title", variant))
         return await self.composer.board_reply(
             row, events=events, intro=intro, finished=finished, viewer=user.id
         )
@@ -135,7 +134,7 @@ class BotPlayer:
                         act = random.Random(seed).choice(position.legal_actions())
                         after = position.apply(act)
                     events.append(
-                        Said(texts.action_line, position, act, after, me.name, other(row, me).name)
+                        Said("action_line", position, act, after, me.name, other(row, me).name)
                     )
                     row, finished = await k.commit(
                         fresh, act.notation(position.variant), after, fresh.draw_offered_by

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.service import settings_texts, texts
+from bot.service import messages
 from bot.service.bot_turns import FIRST_CHOICES, BotPlayer
 from bot.service.compose import Composer
 from bot.service.kernel import (
@@ -64,7 +64,7 @@ class Challenges:
         settings = await self.servers.of(place.guild_id)
         if not settings.allows(place):
             raise ChallengeError(
-                Said(settings_texts.games_not_here, [Channel(c) for c in sorted(settings.channels)])
+                Said("games_not_here", [Channel(c) for c in sorted(settings.channels)])
             )
 
     async def challenge(
@@ -73,16 +73,16 @@ class Challenges:
         """A challenge with Accept / Decline; it expires."""
         v = parse_variant(variant)
         if opponent.id == challenger.id:
-            raise ChallengeError(Said.message(texts.CHALLENGE_YOURSELF))
+            raise ChallengeError(Said.message(messages.CHALLENGE_YOURSELF))
         if opponent.id == self.kernel.bot_user.id:
-            raise ChallengeError(Said(texts.challenge_the_bot, LEVELS))
+            raise ChallengeError(Said("challenge_the_bot", LEVELS))
         if opponent.is_bot:
-            raise ChallengeError(Said(texts.challenge_a_bot_account, opponent.name))
+            raise ChallengeError(Said("challenge_a_bot_account", opponent.name))
         await self._check_allowed(place)
         await self.kernel.check_channel_free(place)
         for open_one in await self.kernel.storage.open_challenges(place.channel_id):
             if (open_one.challenger_id, open_one.opponent_id) == (challenger.id, opponent.id):
-                raise ChallengeError(Said(texts.already_challenged, opponent.name))
+                raise ChallengeError(Said("already_challenged", opponent.name))
         try:
             return await self._create(challenger, opponent, place, v, rematch_of=None)
         except (ChallengeTaken, ChannelTaken):
@@ -116,10 +116,10 @@ class Challenges:
             now,
         )
         text = Said(
-            texts.challenge_sent,
+            "challenge_sent",
             opponent,
             challenger.name,
-            None if rematch_of is not None else Said(texts.variant_title, variant),
+            None if rematch_of is not None else Said("variant_title", variant),
             expiry,
         )
         return Reply(
@@ -137,12 +137,12 @@ class Challenges:
         c = await self._challenge_for(user, place, challenge_id, "accept")
         if user.id != c.opponent_id:
             if user.id == c.challenger_id:
-                raise ChallengeError(Said(texts.accept_own_challenge, c.opponent_name))
-            raise NotYourGame(Said(texts.challenge_for_someone_else, c.opponent_name))
+                raise ChallengeError(Said("accept_own_challenge", c.opponent_name))
+            raise NotYourGame(Said("challenge_for_someone_else", c.opponent_name))
         now = k.now()
         if c.expires_at <= now:
             # A refusal changes nothing: the next tick closes the challenge and its message.
-            raise ChallengeError(Said.message(texts.CHALLENGE_EXPIRED))
+            raise ChallengeError(Said.message(messages.CHALLENGE_EXPIRED))
         await k.check_channel_free(challenge_place(c))
         challenger_key, opponent_key = player_key(c.challenger_id), player_key(c.opponent_id)
         series = await k.storage.series(c.guild_id, challenger_key, opponent_key)
@@ -166,9 +166,9 @@ class Challenges:
         except ChannelTaken:
             raise k.busy(challenge_place(c), None) from None
         if row is None:
-            raise ChallengeError(Said.message(texts.CHALLENGE_CLOSED))
+            raise ChallengeError(Said.message(messages.CHALLENGE_CLOSED))
         intro = Said(
-            texts.challenge_accepted,
+            "challenge_accepted",
             user.name,
             c.challenger_name,
             white[1],
@@ -183,11 +183,11 @@ class Challenges:
         if user.id == c.challenger_id:
             return await self.cancel(user, place, c.id)
         if user.id != c.opponent_id:
-            raise NotYourGame(Said(texts.challenge_for_someone_else, c.opponent_name))
+            raise NotYourGame(Said("challenge_for_someone_else", c.opponent_name))
         if not await self.kernel.storage.resolve_challenge(c.id, "declined", self.kernel.now()):
-            raise ChallengeError(Said.message(texts.CHALLENGE_CLOSED))
+            raise ChallengeError(Said.message(messages.CHALLENGE_CLOSED))
         return Reply(
-            text=Said(texts.challenge_declined, user.name, c.challenger_name),
+            text=Said("challenge_declined", user.name, c.challenger_name),
             challenge_id=c.id,
             players=(c.challenger_id, c.opponent_id),
         )
@@ -201,16 +201,16 @@ class Challenges:
                 if c.challenger_id == user.id
             ]
             if not mine:
-                raise ChallengeError(Said.message(texts.NO_OPEN_CHALLENGE))
+                raise ChallengeError(Said.message(messages.NO_OPEN_CHALLENGE))
             c = mine[-1]
         else:
             c = await self._challenge_row(challenge_id)
         if user.id != c.challenger_id:
-            raise NotYourGame(Said(texts.only_challenger_withdraws, c.challenger_name))
+            raise NotYourGame(Said("only_challenger_withdraws", c.challenger_name))
         if not await self.kernel.storage.resolve_challenge(c.id, "cancelled", self.kernel.now()):
-            raise ChallengeError(Said.message(texts.CHALLENGE_CLOSED))
+            raise ChallengeError(Said.message(messages.CHALLENGE_CLOSED))
         return Reply(
-            text=Said(texts.challenge_withdrawn, c.challenger_name, c.opponent_name),
+            text=Said("challenge_withdrawn", c.challenger_name, c.opponent_name),
             challenge_id=c.id,
             players=(c.challenger_id, c.opponent_id),
         )
@@ -232,11 +232,11 @@ class Challenges:
         level = level.strip().lower()
         first = first.strip().lower() if first is not None else None
         if level not in LEVELS:
-            raise BadOption(Said(texts.unknown_level, typed_level, LEVELS))
+            raise BadOption(Said("unknown_level", typed_level, LEVELS))
         if first is not None and first not in FIRST_CHOICES:
-            raise BadOption(Said(texts.unknown_first, typed_first or ""))
+            raise BadOption(Said("unknown_first", typed_first or ""))
         if user.is_bot:
-            raise ChallengeError(Said.message(texts.BOT_ACCOUNTS_CANT_PLAY))
+            raise ChallengeError(Said.message(messages.BOT_ACCOUNTS_CANT_PLAY))
         await self._check_allowed(place)
         return await self.bots.start_game(
             user, place, level, v, first, rematch_of=None, thinking=thinking
@@ -251,9 +251,9 @@ class Challenges:
         row = await k.game(game_id)
         me = side_of(row, user.id)
         if me is None or me.is_bot:
-            raise NotYourGame(Said(texts.not_your_game, row.white_name, row.black_name))
+            raise NotYourGame(Said("not_your_game", row.white_name, row.black_name))
         if row.active:
-            raise GameOver(Said.message(texts.STILL_PLAYING))
+            raise GameOver(Said.message(messages.STILL_PLAYING))
         where = game_place(row)
         variant = get_variant(row.variant)
         if row.ai_level is not None:
@@ -266,7 +266,7 @@ class Challenges:
                 continue
             if c.opponent_id == user.id:
                 return await self.accept(user, where, c.id)
-            raise ChallengeError(Said(texts.rematch_already_asked, them.name))
+            raise ChallengeError(Said("rematch_already_asked", them.name))
         await k.check_channel_free(where)
         try:
             return await self._create(
@@ -285,9 +285,9 @@ class Challenges:
             else None
         )
         if c is None:
-            raise ChallengeError(Said.message(texts.CHALLENGE_GONE))
+            raise ChallengeError(Said.message(messages.CHALLENGE_GONE))
         if c.status != "open":
-            raise ChallengeError(Said(texts.challenge_not_open, c.status))
+            raise ChallengeError(Said("challenge_not_open", c.status))
         return c
 
     async def _challenge_for(
@@ -301,5 +301,5 @@ class Challenges:
             if c.opponent_id == user.id
         ]
         if not waiting:
-            raise ChallengeError(Said(texts.nothing_to, verb))
+            raise ChallengeError(Said("nothing_to", verb))
         return waiting[-1]

@@ -17,7 +17,6 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from bot.service import texts
 from bot.service.bot_turns import BotPlayer
 from bot.service.compose import Composer
 from bot.service.kernel import GameKernel, side
@@ -75,7 +74,7 @@ class TurnClock:
             if not self.owns(c.guild_id):
                 continue
             if await storage.resolve_challenge(c.id, "expired", now):
-                text = Said(texts.challenge_expired, c.challenger_name, c.opponent_name)
+                text = Said("challenge_expired", c.challenger_name, c.opponent_name)
                 players = (c.challenger_id, c.opponent_id)
                 reply = Reply(text=text, challenge_id=c.id, players=players)
                 notices.append(Notice(c.channel_id, reply, c.message_id, c.guild_id))
@@ -125,7 +124,7 @@ class TurnClock:
                 return None
             left = (timeout - elapsed).total_seconds()
             text = Said(
-                texts.timeout_warning, on_turn.user, row.id, row.white_name, row.black_name, left
+                "timeout_warning", on_turn.user, row.id, row.white_name, row.black_name, left
             )
             reply = Reply(
                 text=text,

@@ -3,7 +3,8 @@
 Every board the service shows is built by :meth:`Composer.board_reply`: the picture
 (drawn away from the event loop), the actions in words, whose turn it is (mentioned),
 the legal actions as controls; at the end the result, the streak change and the replay.
-The sentences themselves are in :mod:`bot.service.texts`.
+What it says is data (:class:`~bot.service.replies.Said`); the sentences are in
+:mod:`bot.words`, spoken by the adapter that shows the reply.
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 import renderer
-from bot.service import texts
-from bot.service.board_words import rules_text
+from bot.service import messages
 from bot.service.kernel import GameKernel, row_outcome, series_key, side, side_of
 from bot.service.replies import (
     BOARD_FILENAME,
@@ -23,10 +23,10 @@ from bot.service.replies import (
     BoardControls,
     Choice,
     Picture,
+    Reader,
     Reply,
     Result,
     Said,
-    Voice,
 )
 from bot.service.streaks import Series
 from bot.storage import Finished, GameRow
@@ -99,27 +99,27 @@ class Composer:
         )
         parts = [intro] if intro is not None else []
         if events:
-            parts.append(Said(texts.events_sentence, tuple(events)))
+            parts.append(Said("events_sentence", tuple(events)))
         mentions: list[int] = list(ping)
         board = self._picture(BOARD_FILENAME, self._run_board, self._render_board, row, view)
         attachments: tuple[Picture, ...] = (board,)
         result = None
         if outcome is not None:
-            parts.append(Said(texts.result_line, outcome, row.white_name, row.black_name))
+            parts.append(Said("result_line", outcome, row.white_name, row.black_name))
             result = Result(
-                Said(texts.result_line, outcome, row.white_name, row.black_name),
+                Said("result_line", outcome, row.white_name, row.black_name),
                 row.parent_channel_id,
             )
             if finished is not None:
                 parts.append(_streak_change(row, outcome, finished))
             holder = _holder_color(series, white_key)
             if holder is not None:
-                parts.append(Said(texts.series_holder, side(row, holder).name, series.stones))
+                parts.append(Said("series_holder", side(row, holder).name, series.stones))
             note = await self.summary_notes(row) if self.summary_notes is not None else None
             if note is not None:
                 parts.append(note)
             people = [s for s in (white, black) if not s.is_bot]
-            parts.append(Said(texts.good_game, [s.user for s in people]))
+            parts.append(Said("good_game", [s.user for s in people]))
             mentions += [s.user_id for s in people]
             controls = BoardControls(row.id, row.version, rematch=True)
             replay = self._picture(
@@ -129,17 +129,17 @@ class Composer:
         else:
             on_turn = side(row, position.to_move)  # type: ignore[arg-type]
             if on_turn.is_bot:
-                parts.append(Said(texts.thinking, on_turn.name))
+                parts.append(Said("thinking", on_turn.name))
             else:
-                parts.append(Said(texts.your_turn, on_turn.user, on_turn.color, position))
+                parts.append(Said("your_turn", on_turn.user, on_turn.color, position))
                 mentions.append(on_turn.user_id)
             holder = _holder_color(series, white_key)
             if holder is not None:
-                parts.append(Said(texts.series_stones, side(row, holder).name, series.stones))
+                parts.append(Said("series_stones", side(row, holder).name, series.stones))
             if row.draw_offered_by is not None and intro is None:
                 offerer = side_of(row, row.draw_offered_by)
                 if offerer is not None:
-                    parts.append(Said(texts.draw_offered, offerer.name))
+                    parts.append(Said("draw_offered", offerer.name))
             controls = board_controls(row, position)
         return Reply(
             text=Said.join(parts),
@@ -165,9 +165,9 @@ class Composer:
         """A picture of the game, drawn in the language of whoever reads its message."""
         record = list(row.record)
 
-        async def draw(voice: Voice) -> bytes:
+        async def draw(reader: Reader) -> bytes:
             drawn: bytes = await run(
-                render, row.variant, record, replace(view, language=voice.t.language)
+                render, row.variant, record, replace(view, language=reader.language)
             )
             return drawn
 
@@ -184,9 +184,9 @@ class Composer:
         under it, drawn in the language of whoever reads its message."""
         actions = list(record)
 
-        async def draw(voice: Voice) -> bytes:
-            words = None if caption is None else caption.words(voice)
-            seen = replace(view, language=voice.t.language, caption=words)
+        async def draw(reader: Reader) -> bytes:
+            words = None if caption is None else reader.say(caption)
+            seen = replace(view, language=reader.language, caption=words)
             drawn: bytes = await self._run_board(self._render_board, variant, actions, seen)
             return drawn
 
@@ -204,20 +204,20 @@ class Composer:
         """The rules in short, with a picture of the empty board and its point names (kept
         once drawn in a language)."""
 
-        async def draw(voice: Voice) -> bytes:
-            key = (variant.id, voice.t.language)
+        async def draw(reader: Reader) -> bytes:
+            key = (variant.id, reader.language)
             png = self._rules_pictures.get(key)
             if png is None:
                 view = renderer.BoardView(
-                    caption=Said(texts.rules_caption, variant).words(voice),
-                    language=voice.t.language,
+                    caption=reader.say(Said("rules_caption", variant)),
+                    language=reader.language,
                     point_names=True,
                 )
                 png = await self._run_board(self._render_board, variant.id, [], view)
                 self._rules_pictures[key] = png
             return png
 
-        return Reply(text=Said(rules_text, variant), attachments=(Picture(RULES_FILENAME, draw),))
+        return Reply(text=Said("rules_text", variant), attachments=(Picture(RULES_FILENAME, draw),))
 
 
 def board_controls(row: GameRow, position: Position) -> BoardControls:
@@ -225,7 +225,7 @@ def board_controls(row: GameRow, position: Position) -> BoardControls:
     v = position.variant
     legal = position.legal_actions()
     actions = tuple(
-        Choice(label=n, value=n, description=Said(texts.choice_description, a.kind))
+        Choice(label=n, value=n, description=Said("choice_description", a.kind))
         for n, a in sorted((a.notation(v), a) for a in legal)
     )
     sources: dict[str, list[str]] = {}
@@ -233,7 +233,7 @@ def board_controls(row: GameRow, position: Position) -> BoardControls:
         if a.kind is Kind.MOVE:
             sources.setdefault(v.points[a.src], []).append(v.points[a.dst])
     stones = tuple(
-        Choice(label=src, value=src, description=Said(texts.stone_destinations, sorted(dsts)))
+        Choice(label=src, value=src, description=Said("stone_destinations", sorted(dsts)))
         for src, dsts in sorted(sources.items())
     )
     return BoardControls(
@@ -243,8 +243,8 @@ def board_controls(row: GameRow, position: Position) -> BoardControls:
         stones=stones,
         can_offer_draw=row.ai_level is None,
         draw_offered_by=row.draw_offered_by,
-        placeholder=Said(texts.choose_placeholder, position.step),
-        stones_placeholder=Said.message(texts.CHOOSE_STONE),
+        placeholder=Said("choose_placeholder", position.step),
+        stones_placeholder=Said.message(messages.CHOOSE_STONE),
     )
 
 
@@ -256,13 +256,13 @@ def _holder_color(series: Series, white_key: str) -> Color | None:
 
 def _streak_change(row: GameRow, outcome: Outcome, finished: Finished) -> Said:
     if outcome.winner is None:
-        return Said(texts.change_text, None, None, None, None)
+        return Said("change_text", None, None, None, None)
     winner = side(row, outcome.winner)
     loser = side(row, outcome.winner.other)
     winner_after = finished.tallies.get(winner.user_id, (None, None))[1]
     loser_before = finished.tallies.get(loser.user_id, (None, None))[0]
     return Said(
-        texts.change_text,
+        "change_text",
         winner.name,
         None if winner.is_bot else winner_after,
         loser.name,

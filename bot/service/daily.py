@@ -16,11 +16,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from bot.service import messages
 from bot.service.kernel import Now
 from bot.service.puzzles import PuzzleDesk, Try
 from bot.service.replies import Said, User, UserError
 from bot.service.server_settings import DailyPlan
-from bot.service.texts import puzzles as texts
 from bot.storage import DailyResults, DailyRow, PuzzleRow
 
 DAILY_VARIANT = "shax"
@@ -103,10 +103,10 @@ class DailyPuzzles:
         open; a refusal saying how it went if they tried it from this post already."""
         daily = await self.storage.get_daily(daily_id)
         if daily is None:
-            raise UserError(Said.message(texts.NO_DAILY))
+            raise UserError(Said.message(messages.NO_DAILY))
         last = await self.storage.last_attempt(user.id, daily.puzzle_id)
         if last is not None and last.daily_id == daily_id and not last.open:
-            raise UserError(Said(texts.daily_done, last.status == "solved"))
+            raise UserError(Said("daily_done", last.status == "solved"))
         return await self.desk.start_puzzle(user, daily.puzzle_id, daily_id)
 
     async def today(self, guild_id: int | None) -> DailyRow | None:

@@ -12,8 +12,8 @@ Each call is answered by one part; this class only builds them and passes calls 
 * :mod:`bot.service.shown` — which boards the players have seen, and showing the others;
 * :mod:`bot.service.puzzle_replies` — puzzles (:mod:`bot.service.puzzles`) and the puzzle
   of the day (:mod:`bot.service.daily`);
-* :mod:`bot.service.compose` and :mod:`bot.service.texts` — the replies and their words
-  (the words that depend on the board, and the rules, in :mod:`bot.service.board_words`).
+* :mod:`bot.service.compose` — the replies, as data (their words are said at the edge,
+  by the adapters, with :mod:`bot.words`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 import renderer
 from bot.config import DEFAULTS
-from bot.service import settings_texts, texts
+from bot.service import messages
 from bot.service.bot_turns import ActionChooser, BotPlayer
 from bot.service.challenges import Challenges
 from bot.service.clock import TurnClock, everything
@@ -66,7 +66,7 @@ from bot.storage.backup import DailyBackups
 from bot.workers.ai import AIPool
 from bot.workers.pictures import PicturePool
 from engine.analysis import REVIEW_DEPTH
-from shax_i18n import DEFAULT_LANGUAGE, LANGUAGES, language_code
+from shax_i18n.codes import DEFAULT_LANGUAGE, LANGUAGES, language_code
 
 LANGUAGE_PREF = "language"
 """The player preference ``/shax language`` sets."""
@@ -390,12 +390,12 @@ class ShaxService:
         """``/shax settings``: the server's settings; with options, change them first
         (only ``may_change`` members — Manage Server — can; a bad value changes nothing)."""
         if place.guild_id is None:
-            raise UserError(Said.message(settings_texts.ONLY_ON_A_SERVER))
+            raise UserError(Said.message(messages.ONLY_ON_A_SERVER))
         if change.empty:
             settings = await self.servers.of(place.guild_id)
             return Reply(text=_summary(settings, changed_now=False), ephemeral=True)
         if not may_change:
-            raise UserError(Said.message(settings_texts.ONLY_MANAGERS))
+            raise UserError(Said.message(messages.ONLY_MANAGERS))
         settings = await self.servers.change(place.guild_id, change)
         return Reply(text=_summary(settings, changed_now=True), ephemeral=True)
 
@@ -431,12 +431,12 @@ class ShaxService:
         clicks; without one, say which it is. Remembered per player."""
         if theme is None or not theme.strip():
             current = await self.composer.theme_of(user.id)
-            return Reply(text=Said(texts.theme_current, current, THEMES), ephemeral=True)
+            return Reply(text=Said("theme_current", current, THEMES), ephemeral=True)
         name = theme.strip().lower()
         if name not in THEMES:
-            raise BadOption(Said(texts.unknown_theme, theme, THEMES))
+            raise BadOption(Said("unknown_theme", theme, THEMES))
         await self.storage.set_player_pref(user.id, THEME_PREF, name)
-        return Reply(text=Said(texts.theme_chosen, name), ephemeral=True)
+        return Reply(text=Said("theme_chosen", name), ephemeral=True)
 
     async def rules(self, variant: str = "shax") -> Reply:
         """The rules in short, with a picture of the empty board and its point names."""
@@ -459,19 +459,19 @@ class ShaxService:
         read in the language now in force."""
         if language is None:
             await self.storage.set_player_pref(user.id, LANGUAGE_PREF, None)
-            return Reply(text=Said(texts.language_reset), ephemeral=True)
+            return Reply(text=Said("language_reset"), ephemeral=True)
         code = language_code(language)
         if code is None or code not in LANGUAGES:
-            raise BadOption(Said(texts.unknown_language, language))
+            raise BadOption(Said("unknown_language", language))
         await self.storage.set_player_pref(user.id, LANGUAGE_PREF, code)
-        return Reply(text=Said(texts.language_set), ephemeral=True)
+        return Reply(text=Said("language_set"), ephemeral=True)
 
 
 def _summary(settings: ServerSettings, *, changed_now: bool) -> Said:
     channels = [Channel(c) for c in sorted(settings.channels)]
     puzzle = None if settings.puzzle_channel is None else Channel(settings.puzzle_channel)
     return Said(
-        settings_texts.summary, settings, channels, changed_now=changed_now, puzzle_channel=puzzle
+        "settings_summary", settings, channels, changed_now=changed_now, puzzle_channel=puzzle
     )
 
 

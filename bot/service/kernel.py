@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from bot.service import texts
+from bot.service import messages
 from bot.service.replies import (
     BadOption,
     ChannelBusy,
@@ -72,7 +72,7 @@ def parse_variant(variant: str) -> Variant:
     try:
         return get_variant(variant.strip().lower())
     except UnknownVariantError:
-        raise BadOption(Said(texts.unknown_variant, variant)) from None
+        raise BadOption(Said("unknown_variant", variant)) from None
 
 
 @dataclass(frozen=True)
@@ -171,13 +171,13 @@ class GameKernel:
         """The active game in ``place``'s channel."""
         row = await self.storage.active_game_in_channel(place.channel_id)
         if row is None:
-            raise NoGameHere(Said.message(texts.NO_GAME_HERE))
+            raise NoGameHere(Said.message(messages.NO_GAME_HERE))
         return row
 
     async def game(self, game_id: int) -> GameRow:
         row = await self.storage.get_game(game_id) if valid_id(game_id) else None
         if row is None:
-            raise NoGameHere(Said.message(texts.GAME_GONE))
+            raise NoGameHere(Said.message(messages.GAME_GONE))
         return row
 
     # -- checking ------------------------------------------------------------------------
@@ -186,11 +186,11 @@ class GameKernel:
         """The user's side in an active game, checking the clicked board's version."""
         s = side_of(row, user.id)
         if s is None or s.is_bot:
-            raise NotYourGame(Said(texts.not_your_game, row.white_name, row.black_name))
+            raise NotYourGame(Said("not_your_game", row.white_name, row.black_name))
         if not row.active:
-            raise GameOver(Said(texts.game_over, row.id))
+            raise GameOver(Said("game_over", row.id))
         if version is not None and version != row.version:
-            raise StaleBoard(Said(texts.stale))
+            raise StaleBoard(Said("stale"))
         return s
 
     def check_turn(self, row: GameRow, user: User, version: int | None) -> Side:
@@ -198,7 +198,7 @@ class GameKernel:
         s = self.check_player(row, user, version)
         if self.position(row).to_move is not s.color:
             them = other(row, s)
-            raise NotYourTurn(Said(texts.not_your_turn, them.name, them.is_bot))
+            raise NotYourTurn(Said("not_your_turn", them.name, them.is_bot))
         return s
 
     async def check_channel_free(self, place: Place) -> None:
@@ -208,7 +208,7 @@ class GameKernel:
 
     def busy(self, place: Place, row: GameRow | None) -> ChannelBusy:
         game = (row.id, row.white_name, row.black_name) if row else None
-        return ChannelBusy(Said(texts.channel_busy, place.is_thread, game))
+        return ChannelBusy(Said("channel_busy", place.is_thread, game))
 
     def position(self, row: GameRow) -> Position:
         """The game's position, replayed from its record (cached; records only grow)."""
@@ -246,7 +246,7 @@ class GameKernel:
             new_turn=True,
         )
         if stored is None:
-            raise StaleBoard(Said(texts.stale))
+            raise StaleBoard(Said("stale"))
         self._positions[row.id] = (stored.record, after)
         return stored, None
 
@@ -261,7 +261,7 @@ class GameKernel:
             new_turn=False,
         )
         if stored is None:
-            raise StaleBoard(Said(texts.stale))
+            raise StaleBoard(Said("stale"))
         return stored
 
     async def finish(self, row: GameRow, record: Sequence[str], outcome: Outcome) -> Finished:
@@ -296,6 +296,6 @@ class GameKernel:
             score=score,
         )
         if finished is None:
-            raise StaleBoard(Said(texts.stale))
+            raise StaleBoard(Said("stale"))
         self._positions.pop(row.id, None)  # finished games are rarely looked at again
         return finished

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import renderer
+from bot.service import messages
 from bot.service.compose import Composer
 from bot.service.daily import NOT_POSTED, DailyDue, DailyPuzzles
 from bot.service.kernel import parse_variant, side_of
@@ -27,7 +28,6 @@ from bot.service.replies import (
     User,
 )
 from bot.service.server_settings import ServerSettingsBook
-from bot.service.texts import puzzles as texts
 from bot.storage import Ended, PuzzleRow
 from engine import Color, get_variant, replay
 
@@ -101,13 +101,13 @@ class PuzzleReplies:
     def _daily_notice(self, due: DailyDue) -> Notice:
         puzzle = due.puzzle
         solver = _solver(puzzle)
-        parts = [Said(texts.daily_post, due.daily.day, solver, puzzle.moves)]
+        parts = [Said("daily_post", due.daily.day, solver, puzzle.moves)]
         if due.yesterday is not None:
             y = due.yesterday
             first = None if y.first is None else User(y.first.user_id, y.first.name)
-            parts.append(Said(texts.daily_yesterday, y.tried, y.solved, first))
+            parts.append(Said("daily_yesterday", y.tried, y.solved, first))
         view = renderer.BoardView(flip=solver is Color.BLACK, theme=self.composer.default_theme)
-        caption = Said(texts.task, solver, puzzle.moves)
+        caption = Said("puzzle_task", solver, puzzle.moves)
         picture = self.composer.position_picture(puzzle.variant, puzzle.record, view, caption)
         reply = Reply(
             text=Said.join(parts, "\n"),
@@ -131,25 +131,25 @@ class PuzzleReplies:
         puzzle = found.puzzle
         variant = get_variant(puzzle.variant)
         standing = await self.desk.standing(user.id)
-        heading = Said(texts.puzzle_heading, puzzle.id, variant, puzzle.glicko.rating, resumed)
-        parts = [heading, Said(texts.find_the_win, found.solver, found.moves_left)]
-        parts.append(Said(texts.how_to_answer, await self._in_game_here(user, place)))
+        heading = Said("puzzle_heading", puzzle.id, variant, puzzle.glicko.rating, resumed)
+        parts = [heading, Said("puzzle_find_the_win", found.solver, found.moves_left)]
+        parts.append(Said("puzzle_how_to_answer", await self._in_game_here(user, place)))
         parts.append(_standing(standing))
         return await self._reply(found, user, parts)
 
     async def _answered(self, answered: Answered, user: User, place: Place) -> Reply:
         found = answered.now
         if answered.verdict == "right":
-            parts = [Said(texts.right_step, answered.action, answered.defence, found.moves_left)]
+            parts = [Said("puzzle_right_step", answered.action, answered.defence, found.moves_left)]
             if answered.defence:
-                parts.append(Said(texts.how_to_answer, await self._in_game_here(user, place)))
+                parts.append(Said("puzzle_how_to_answer", await self._in_game_here(user, place)))
             return await self._reply(found, user, parts)
         if answered.verdict == "solved":
-            parts = [Said(texts.solved, answered.action)]
+            parts = [Said("puzzle_solved", answered.action)]
         elif answered.action:
-            parts = [Said(texts.wrong, answered.action, _line(found), found.first_step)]
+            parts = [Said("puzzle_wrong", answered.action, _line(found), found.first_step)]
         else:
-            parts = [Said(texts.given_up, _line(found))]
+            parts = [Said("puzzle_given_up", _line(found))]
         assert answered.ended is not None
         parts += _ratings(answered.ended)
         return await self._reply(found, user, parts)
@@ -162,7 +162,7 @@ class PuzzleReplies:
             theme=await self.composer.theme_of(user.id),
             suggestion=None if attempt.open or found.attempt.status == "solved" else _next(found),
         )
-        caption = Said(texts.task, solver, found.moves_left) if attempt.open else None
+        caption = Said("puzzle_task", solver, found.moves_left) if attempt.open else None
         picture = self.composer.position_picture(found.puzzle.variant, found.record, view, caption)
         controls = PuzzleControls(
             attempt.id,
@@ -170,7 +170,7 @@ class PuzzleReplies:
             found.puzzle.variant,
             found.record,
             found.choices(),
-            Said.message(texts.ANSWER_PLACEHOLDER),
+            Said.message(messages.ANSWER_PLACEHOLDER),
         )
         return Reply(
             text=Said.join(parts, "\n"),
@@ -205,7 +205,7 @@ def _line(found: Try) -> list[tuple[str, bool]]:
 
 
 def _standing(standing: Standing) -> Said:
-    return Said(texts.standing_line, standing.rating.shown, standing.streak)
+    return Said("puzzle_standing", standing.rating.shown, standing.streak)
 
 
 def _ratings(ended: Ended) -> list[Said]:
@@ -213,10 +213,10 @@ def _ratings(ended: Ended) -> list[Said]:
     not rated)."""
     before, after = ended.solver
     if ended.puzzle is None or after.glicko is None:
-        return [Said.message(texts.UNRATED)]
+        return [Said.message(messages.UNRATED)]
     was = before.glicko.rating if before.glicko is not None else Standing.of(None).rating.rating
     shown = Standing.of(after).rating
     return [
-        Said(texts.rating_change, was, after.glicko.rating, shown.provisional),
-        Said(texts.puzzle_streak, after.streak, after.best),
+        Said("puzzle_rating_change", was, after.glicko.rating, shown.provisional),
+        Said("puzzle_streak", after.streak, after.best),
     ]

@@ -26,10 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from bot.service import glicko
+from bot.service import glicko, messages
 from bot.service.kernel import Now, side_of, valid_id
 from bot.service.replies import Choice, IllegalAction, Place, Said, StaleBoard, User, UserError
-from bot.service.texts import puzzles as texts
 from bot.storage import (
     AttemptRow,
     Ended,
@@ -187,7 +186,7 @@ class PuzzleDesk:
         rating = (await self.standing(user.id)).rating.rating
         near = await self.storage.puzzles_near(variant, rating, user.id, NEAREST)
         if not near:
-            raise UserError(Said(texts.all_tried, variant))
+            raise UserError(Said("puzzles_all_tried", variant))
         chosen = self.rng.choice(near)
         attempt = await self.storage.start_attempt(
             user.id, user.name, chosen.id, self.now(), start=START
@@ -195,7 +194,7 @@ class PuzzleDesk:
         if attempt is None:  # another request opened one meanwhile: that one stands
             found = await self.open_try(user.id)
             if found is None:
-                raise StaleBoard(Said.message(texts.ANSWERED_ALREADY))
+                raise StaleBoard(Said.message(messages.ANSWERED_ALREADY))
             return found, False
         return await self._try(attempt, chosen), True
 
@@ -207,12 +206,12 @@ class PuzzleDesk:
         if found is not None:
             if found.puzzle.id == puzzle_id:
                 return found
-            raise UserError(Said.message(texts.ANOTHER_OPEN))
+            raise UserError(Said.message(messages.ANOTHER_OPEN))
         attempt = await self.storage.start_attempt(
             user.id, user.name, puzzle_id, self.now(), start=START, daily_id=daily_id
         )
         if attempt is None:
-            raise UserError(Said.message(texts.ANOTHER_OPEN))
+            raise UserError(Said.message(messages.ANOTHER_OPEN))
         return await self._try(attempt)
 
     async def meant(self, user: User, place: Place) -> Try | None:
@@ -247,13 +246,13 @@ class PuzzleDesk:
         except ShaxError as exc:
             legal = sorted(found.position.legal_notations())
             raise IllegalAction(
-                Said(texts.not_an_action, text, legal), text, str(exc), legal
+                Said("puzzle_not_an_action", text, legal), text, str(exc), legal
             ) from None
         action = judged.played[len(attempt.played)] if judged.verdict != "wrong" else text
         if judged.verdict == "right":
             stored = await self.storage.advance_attempt(attempt.id, attempt.version, judged.played)
             if stored is None:
-                raise StaleBoard(Said.message(texts.ANSWERED_ALREADY))
+                raise StaleBoard(Said.message(messages.ANSWERED_ALREADY))
             return Answered("right", action, judged.defence, await self._try(stored, found.puzzle))
         wrong = None
         if judged.verdict == "wrong":
@@ -287,7 +286,7 @@ class PuzzleDesk:
             rate=lambda before, puzzle, won: rated(before, puzzle, won, now),
         )
         if ended is None:
-            raise StaleBoard(Said.message(texts.ANSWERED_ALREADY))
+            raise StaleBoard(Said.message(messages.ANSWERED_ALREADY))
         return ended
 
     async def _answering(self, user: User, attempt_id: int | None, version: int | None) -> Try:
@@ -296,13 +295,13 @@ class PuzzleDesk:
         if attempt_id is None:
             found = await self.open_try(user.id)
             if found is None:
-                raise UserError(Said.message(texts.NO_PUZZLE_OPEN))
+                raise UserError(Said.message(messages.NO_PUZZLE_OPEN))
             return found
         attempt = await self.storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
         if attempt is None or attempt.user_id != user.id:
-            raise UserError(Said.message(texts.NOT_YOUR_PUZZLE))
+            raise UserError(Said.message(messages.NOT_YOUR_PUZZLE))
         if not attempt.open or (version is not None and version != attempt.version):
-            raise StaleBoard(Said.message(texts.ANSWERED_ALREADY))
+            raise StaleBoard(Said.message(messages.ANSWERED_ALREADY))
         return await self._try(attempt)
 
     async def _try(self, attempt: AttemptRow, puzzle: PuzzleRow | None = None) -> Try:

@@ -2,11 +2,12 @@
 
 The Discord adapter and the local console both turn these values into output:
 
-* :class:`Said` — what to say: a sentence of :mod:`bot.service.texts` with its values,
-  players among them as :class:`User` references. It becomes words only at the edge,
-  where an adapter hands it a :class:`Voice`: the translator of whoever reads it, how
-  that surface writes a player (a Discord mention, ``@name`` in the console), and the
-  :class:`~bot.service.texts.Surface` (buttons or typed commands).
+* :class:`Said` — what to say: a message id (a sentence of :mod:`bot.words` by its name,
+  or a plain message's catalogue id) with its values, players among them as
+  :class:`User` references. It becomes words only at the edge, where an adapter hands it
+  to a voice of :mod:`bot.words`: the translator of whoever reads it, how that surface
+  writes a player (a Discord mention, ``@name`` in the console), and its surface (buttons
+  or typed commands).
 * :class:`Reply` — a :class:`Said` text, attachments, controls, whether it is the game's
   live board message, and whose language it speaks (:attr:`Reply.players`).
 * Controls as data — :class:`BoardControls`, :class:`DestinationControls`,
@@ -22,15 +23,9 @@ The Discord adapter and the local console both turn these values into output:
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
-from typing import TYPE_CHECKING, Any, NamedTuple
-
-if TYPE_CHECKING:
-    from bot.service.texts.words import Surface
-    from shax_i18n import Translator
+from typing import NamedTuple, Protocol
 
 Thinking = Callable[[], None]
 """Called by the service when it starts work that takes a while (the bot thinking), so
@@ -78,99 +73,66 @@ class Channel:
 # -- what to say -----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Voice:
-    """How an adapter speaks to the reader of one message: the reader's translator, how
-    its surface writes a player and a channel, and the surface (for the sentences naming
-    controls)."""
-
-    t: Translator
-    player: Callable[[User], str]
-    channel: Callable[[Channel], str]
-    surface: Surface
-
-
-Sentence = Callable[..., str]
-"""A function of :mod:`bot.service.texts`: its values, and the keywords ``t`` (the
-translator) and ``surface`` (for the few that name controls) if it takes them → words."""
-
-
 class Said:
-    """A sentence to say, with its values; words only when :meth:`words` is given a
-    :class:`Voice`. Values may be :class:`User` references, other :class:`Said` values, or
-    sequences of them: each is written in the same voice before the sentence is."""
+    """A message to say, as data: its id and its values; words only at the edge.
 
-    __slots__ = ("args", "sentence", "values")
+    The id names a sentence of :mod:`bot.words` (``Said("not_your_turn", name, is_bot)``)
+    or, for a plain message, is the catalogue's id itself (:meth:`message`). Values may be
+    :class:`User` and :class:`Channel` references, other :class:`Said` values, or
+    sequences of them: the adapter that shows a reply hands it to a voice of
+    :mod:`bot.words`, which writes each value, then the sentence, in its reader's
+    language (docs/ARCHITECTURE.md, "Where a reply becomes words")."""
 
-    def __init__(self, sentence: Sentence, /, *args: object, **values: object) -> None:
-        self.sentence = sentence
+    __slots__ = ("args", "id", "values")
+
+    def __init__(self, id: str, /, *args: object, **values: object) -> None:
+        self.id = id
         self.args = args
         self.values = values
 
     @classmethod
     def message(cls, message: str, /, **values: object) -> Said:
-        """One message of the catalogue (marked ``N_`` where it is defined)."""
-        return cls(_message, message, **values)
+        """One message of the catalogue, by its id (marked ``N_`` where it is defined,
+        e.g. :mod:`bot.service.messages`)."""
+        return cls(MESSAGE, message, **values)
 
     @classmethod
     def join(cls, parts: Sequence[Said], separator: str = " ") -> Said:
         """Sentences said one after another."""
-        return cls(_join, tuple(parts), separator)
-
-    def words(self, voice: Voice) -> str:
-        args = [_written(a, voice) for a in self.args]
-        values = {k: _written(v, voice) for k, v in self.values.items()}
-        takes = _takes(self.sentence)
-        if "surface" in takes:
-            values["surface"] = voice.surface
-        if "t" in takes:
-            values["t"] = voice.t
-        return self.sentence(*args, **values)
+        return cls(JOIN, tuple(parts), separator)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Said) and (self.sentence, self.args, self.values) == (
-            other.sentence,
+        return isinstance(other, Said) and (self.id, self.args, self.values) == (
+            other.id,
             other.args,
             other.values,
         )
 
     def __hash__(self) -> int:
-        return hash(self.sentence)  # its values may be lists
+        return hash(self.id)  # its values may be lists
 
     def __repr__(self) -> str:
         values = [repr(a) for a in self.args] + [f"{k}={v!r}" for k, v in self.values.items()]
-        return f"Said({getattr(self.sentence, '__name__', self.sentence)}, {', '.join(values)})"
+        return f"Said({', '.join([self.id, *values])})"
 
     __str__ = __repr__
     """What a log shows: the sentence's name and its values, in no reader's language."""
 
 
-def _message(message: str, *, t: Translator, **values: object) -> str:
-    return t.gettext(message, **values)
+MESSAGE = "message"
+"""The id of a plain message: its values are the catalogue id and the placeholders."""
+JOIN = "join"
+"""The id of sentences said one after another: its values are the parts and the separator."""
 
 
-def _join(parts: Sequence[str], separator: str, *, t: Translator) -> str:
-    return separator.join(part for part in parts if part)
+class Reader(Protocol):
+    """Whoever a picture is drawn for: the code of their language, and their words for
+    what the picture says (a voice of :mod:`bot.words`)."""
 
+    @property
+    def language(self) -> str: ...
 
-def _written(value: object, voice: Voice) -> object:
-    if isinstance(value, Said):
-        return value.words(voice)
-    if isinstance(value, User):
-        return voice.player(value)
-    if isinstance(value, Channel):
-        return voice.channel(value)
-    if type(value) is tuple:  # plain sequences only (not an engine NamedTuple)
-        return tuple(_written(v, voice) for v in value)
-    if type(value) is list:
-        return [_written(v, voice) for v in value]
-    return value
-
-
-@cache
-def _takes(sentence: Callable[..., Any]) -> frozenset[str]:
-    """Which of the voice's values (``t``, ``surface``) a sentence takes."""
-    return frozenset(inspect.signature(sentence).parameters) & {"t", "surface"}
+    def say(self, said: Said) -> str: ...
 
 
 # -- controls --------------------------------------------------------------------
@@ -289,18 +251,18 @@ class Attachment(NamedTuple):
 class Picture:
     """A picture still to draw: its words (names, captions) are those of the message it
     is attached to, so it is drawn (:func:`drawn`) once the adapter knows who reads it.
-    ``draw(voice)`` returns the file's bytes, drawn away from the event loop."""
+    ``draw(reader)`` returns the file's bytes, drawn away from the event loop."""
 
     filename: str
-    draw: Callable[[Voice], Awaitable[bytes]]
+    draw: Callable[[Reader], Awaitable[bytes]]
 
 
-async def drawn(reply: Reply, voice: Voice) -> Reply:
-    """``reply`` with its pictures drawn for ``voice``'s reader."""
+async def drawn(reply: Reply, reader: Reader) -> Reply:
+    """``reply`` with its pictures drawn for ``reader``."""
     if not any(isinstance(a, Picture) for a in reply.attachments):
         return reply
     files = [
-        Attachment(a.filename, await a.draw(voice)) if isinstance(a, Picture) else a
+        Attachment(a.filename, await a.draw(reader)) if isinstance(a, Picture) else a
         for a in reply.attachments
     ]
     return replace(reply, attachments=tuple(files))

@@ -17,14 +17,14 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from bot.service import settings_texts as texts
 from bot.service.replies import Channel, Place, Said, UserError
 from bot.storage import Storage
+from shax_i18n.codes import LANGUAGES as CATALOGUE_LANGUAGES
 
 FRESH_FOR = timedelta(seconds=30)
 THREAD_MODES = ("busy", "always", "never")
 THEMES = ("dark", "light")
-LANGUAGES = ("en", "so")
+LANGUAGES = tuple(CATALOGUE_LANGUAGES)
 TURN_TIMEOUT_RANGE = (timedelta(minutes=10), timedelta(days=14))
 CHALLENGE_EXPIRY_RANGE = (timedelta(minutes=1), timedelta(days=7))
 MAX_CHANNELS = 25
@@ -109,7 +109,7 @@ def parse_duration(text: str) -> timedelta:
         cleaned = re.sub(rf"{word}s?\b", unit, cleaned)
     parts = _DURATION.findall(cleaned)
     if not parts or _DURATION.sub("", cleaned).strip(" ,"):
-        raise UserError(Said(texts.not_a_duration, text))
+        raise UserError(Said("not_a_duration", text))
     seconds = sum(int(n) * _UNITS[u.lower()] for n, u in parts)
     # Beyond what a timedelta holds is beyond every range: the range check says so.
     return timedelta(seconds=min(seconds, _LONGEST))
@@ -121,7 +121,7 @@ def _in_range(setting: Setting, text: str, bounds: tuple[timedelta, timedelta]) 
     if not low <= value <= high:
         raise UserError(
             Said(
-                texts.duration_out_of_range,
+                "duration_out_of_range",
                 setting.value,
                 low.total_seconds(),
                 high.total_seconds(),
@@ -133,7 +133,7 @@ def _in_range(setting: Setting, text: str, bounds: tuple[timedelta, timedelta]) 
 def _choice(setting: Setting, value: str, allowed: tuple[str, ...]) -> str:
     chosen = value.strip().lower()
     if chosen not in allowed:
-        raise UserError(Said(texts.not_a_choice, setting.value, value, allowed))
+        raise UserError(Said("not_a_choice", setting.value, value, allowed))
     return chosen
 
 
@@ -226,7 +226,7 @@ class ServerSettingsBook:
             writes[Setting.PUZZLE_CHANNEL] = str(change.puzzle_channel)
         if change.puzzle_hour is not None:
             if not 0 <= change.puzzle_hour <= 23:
-                raise UserError(Said(texts.not_an_hour, change.puzzle_hour))
+                raise UserError(Said("not_an_hour", change.puzzle_hour))
             writes[Setting.PUZZLE_HOUR] = str(change.puzzle_hour)
 
         def changed(stored: dict[str, str]) -> dict[str, str | None]:
@@ -251,11 +251,11 @@ class ServerSettingsBook:
             channels.add(change.allow_channel)
         if change.disallow_channel is not None:
             if change.disallow_channel not in channels:
-                raise UserError(Said(texts.channel_not_listed, Channel(change.disallow_channel)))
+                raise UserError(Said("channel_not_listed", Channel(change.disallow_channel)))
             channels.discard(change.disallow_channel)
         if channels != set(current.channels):
             if len(channels) > MAX_CHANNELS:
-                raise UserError(Said(texts.too_many_channels, MAX_CHANNELS))
+                raise UserError(Said("too_many_channels", MAX_CHANNELS))
             writes[Setting.CHANNELS] = ",".join(str(c) for c in sorted(channels)) or None
 
     async def turn_timeouts(self) -> dict[int, timedelta]:

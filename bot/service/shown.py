@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from bot.service import texts
 from bot.service.bot_turns import BotPlayer
 from bot.service.clock import everything
 from bot.service.compose import Composer
@@ -107,4 +106,4 @@ def last_action(row: GameRow) -> Said:
     action = before.parse(row.record[-1])
     mover = side(row, Color(before.turn))
     them = other(row, mover).name
-    return Said(texts.describe_action, before, action, before.apply(action), mover.name, them)
+    return Said("describe_action", before, action, before.apply(action), mover.name, them)

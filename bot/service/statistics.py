@@ -6,7 +6,6 @@ with the arithmetic in :mod:`bot.service.streaks`); this part only reads them.
 
 from __future__ import annotations
 
-from bot.service import texts
 from bot.service.replies import Place, Reply, Said, User
 from bot.service.streaks import HUMAN, bot_kind
 from bot.storage import Storage
@@ -28,26 +27,26 @@ class Statistics:
             return await self._bot_record(place, user)
         tallies = await self.storage.tallies(place.guild_id, user.id)
         if not tallies:
-            return Reply(text=Said(texts.no_games_yet, user.name))
-        lines = [Said(texts.streaks_heading, user.name)]
+            return Reply(text=Said("no_games_yet", user.name))
+        lines = [Said("streaks_heading", user.name)]
         people = tallies.get(HUMAN)
         if people is not None:
-            lines.append(Said(texts.against_people, people))
+            lines.append(Said("against_people", people))
         for level in LEVELS:
             tally = tallies.get(bot_kind(level))
             if tally is not None:
-                lines.append(Said(texts.against_bot, level, tally))
+                lines.append(Said("against_bot", level, tally))
         return Reply(text=Said.join(lines, "\n"))
 
     async def _bot_record(self, place: Place, bot: User) -> Reply:
         record = await self.storage.bot_record(place.guild_id)
-        lines = [Said(texts.bot_record_heading, bot.name)]
+        lines = [Said("bot_record_heading", bot.name)]
         for level in LEVELS:
             counts = record.get(bot_kind(level))
             if counts is not None and any(counts):
-                lines.append(Said(texts.bot_record_line, level, *counts))
+                lines.append(Said("bot_record_line", level, *counts))
         if len(lines) == 1:
-            return Reply(text=Said(texts.bot_no_games_yet, bot.name))
+            return Reply(text=Said("bot_no_games_yet", bot.name))
         return Reply(text=Said.join(lines, "\n"))
 
     async def leaderboard(self, place: Place) -> Reply:
@@ -57,7 +56,7 @@ class Statistics:
         best = await self.storage.leaderboard(place.guild_id, HUMAN, "best")
         return Reply(
             text=Said(
-                texts.leaderboard,
+                "leaderboard",
                 [(name, t) for _, name, t in current],
                 [(name, t) for _, name, t in best],
             )

@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import Protocol
 
 import renderer
-from bot.service import texts
+from bot.service import messages
 from bot.service.compose import BoardRenderer, Offload
 from bot.service.kernel import GameKernel, side
 from bot.service.replies import (
@@ -31,12 +31,12 @@ from bot.service.replies import (
     NoGameHere,
     Picture,
     Place,
+    Reader,
     Reply,
     Said,
     Thinking,
     User,
     UserError,
-    Voice,
     not_thinking,
 )
 from bot.storage import GameRow
@@ -126,11 +126,11 @@ class Teacher:
         k = self.kernel
         row = await k.find_game(place)
         if row.ai_level is None:
-            raise HintRefused(Said.message(texts.HINTS_ONLY_AGAINST_THE_BOT))
+            raise HintRefused(Said.message(messages.HINTS_ONLY_AGAINST_THE_BOT))
         k.check_turn(row, user, None)
         limit = self.hints_per_game
         if await k.storage.hints_used(row.id) >= limit:
-            raise HintRefused(Said(texts.no_hints_left, limit))
+            raise HintRefused(Said("no_hints_left", limit))
         position = k.position(row)
         thinking()
         seconds = None if self.seconds is None else max(self.seconds, HINT_SECONDS)
@@ -139,14 +139,14 @@ class Teacher:
         )
         used = await k.storage.use_hint(row.id, limit)
         if used is None:  # another hint was taken meanwhile
-            raise HintRefused(Said(texts.no_hints_left, limit))
+            raise HintRefused(Said("no_hints_left", limit))
         why = explain_assessed(position, found)
         view = renderer.BoardView(
             white_name=row.white_name, black_name=row.black_name, suggestion=found.best
         )
         picture = self._picture(HINT_FILENAME, row.variant, row.record, view)
         reason = _why(why)
-        text = Said(texts.hint_line, found.best, reason, used, limit)
+        text = Said("hint_line", found.best, reason, used, limit)
         return Reply(text=text, ephemeral=True, attachments=(picture,))
 
     def _picture(
@@ -159,9 +159,9 @@ class Teacher:
     ) -> Picture:
         """A board drawn in the language of whoever reads it (and its caption too)."""
 
-        async def draw(voice: Voice) -> bytes:
-            words = None if caption is None else caption.words(voice)
-            seen = replace(view, caption=words, language=voice.t.language)
+        async def draw(reader: Reader) -> bytes:
+            words = None if caption is None else reader.say(caption)
+            seen = replace(view, caption=words, language=reader.language)
             png: bytes = await self._run_picture(self._render_board, variant, list(record), seen)
             return png
 
@@ -172,7 +172,7 @@ class Teacher:
         if row.ai_level is None:
             return None
         used = await self.kernel.storage.hints_used(row.id)
-        return Said(texts.hints_used, used, self.hints_per_game) if used else None
+        return Said("hints_used", used, self.hints_per_game) if used else None
 
     # -- reviews ---------------------------------------------------------------------------
 
@@ -191,12 +191,12 @@ class Teacher:
         else:
             found = await k.storage.last_game_in_channel(place.channel_id)
             if found is None:
-                raise NoGameHere(Said.message(texts.NOTHING_TO_REVIEW))
+                raise NoGameHere(Said.message(messages.NOTHING_TO_REVIEW))
             row = found
         if row.active:
-            raise GameOver(Said.message(texts.REVIEW_WHEN_OVER))
+            raise GameOver(Said.message(messages.REVIEW_WHEN_OVER))
         if not row.record:
-            raise NoGameHere(Said.message(texts.EMPTY_GAME))
+            raise NoGameHere(Said.message(messages.EMPTY_GAME))
         thinking()
         reviews = await self.analyse(row.variant, row.record)
         return await self._review_reply(row, reviews)
@@ -212,7 +212,7 @@ class Teacher:
         index = {r.ply: i for i, r in enumerate(reviews)}
         marks = [index[ply] + 1 for ply in turning]  # where the curve shows the loss
         plot = await self._run_picture(_plot, values, marks, row.white_name, row.black_name)
-        lines = [Said(texts.review_heading, row.white_name, row.black_name, len(row.record))]
+        lines = [Said("review_heading", row.white_name, row.black_name, len(row.record))]
         attachments: list[Attachment | Picture] = [Attachment(renderer.PLOT_FILENAME, plot)]
         before = [p for p, _ in iter_positions(row.variant, row.record)]
         for number, ply in enumerate(turning, start=1):
@@ -222,7 +222,7 @@ class Teacher:
             name = side(row, r.mover).name
             lines.append(
                 Said(
-                    texts.turning_point,
+                    "turning_point",
                     number,
                     ply + 1,
                     name,
@@ -231,20 +231,20 @@ class Teacher:
                     r.best,
                     _why(why)
                     if answer is None or r.reply is None
-                    else Said(texts.answer_words, r.played, r.reply, _why(answer)),
+                    else Said("answer_words", r.played, r.reply, _why(answer)),
                 )
             )
             view = renderer.BoardView(
                 white_name=row.white_name, black_name=row.black_name, suggestion=r.best
             )
-            caption = Said(texts.turning_point_caption, number, ply + 1, r.played, r.best)
+            caption = Said("turning_point_caption", number, ply + 1, r.played, r.best)
             attachments.append(
                 self._picture(
                     f"turning-point-{number}.png", row.variant, row.record[:ply], view, caption
                 )
             )
         if not turning:
-            lines.append(Said.message(texts.NO_TURNING_POINTS))
+            lines.append(Said.message(messages.NO_TURNING_POINTS))
         return Reply(text=Said.join(lines, "\n"), ephemeral=True, attachments=tuple(attachments))
 
 
@@ -272,8 +272,8 @@ def _plot(values: list[int], marks: list[int], white: str, black: str) -> bytes:
 
 
 def _why(why: Explanation) -> Said:
-    return Said(texts.reason_words, why.reason.value, why.points, moves=why.moves)
+    return Said("reason_words", why.reason.value, why.points, moves=why.moves)
 
 
 def _lost(r: MoveReview) -> Said:
-    return Said(texts.loss_words, r.loss, r.gave_away_win, r.walked_into_loss)
+    return Said("loss_words", r.loss, r.gave_away_win, r.walked_into_loss)

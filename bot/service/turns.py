@@ -8,7 +8,7 @@ the bot answers if it is a bot game; the reply is the new live board.
 
 from __future__ import annotations
 
-from bot.service import texts
+from bot.service import messages
 from bot.service.bot_turns import BotPlayer
 from bot.service.compose import Composer
 from bot.service.kernel import GameKernel, other, side_of
@@ -63,7 +63,7 @@ class Turns:
             except NotationError as exc:
                 legal = position.legal_notations()
                 raise MalformedAction(
-                    Said(texts.malformed_sentence, action, position.variant, legal),
+                    Said("malformed_sentence", action, position.variant, legal),
                     action,
                     exc.reason,
                     legal,
@@ -71,9 +71,9 @@ class Turns:
             except IllegalActionError as exc:
                 raise IllegalAction(
                     Said(
-                        texts.illegal_sentence,
+                        "illegal_sentence",
                         exc.action,
-                        Said(texts.illegal_reason, exc.template, exc.params),
+                        Said("illegal_reason", exc.template, exc.params),
                         exc.legal,
                     ),
                     exc.action,
@@ -82,7 +82,7 @@ class Turns:
                 ) from None
             # Acting declines the opponent's draw offer; the player's own offer stands.
             offer = row.draw_offered_by if row.draw_offered_by == user.id else None
-            events = [Said(texts.action_line, position, act, after, me.name, other(row, me).name)]
+            events = [Said("action_line", position, act, after, me.name, other(row, me).name)]
             row, finished = await k.commit(row, act.notation(position.variant), after, offer)
         row, bot_events, bot_finished = await self.bots.play_turns(row, thinking)
         events += bot_events
@@ -146,16 +146,16 @@ class Turns:
             me = k.check_player(row, user, version)
             them = other(row, me)
             if row.ai_level is not None:
-                raise DrawError(Said(texts.bot_declines_draws, them.name))
+                raise DrawError(Said("bot_declines_draws", them.name))
             if row.draw_offered_by == them.user_id:
                 finished = await k.finish(row, row.record, Outcome(None, Termination.AGREEMENT))
                 return await self.composer.board_reply(
                     finished.game, finished=finished, viewer=user.id
                 )
             if row.draw_offered_by == user.id:
-                raise DrawError(Said(texts.draw_already_offered, them.name))
+                raise DrawError(Said("draw_already_offered", them.name))
             stored = await k.set_draw_offer(row, user.id)
-        intro = Said(texts.draw_offer_intro, me.name, them.user)
+        intro = Said("draw_offer_intro", me.name, them.user)
         return await self.composer.board_reply(
             stored, intro=intro, ping=(them.user_id,), viewer=user.id
         )
@@ -170,9 +170,9 @@ class Turns:
             row = await k.game(game_id)
             me = k.check_player(row, user, version)
             if row.draw_offered_by is None:
-                raise DrawError(Said.message(texts.NO_DRAW_OFFER))
+                raise DrawError(Said.message(messages.NO_DRAW_OFFER))
             stored = await k.set_draw_offer(row, None)
-        intro = Said(texts.draw_declined, me.name, withdrawn=row.draw_offered_by == user.id)
+        intro = Said("draw_declined", me.name, withdrawn=row.draw_offered_by == user.id)
         return await self.composer.board_reply(stored, intro=intro, viewer=user.id)
 
 
@@ -182,15 +182,11 @@ def destinations(row: GameRow, position: Position, src: str) -> Reply:
     moves = [a for a in position.legal_actions() if a.kind is Kind.MOVE and v.points[a.src] == src]
     if not moves:
         legal = position.legal_notations()
-        raise IllegalAction(
-            Said(texts.illegal_sentence, src, Said(texts.no_movable_stone, src), legal),
-            src,
-            texts.no_movable_stone(src),
-            legal,
-        )
+        reason = Said("no_movable_stone", src)
+        raise IllegalAction(Said("illegal_sentence", src, reason, legal), src, str(reason), legal)
     choices = tuple(Choice(label=f"{src}-{v.points[a.dst]}", value=a.notation(v)) for a in moves)
     return Reply(
-        text=Said(texts.where_to, src, [c.label for c in choices]),
+        text=Said("where_to", src, [c.label for c in choices]),
         ephemeral=True,
         controls=DestinationControls(row.id, row.version, src, choices),
         game_id=row.id,

@@ -9,8 +9,9 @@ import io
 from PIL import Image
 
 from bot.discord.custom_ids import rematch_id, review_id
-from bot.service import texts
+from bot.service import messages
 from bot.service.teacher import HINT_FILENAME, HINTS_PER_GAME
+from bot.words import hints_used
 from renderer import PLOT_FILENAME
 from tests.bot.discord.helpers import button_ids, shown
 from tests.e2e.conftest import Live, assert_refused, game_state, game_version, start_game
@@ -55,7 +56,7 @@ async def test_hints_in_a_bot_game_are_private_drawn_and_counted(live: Live) -> 
 
     resigned = await live.fake.slash(live.scene.amina, live.scene.channel, "shax", "resign")
     final = await shown(live.bot, resigned)
-    assert texts.hints_used(HINTS_PER_GAME, HINTS_PER_GAME) in final.content
+    assert hints_used(HINTS_PER_GAME, HINTS_PER_GAME) in final.content
 
 
 async def test_no_hints_in_a_game_between_people(live: Live) -> None:
@@ -95,11 +96,11 @@ async def test_shax_review_reviews_the_channels_last_game(live: Live) -> None:
     early = await live.fake.slash(live.scene.amina, live.scene.channel, "shax", "review")
     assert early.response_type == 4
     notice = await early.wait_for_edit(timeout=30)
-    assert notice.ephemeral and notice.content == texts.NOTHING_TO_REVIEW
+    assert notice.ephemeral and notice.content == messages.NOTHING_TO_REVIEW
 
     board = await start_game(live, "jar")
     playing = await live.fake.slash(live.scene.bashir, live.scene.channel, "shax", "review")
-    assert (await playing.wait_for_edit(timeout=30)).content == texts.REVIEW_WHEN_OVER
+    assert (await playing.wait_for_edit(timeout=30)).content == messages.REVIEW_WHEN_OVER
 
     for user, action in ((live.scene.amina, "a1"), (live.scene.bashir, "b1")):
         played = await live.fake.slash(user, live.scene.channel, "shax", "move", {"action": action})

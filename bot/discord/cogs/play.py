@@ -16,14 +16,14 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
+from bot import words
 from bot.discord.app import ShaxBotBase
 from bot.discord.components import answer_when_ready
 from bot.discord.context import actor, place_of, resolve_user, text_option
 from bot.discord.render import MAX_CHOICES, truncate
-from bot.service import texts
 from bot.service.replies import Place, Reply, Said, Thinking, UserError
 from bot.service.server_settings import Setting, SettingsChange
-from bot.service.settings_texts import LABELS, not_a_setting
+from bot.words.settings import LABELS
 from engine.ai import LEVELS as AI_LEVELS
 from shax_i18n import LANGUAGES, N_
 
@@ -243,7 +243,7 @@ class ShaxCommands(
     async def review(self, interaction: discord.Interaction[Any]) -> None:
         user, place = actor(interaction), place_of(interaction)
         service = self.bot.service
-        await answer_when_ready(interaction, texts.REVIEWING, lambda: service.review(user, place))
+        await answer_when_ready(interaction, words.REVIEWING, lambda: service.review(user, place))
 
     # -- statistics and help -------------------------------------------------------------
 
@@ -324,7 +324,7 @@ class ShaxCommands(
         try:
             reset_setting = Setting(text_option(reset)) if reset is not None else None
         except ValueError:
-            raise UserError(Said(not_a_setting, text_option(reset or ""))) from None
+            raise UserError(Said("not_a_setting", text_option(reset or ""))) from None
         change = SettingsChange(
             turn_timeout=text_option(turn_timeout) if turn_timeout is not None else None,
             challenge_expiry=text_option(challenge_expiry)

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from bot.readers import players_language, requester_language
-from bot.service import texts
 from bot.service.facade import ShaxService
 from bot.service.replies import BadOption, NotYourTurn, Place, UserError
 from bot.service.server_settings import Setting, SettingsChange
+from bot.words.actions import action_events
 from engine import Position, replay
-from shax_i18n import translator
+from shax_i18n import Translator, translator
 from tests.bot.conftest import AMINA, BASHIR, BOT, GUILD, HERE, FakeClock, start_game
 from tests.services import open_service, words
 
@@ -23,9 +23,9 @@ LABA_QAAD_RECORD = ["d7", "c5", "g7", "e5", "a4", "c3", "a1", "e3"]
 FAR_BLACK = "c3 e3 d1"
 
 
-def events(before: Position, text: str, t: texts.Translator = EN) -> list[str]:
+def events(before: Position, text: str, t: Translator = EN) -> list[str]:
     action = before.parse(text)
-    return texts.action_events(before, action, before.apply(action), "Amina", "Bashir", t)
+    return action_events(before, action, before.apply(action), "Amina", "Bashir", t)
 
 
 def test_laba_qaad_is_named_on_the_move_line_in_both_languages() -> None:

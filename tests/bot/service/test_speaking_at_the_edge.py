@@ -1,6 +1,7 @@
 """The service says what to say, never in which language nor with which markup: no
-``ContextVar``, no language state, no Discord syntax in ``bot/service``
-(docs/ARCHITECTURE.md, "Where a reply becomes words")."""
+``ContextVar``, no language state, no Discord syntax in ``bot/service``, and nothing
+imported that knows a language — the sentences are in ``bot/words``, spoken by the
+adapters (docs/ARCHITECTURE.md, "Where a reply becomes words")."""
 
 from __future__ import annotations
 
@@ -13,9 +14,13 @@ import pytest
 from bot.service.replies import Notice, Reply, Result
 from bot.service.server_settings import ServerSettings
 
-SERVICE = Path(__file__).resolve().parents[3] / "bot" / "service"
-SENTENCES = ("texts/", "settings_texts.py", "board_words.py")
-"""The sentences: functions of a translator the adapter hands them."""
+ROOT = Path(__file__).resolve().parents[3]
+SERVICE = ROOT / "bot" / "service"
+LANGUAGE_FREE = "shax_i18n.codes"
+"""The one part of the catalogue the service may use: language codes and the marker
+``N_`` of a message id; it translates nothing."""
+SPEAKING = ("shax_i18n", "bot.words", "bot.discord", "bot.console", "gettext", "babel")
+"""What knows a language (or a surface): the catalogue, the words, the adapters."""
 
 
 def modules() -> list[tuple[str, ast.Module]]:
@@ -42,20 +47,26 @@ def test_the_service_holds_no_language_state(name: str, tree: ast.Module) -> Non
     assert not any(isinstance(node, ast.Global) for node in ast.walk(tree)), (
         f"{name} changes a module global"
     )
-    translators = [
-        node
+    called = {
+        getattr(node.func, "id", None) or getattr(node.func, "attr", None)
         for node in ast.walk(tree)
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "translator"
-    ]
-    if name == "texts/words.py":
-        # EN: the language of a sentence asked for without a reader (tests), never chosen.
-        [english] = translators
-        assert [ast.literal_eval(a) for a in english.args] == ["en"]
-    else:
-        assert not translators, f"{name} makes a translator"
-    if not name.startswith(SENTENCES) and name != "replies.py":
-        speaking = {"shax_i18n.translator", "shax_i18n.Translator", "shax_i18n.pick_language"}
-        assert not names & speaking, f"{name} picks a language"
+        if isinstance(node, ast.Call)
+    }
+    translating = {"translator", "gettext", "ngettext", "pgettext", "npgettext"}
+    assert not called & translating, f"{name} translates"
+
+
+@pytest.mark.parametrize(("name", "tree"), modules(), ids=[name for name, _ in modules()])
+def test_the_service_imports_nothing_that_knows_a_language(name: str, tree: ast.Module) -> None:
+    for module in imported(tree):
+        if module == LANGUAGE_FREE or module.startswith(LANGUAGE_FREE + "."):
+            continue
+        assert not module.startswith(SPEAKING), f"{name} imports {module}"
+
+
+def test_the_language_free_part_of_the_catalogue_translates_nothing() -> None:
+    tree = ast.parse((ROOT / "shax_i18n" / "codes.py").read_text(encoding="utf-8"))
+    assert {n.split(".")[0] for n in imported(tree)} <= {"__future__", "collections", "typing"}
 
 
 @pytest.mark.parametrize(("name", "tree"), modules(), ids=[name for name, _ in modules()])
@@ -72,6 +83,5 @@ def test_replies_name_no_language_and_no_surface() -> None:
         fields = {f.name for f in dataclasses.fields(value)}
         if value is not ServerSettings:
             assert not fields & {"language", "surface", "locale"}, value
-    kernel = (SERVICE / "kernel.py").read_text(encoding="utf-8")
-    facade = (SERVICE / "facade.py").read_text(encoding="utf-8")
-    assert "Surface" not in kernel and "Surface" not in facade
+    for path in SERVICE.rglob("*.py"):
+        assert "Surface" not in path.read_text(encoding="utf-8"), path

@@ -15,7 +15,7 @@ from bot.service.streaks import (
     series_after,
     tally_after,
 )
-from bot.service.texts import change_text, streak_phrase
+from bot.words import change_text, streak_phrase
 
 
 def tally_of(results: str) -> Tally:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import texts
+from bot.service import messages
 from bot.service.facade import ShaxService
 from bot.service.replies import GameOver, NoGameHere, NotYourGame, Reply
 from bot.service.teacher import HINTS_PER_GAME, HintRefused
+from bot.words.teacher import hints_used, no_hints_left
 from renderer import PLOT_FILENAME
 from tests.bot.conftest import AMINA, BASHIR, HERE, ServiceFactory, board_controls, start_game
 from tests.services import files, words
@@ -54,7 +55,7 @@ async def test_hints_are_counted_and_refused_when_none_are_left(teaching: ShaxSe
         assert words(hint.text).startswith(f"Hint {n} of {HINTS_PER_GAME}:")
     with pytest.raises(HintRefused) as refused:
         await teaching.hint(AMINA, HERE)
-    assert words(refused.value.message) == texts.no_hints_left(HINTS_PER_GAME)
+    assert words(refused.value.message) == no_hints_left(HINTS_PER_GAME)
     assert await teaching.storage.hints_used(game_id) == HINTS_PER_GAME
 
 
@@ -62,7 +63,7 @@ async def test_no_hints_in_a_game_between_people(teaching: ShaxService) -> None:
     reply = await start_game(teaching, "jar")
     with pytest.raises(HintRefused) as refused:
         await teaching.hint(AMINA, HERE)
-    assert words(refused.value.message) == texts.HINTS_ONLY_AGAINST_THE_BOT
+    assert words(refused.value.message) == messages.HINTS_ONLY_AGAINST_THE_BOT
     assert await teaching.storage.hints_used(board_controls(reply).game_id) == 0
 
 
@@ -80,7 +81,7 @@ async def test_the_hints_taken_are_in_the_games_summary(teaching: ShaxService) -
     await teaching.hint(AMINA, HERE)
     final = await teaching.resign(AMINA, HERE)
     assert board_controls(final).rematch
-    assert texts.hints_used(2, HINTS_PER_GAME) in words(final.text)
+    assert hints_used(2, HINTS_PER_GAME) in words(final.text)
 
 
 async def test_a_game_without_hints_says_nothing_of_them(teaching: ShaxService) -> None:
@@ -114,11 +115,11 @@ async def test_the_review_without_a_game_id_is_of_the_channels_newest_game(
 ) -> None:
     with pytest.raises(NoGameHere) as none:
         await teaching.review(AMINA, HERE)
-    assert words(none.value.message) == texts.NOTHING_TO_REVIEW
+    assert words(none.value.message) == messages.NOTHING_TO_REVIEW
     await bot_game(teaching, "a1")
     with pytest.raises(GameOver) as playing:
         await teaching.review(AMINA, HERE)
-    assert words(playing.value.message) == texts.REVIEW_WHEN_OVER
+    assert words(playing.value.message) == messages.REVIEW_WHEN_OVER
     await teaching.resign(AMINA, HERE)
     review = await teaching.review(AMINA, HERE)
     assert words(review.text).startswith("**Review of")
@@ -131,7 +132,7 @@ async def test_a_game_that_ended_before_its_first_action_has_nothing_to_review(
     await teaching.resign(AMINA, HERE)
     with pytest.raises(NoGameHere) as empty:
         await teaching.review(AMINA, HERE, board_controls(reply).game_id)
-    assert words(empty.value.message) == texts.EMPTY_GAME
+    assert words(empty.value.message) == messages.EMPTY_GAME
 
 
 async def test_a_review_of_well_played_actions_has_no_turning_points(
@@ -141,7 +142,7 @@ async def test_a_review_of_well_played_actions_has_no_turning_points(
     await bot_game(service, "a1")
     final = await service.resign(AMINA, HERE)
     review = await service.review(AMINA, HERE, board_controls(final).game_id)
-    assert texts.NO_TURNING_POINTS in words(review.text)
+    assert messages.NO_TURNING_POINTS in words(review.text)
     assert [a.filename for a in review.attachments] == [PLOT_FILENAME]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service.texts.teacher import BALANCED, answer_words, reason_words
+from bot.words.teacher import BALANCED, answer_words, reason_words
 from engine.explain import Reason
 from shax_i18n import LANGUAGES, translator
 

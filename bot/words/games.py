@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.service.texts.actions import turn_prompt
-from bot.service.texts.words import EN, STONE, Surface, color_name, result_sentence, variant_title
+from bot.words.actions import turn_prompt
+from bot.words.registry import sentence
+from bot.words.terms import EN, STONE, Surface, color_name, result_sentence, variant_title
 from engine import (
     VARIANT_IDS,
     Color,
@@ -15,11 +16,12 @@ from engine import (
     Step,
     Variant,
 )
-from shax_i18n import N_, Translator
+from shax_i18n import Translator
 
 # -- games: finding and checking --------------------------------------------------
 
 
+@sentence
 def stale(surface: Surface, t: Translator = EN) -> str:
     """The game changed since the board that was acted on."""
     if surface is Surface.CONSOLE:
@@ -27,13 +29,7 @@ def stale(surface: Surface, t: Translator = EN) -> str:
     return t.gettext("This board is out of date — use the latest board below (or /shax board).")
 
 
-NO_GAME_HERE = N_(
-    "There is no game in this channel. Start one with /shax challenge "
-    "opponent:@someone or /shax play-bot."
-)
-GAME_GONE = N_("That game doesn't exist any more.")
-
-
+@sentence
 def unknown_variant(variant: str, t: Translator = EN) -> str:
     return t.gettext(
         "Unknown variant {variant} — choose one of: {variants}.",
@@ -42,6 +38,7 @@ def unknown_variant(variant: str, t: Translator = EN) -> str:
     )
 
 
+@sentence
 def not_your_game(white_name: str, black_name: str, t: Translator = EN) -> str:
     return t.gettext(
         "This is {white} and {black}'s game — only they can play it. "
@@ -51,6 +48,7 @@ def not_your_game(white_name: str, black_name: str, t: Translator = EN) -> str:
     )
 
 
+@sentence
 def game_over(game_id: int, surface: Surface, t: Translator = EN) -> str:
     if surface is Surface.CONSOLE:
         return t.gettext(
@@ -64,12 +62,14 @@ def game_over(game_id: int, surface: Surface, t: Translator = EN) -> str:
     )
 
 
+@sentence
 def not_your_turn(them: str, them_is_bot: bool, t: Translator = EN) -> str:
     if them_is_bot:
         return t.gettext("{name} is thinking — wait for its move.", name=them)
     return t.gettext("It's {name}'s turn — wait for their move.", name=them)
 
 
+@sentence
 def channel_busy(
     in_thread: bool, game: tuple[int, str, str] | None, surface: Surface, t: Translator = EN
 ) -> str:
@@ -119,14 +119,14 @@ def channel_busy(
 
 # -- the live board ------------------------------------------------------------------
 
-CHOOSE_STONE = N_("Choose a stone to move")
 
-
+@sentence
 def events_sentence(events: Sequence[str]) -> str:
     """The actions since the last board, each already a sentence of the catalogue."""
     return "; ".join(events) + "."
 
 
+@sentence
 def result_line(outcome: Outcome, white_name: str, black_name: str, t: Translator = EN) -> str:
     return f"**{result_sentence(outcome, white_name, black_name, t)}.**"
 
@@ -137,6 +137,7 @@ def result_elsewhere(result: str, channel: str, t: Translator = EN) -> str:
     return t.gettext("{result} (the game: {channel})", result=result, channel=channel)
 
 
+@sentence
 def series_holder(name: str, stones: int, t: Translator = EN) -> str:
     return t.ngettext(
         "{player} holds {n} stone in this series.",
@@ -146,6 +147,7 @@ def series_holder(name: str, stones: int, t: Translator = EN) -> str:
     )
 
 
+@sentence
 def good_game(refs: Sequence[str], t: Translator = EN) -> str:
     if len(refs) == 1:
         return t.gettext("Good game, {player}!", player=refs[0])
@@ -154,10 +156,12 @@ def good_game(refs: Sequence[str], t: Translator = EN) -> str:
     return t.gettext("Good game!")
 
 
+@sentence
 def thinking(bot_name: str, t: Translator = EN) -> str:
     return t.gettext("{name} is thinking…", name=bot_name)
 
 
+@sentence
 def your_turn(ref: str, color: Color, position: Position, t: Translator = EN) -> str:
     return t.gettext(
         "{player} — your turn ({color} {stone}): {prompt}.",
@@ -168,10 +172,12 @@ def your_turn(ref: str, color: Color, position: Position, t: Translator = EN) ->
     )
 
 
+@sentence
 def draw_offered(name: str, t: Translator = EN) -> str:
     return t.gettext("{name} offers a draw.", name=name)
 
 
+@sentence
 def choice_description(kind: Kind, t: Translator = EN) -> str:
     if kind is Kind.PLACE:
         return t.gettext("place a stone here")
@@ -180,10 +186,12 @@ def choice_description(kind: Kind, t: Translator = EN) -> str:
     return t.gettext("move this stone")
 
 
+@sentence
 def stone_destinations(points: Sequence[str], t: Translator = EN) -> str:
     return t.gettext("to {points}", points=", ".join(points))
 
 
+@sentence
 def choose_placeholder(step: Step, t: Translator = EN) -> str:
     if step is Step.PLACE:
         return t.gettext("Choose a point to place on")
@@ -192,6 +200,7 @@ def choose_placeholder(step: Step, t: Translator = EN) -> str:
     return t.gettext("Choose a move")
 
 
+@sentence
 def rules_caption(variant: Variant, t: Translator = EN) -> str:
     return t.gettext(
         "{variant}: each point is named by its file letter and rank number",
@@ -201,24 +210,26 @@ def rules_caption(variant: Variant, t: Translator = EN) -> str:
 
 # -- turns -----------------------------------------------------------------------------
 
-NO_DRAW_OFFER = N_("There is no draw offer to decline.")
 
-
+@sentence
 def bot_game_intro(user_name: str, bot_name: str, title: str, t: Translator = EN) -> str:
     """``title`` is the variant's title, already in the reply's language."""
     return t.gettext("{player} vs {bot}, {variant}.", player=user_name, bot=bot_name, variant=title)
 
 
+@sentence
 def bot_declines_draws(bot_name: str, t: Translator = EN) -> str:
     return t.gettext(
         "{name} doesn't accept draws — play on, or resign with /shax resign.", name=bot_name
     )
 
 
+@sentence
 def draw_already_offered(them: str, t: Translator = EN) -> str:
     return t.gettext("You have already offered a draw; it's up to {name}.", name=them)
 
 
+@sentence
 def draw_offer_intro(name: str, them_ref: str, surface: Surface, t: Translator = EN) -> str:
     if surface is Surface.CONSOLE:
         return t.gettext(
@@ -235,17 +246,26 @@ def draw_offer_intro(name: str, them_ref: str, surface: Surface, t: Translator =
     )
 
 
+@sentence
 def draw_declined(name: str, *, withdrawn: bool, t: Translator = EN) -> str:
     if withdrawn:
         return t.gettext("{player} withdrew the draw offer.", player=name)
     return t.gettext("{player} declined the draw.", player=name)
 
 
+@sentence
 def no_movable_stone(src: str, t: Translator = EN) -> str:
     return t.gettext("no stone of yours on {point} can move now", point=src)
 
 
+@sentence
 def where_to(src: str, moves: Sequence[str], t: Translator = EN) -> str:
     return t.gettext(
         "Where should the stone on {point} go? {moves}.", point=src, moves=", ".join(moves)
     )
+
+
+@sentence
+def played(action: str, t: Translator = EN) -> str:
+    """The receipt that closes the destination picker."""
+    return t.gettext("You played **{action}**.", action=action)

@@ -1,12 +1,13 @@
-"""The sentences of ``/shax settings`` (the rest of the service's words are in
-:mod:`bot.service.texts`). Each takes the translator of the one who reads it."""
+"""The sentences of ``/shax settings`` (the others are in the rest of :mod:`bot.words`).
+Each takes the translator of the one who reads it."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bot.service.texts import EN, duration
+from bot.words.registry import sentence
+from bot.words.terms import EN, duration
 from shax_i18n import LANGUAGES, N_, Translator
 
 if TYPE_CHECKING:
@@ -29,11 +30,6 @@ THREAD_MODES = {
     "never": N_("no threads: one game per channel"),
 }
 THEMES = {"dark": N_("dark (for Discord's dark theme)"), "light": N_("light")}
-ONLY_ON_A_SERVER = N_("Settings belong to a server: use `/shax settings` in one of its channels.")
-ONLY_MANAGERS = N_(
-    "Only members with the **Manage Server** permission can change the settings. "
-    "`/shax settings` with no options shows them to everyone."
-)
 
 
 def label(name: str, t: Translator = EN) -> str:
@@ -41,6 +37,7 @@ def label(name: str, t: Translator = EN) -> str:
     return t.gettext(LABELS[name]) if name in LABELS else name
 
 
+@sentence
 def not_a_setting(name: str, t: Translator = EN) -> str:
     return t.gettext(
         "`{name}` is not a setting: choose one of {settings}.",
@@ -49,6 +46,7 @@ def not_a_setting(name: str, t: Translator = EN) -> str:
     )
 
 
+@sentence
 def not_a_duration(text: str, t: Translator = EN) -> str:
     return t.gettext(
         "`{text}` is not a length of time. Write it like `30m`, `24h`, `2d` or `1h30m` "
@@ -57,6 +55,7 @@ def not_a_duration(text: str, t: Translator = EN) -> str:
     )
 
 
+@sentence
 def duration_out_of_range(name: str, low: float, high: float, t: Translator = EN) -> str:
     return t.gettext(
         "The {setting} must be between {low} and {high}.",
@@ -66,6 +65,7 @@ def duration_out_of_range(name: str, low: float, high: float, t: Translator = EN
     )
 
 
+@sentence
 def not_a_choice(name: str, value: str, allowed: Sequence[str], t: Translator = EN) -> str:
     return t.gettext(
         "`{value}` is not a {setting} setting: choose one of {choices}.",
@@ -75,6 +75,7 @@ def not_a_choice(name: str, value: str, allowed: Sequence[str], t: Translator = 
     )
 
 
+@sentence
 def channel_not_listed(channel: str, t: Translator = EN) -> str:
     """``channel`` as the surface writes a channel."""
     return t.gettext(
@@ -84,6 +85,7 @@ def channel_not_listed(channel: str, t: Translator = EN) -> str:
     )
 
 
+@sentence
 def not_an_hour(hour: int, t: Translator = EN) -> str:
     return t.gettext(
         "`{hour}` is not an hour: the puzzle of the day's hour is a whole hour from 0 to 23 (UTC).",
@@ -91,12 +93,14 @@ def not_an_hour(hour: int, t: Translator = EN) -> str:
     )
 
 
+@sentence
 def too_many_channels(limit: int, t: Translator = EN) -> str:
     return t.gettext(
         "At most {limit} game channels. Remove one with `disallow-channel` first.", limit=limit
     )
 
 
+@sentence
 def games_not_here(channels: Sequence[str], t: Translator = EN) -> str:
     """``channels`` as the surface writes channels."""
     return t.gettext(
@@ -105,7 +109,8 @@ def games_not_here(channels: Sequence[str], t: Translator = EN) -> str:
     )
 
 
-def summary(
+@sentence
+def settings_summary(
     settings: ServerSettings,
     channels: Sequence[str],
     *,

@@ -4,22 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.service.texts.words import EN, Surface, duration, level_name, option_list
+from bot.service.messages import CHALLENGE_CLOSED
+from bot.words.registry import sentence
+from bot.words.terms import EN, Surface, duration, level_name, option_list
 from shax_i18n import N_, Translator
 
 # -- challenges ------------------------------------------------------------------------
 
-CHALLENGE_YOURSELF = N_(
-    "You can't challenge yourself — challenge someone else, or play me with /shax play-bot."
-)
-CHALLENGE_EXPIRED = N_("This challenge has expired — send a new one with /shax challenge.")
-CHALLENGE_CLOSED = N_("This challenge is no longer open.")
-CHALLENGE_GONE = N_("That challenge doesn't exist any more.")
-NO_OPEN_CHALLENGE = N_("You have no open challenge here.")
-BOT_ACCOUNTS_CANT_PLAY = N_("Bot accounts can't play Shax.")
-STILL_PLAYING = N_("This game is still being played — finish it first.")
 
-
+@sentence
 def challenge_the_bot(levels: Sequence[str], t: Translator = EN) -> str:
     return t.gettext(
         "To play against me, use /shax play-bot (choose a level: {levels}).",
@@ -27,6 +20,7 @@ def challenge_the_bot(levels: Sequence[str], t: Translator = EN) -> str:
     )
 
 
+@sentence
 def challenge_a_bot_account(name: str, t: Translator = EN) -> str:
     return t.gettext(
         "{name} is a bot account and can't play Shax — challenge a person, "
@@ -35,6 +29,7 @@ def challenge_a_bot_account(name: str, t: Translator = EN) -> str:
     )
 
 
+@sentence
 def already_challenged(name: str, surface: Surface, t: Translator = EN) -> str:
     if surface is Surface.CONSOLE:
         return t.gettext(
@@ -48,6 +43,7 @@ def already_challenged(name: str, surface: Surface, t: Translator = EN) -> str:
     )
 
 
+@sentence
 def challenge_sent(
     opponent_ref: str,
     challenger: str,
@@ -93,14 +89,17 @@ def challenge_sent(
     )
 
 
+@sentence
 def accept_own_challenge(opponent: str, t: Translator = EN) -> str:
     return t.gettext("You can't accept your own challenge — wait for {name}.", name=opponent)
 
 
+@sentence
 def challenge_for_someone_else(opponent: str, t: Translator = EN) -> str:
     return t.gettext("This challenge is for {name}, not for you.", name=opponent)
 
 
+@sentence
 def challenge_accepted(
     name: str,
     challenger: str,
@@ -130,16 +129,19 @@ def challenge_accepted(
     )
 
 
+@sentence
 def challenge_declined(name: str, challenger: str, t: Translator = EN) -> str:
     return t.gettext(
         "{player} declined {challenger}'s challenge.", player=name, challenger=challenger
     )
 
 
+@sentence
 def only_challenger_withdraws(challenger: str, t: Translator = EN) -> str:
     return t.gettext("Only {name} can withdraw this challenge.", name=challenger)
 
 
+@sentence
 def challenge_withdrawn(challenger: str, opponent: str, t: Translator = EN) -> str:
     return t.gettext(
         "{challenger} withdrew the challenge to {opponent}.",
@@ -156,16 +158,19 @@ _NOT_OPEN: Mapping[str, str] = {
 }
 
 
+@sentence
 def challenge_not_open(status: str, t: Translator = EN) -> str:
     return t.gettext(_NOT_OPEN.get(status, CHALLENGE_CLOSED))
 
 
+@sentence
 def nothing_to(verb: str, t: Translator = EN) -> str:
     if verb == "accept":
         return t.gettext("No challenge is waiting for you here, so there is nothing to accept.")
     return t.gettext("No challenge is waiting for you here, so there is nothing to decline.")
 
 
+@sentence
 def unknown_level(level: str, levels: Sequence[str], t: Translator = EN) -> str:
     return t.gettext(
         "Unknown level {level} — choose one of: {levels}.",
@@ -174,10 +179,12 @@ def unknown_level(level: str, levels: Sequence[str], t: Translator = EN) -> str:
     )
 
 
+@sentence
 def unknown_first(first: str, t: Translator = EN) -> str:
     return t.gettext("first must be me, bot or random, not {first}.", first=repr(first))
 
 
+@sentence
 def rematch_already_asked(them: str, t: Translator = EN) -> str:
     return t.gettext("You have already asked for a rematch; it's up to {name}.", name=them)
 
@@ -185,12 +192,14 @@ def rematch_already_asked(them: str, t: Translator = EN) -> str:
 # -- the clock -------------------------------------------------------------------------
 
 
+@sentence
 def challenge_expired(challenger: str, opponent: str, t: Translator = EN) -> str:
     return t.gettext(
         "{challenger}'s challenge to {opponent} expired.", challenger=challenger, opponent=opponent
     )
 
 
+@sentence
 def timeout_warning(
     ref: str,
     game_id: int,

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.service.streaks import GABAD, GAL
-from bot.service.texts.words import EN, option_list, theme_name
+from bot.words.registry import sentence
+from bot.words.terms import EN, option_list, theme_name
 from shax_i18n import N_, Translator
 
 # -- the teacher: hints and reviews ----------------------------------------------------
@@ -35,6 +36,7 @@ REASONS = {
 BALANCED = N_("it keeps the position best balanced")
 
 
+@sentence
 def reason_words(reason: str, points: Sequence[str], t: Translator = EN, moves: int = 0) -> str:
     """Why an action is good, from an :class:`engine.explain.Reason` value, its points
     and, for a proven win, its moves."""
@@ -51,6 +53,7 @@ def reason_words(reason: str, points: Sequence[str], t: Translator = EN, moves: 
     return t.gettext(REASONS.get(reason, BALANCED), points=line_words(points))
 
 
+@sentence
 def answer_words(played: str, reply: str, why: str, t: Translator = EN) -> str:
     """Why the action played was worse: the answer it allows, and what that answer does
     (``why``, from :func:`reason_words`)."""
@@ -59,6 +62,7 @@ def answer_words(played: str, reply: str, why: str, t: Translator = EN) -> str:
     )
 
 
+@sentence
 def hint_line(action: str, why: str, used: int, limit: int, t: Translator = EN) -> str:
     return t.gettext(
         "Hint {used} of {limit}: **{action}** — {why}.",
@@ -69,27 +73,22 @@ def hint_line(action: str, why: str, used: int, limit: int, t: Translator = EN) 
     )
 
 
-HINTS_ONLY_AGAINST_THE_BOT = N_(
-    "Hints are only for games against the bot — a game between people is theirs alone."
-)
-
-
+@sentence
 def no_hints_left(limit: int, t: Translator = EN) -> str:
     return t.gettext(
         "You have used all {limit} hints of this game — the rest is yours to find.", limit=limit
     )
 
 
+@sentence
 def hints_used(used: int, limit: int, t: Translator = EN) -> str:
     return t.gettext("Hints used: {used} of {limit}.", used=used, limit=limit)
 
 
 REVIEWING = N_("Reviewing the game…")
-NOTHING_TO_REVIEW = N_("There is no finished game here to review yet — play one first.")
-EMPTY_GAME = N_("That game ended before its first action: there is nothing to review.")
-REVIEW_WHEN_OVER = N_("This game is still being played — the review comes when it is over.")
 
 
+@sentence
 def review_heading(white: str, black: str, actions: int, t: Translator = EN) -> str:
     return t.gettext(
         "**Review of {white} vs {black}** ({actions} actions): the curve shows who stood "
@@ -100,6 +99,7 @@ def review_heading(white: str, black: str, actions: int, t: Translator = EN) -> 
     )
 
 
+@sentence
 def loss_words(loss: int, gave_away_win: bool, walked_into_loss: bool, t: Translator = EN) -> str:
     """What an action lost, in stones (100 centi-stones) or in the game's result."""
     if gave_away_win:
@@ -109,6 +109,7 @@ def loss_words(loss: int, gave_away_win: bool, walked_into_loss: bool, t: Transl
     return t.gettext("lost {stones} stones", stones=f"{loss / 100:.1f}")
 
 
+@sentence
 def turning_point(
     number: int,
     action_number: int,
@@ -132,6 +133,7 @@ def turning_point(
     )
 
 
+@sentence
 def turning_point_caption(
     number: int, action_number: int, played: str, best: str, t: Translator = EN
 ) -> str:
@@ -144,11 +146,7 @@ def turning_point_caption(
     )
 
 
-NO_TURNING_POINTS = N_(
-    "No turning points: no action lost more than a quarter of a stone. Well played!"
-)
-
-
+@sentence
 def series_stones(name: str, stones: int, t: Translator = EN) -> str:
     """The series stones on the picture, explained: whose, how many, what comes next."""
     if stones < GAL:
@@ -168,11 +166,13 @@ def series_stones(name: str, stones: int, t: Translator = EN) -> str:
     return t.gettext("Series stones: {name}, {n} wins in a row (a gabad).", name=name, n=stones)
 
 
+@sentence
 def theme_chosen(theme: str, t: Translator = EN) -> str:
     # Translators: The answer to /shax theme; {theme} is the theme's name ("dark", "light").
     return t.gettext("Your boards are now drawn in the {theme} theme.", theme=theme_name(theme, t))
 
 
+@sentence
 def theme_current(theme: str, themes: Sequence[str], t: Translator = EN) -> str:
     return t.gettext(
         "Your boards are drawn in the {theme} theme; choose with /shax theme: {themes}.",
@@ -181,6 +181,7 @@ def theme_current(theme: str, themes: Sequence[str], t: Translator = EN) -> str:
     )
 
 
+@sentence
 def unknown_theme(theme: str, themes: Sequence[str], t: Translator = EN) -> str:
     return t.gettext(
         "Unknown theme {theme} — choose one of: {themes}.",

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from bot.words.registry import sentence
+from bot.words.terms import EN, variant_title
 from engine import Variant
 from shax_i18n import N_, Translator
 
@@ -75,15 +77,16 @@ Notation: place `{place}`, move `{move}`. {names}"""
 )
 
 
+@sentence
 def rules_text(variant: Variant, t: Translator | None = None) -> str:
     """The rules in short, with notation examples that exist on this board, in the
     language of ``t`` (English when none)."""
-    t = t or _english()
+    t = t or EN
     template = _JAR_RULES if variant.family == "jar" else _SHAX_RULES
     ex = examples(variant)
     return t.gettext(
         template,
-        title=_title(variant, t),
+        title=variant_title(variant, t),
         pieces=variant.pieces,
         points=variant.size,
         grid=variant.grid,
@@ -94,21 +97,9 @@ def rules_text(variant: Variant, t: Translator | None = None) -> str:
     )
 
 
-def _english() -> Translator:
-    from bot.service.texts import EN
-
-    return EN
-
-
-def _title(variant: Variant, t: Translator) -> str:
-    from bot.service.texts import variant_title
-
-    return variant_title(variant, t)
-
-
 def board_key(variant: Variant, t: Translator | None = None) -> str:
     """How to read the picture of the board: exactly what it labels, no more."""
-    return (t or _english()).gettext(
+    return (t or EN).gettext(
         "The picture labels the files a–{last_file} along the bottom and the ranks "
         "1–{grid} up the side; a point is named by its file and rank. "
         "The points: {points}.",

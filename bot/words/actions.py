@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.service.board_words import examples, point_names
-from bot.service.texts.words import EN, color_name, legal_list
+from bot.words.boards import examples, point_names
+from bot.words.registry import sentence
+from bot.words.terms import EN, color_name, legal_list
 from engine import (
     Action,
     Color,
@@ -21,6 +22,7 @@ from shax_i18n import N_, Translator
 # -- actions ----------------------------------------------------------------------------
 
 
+@sentence
 def describe_action(
     before: Position, action: Action, after: Position, name: str, them: str, t: Translator = EN
 ) -> str:
@@ -97,6 +99,7 @@ def action_events(
     return events
 
 
+@sentence
 def action_line(
     before: Position, action: Action, after: Position, name: str, them: str, t: Translator = EN
 ) -> str:
@@ -135,6 +138,7 @@ def turn_prompt(position: Position, t: Translator = EN) -> str:
 # -- refusing an action ----------------------------------------------------------------
 
 
+@sentence
 def illegal_sentence(action: str, reason: str, legal: list[str], t: Translator = EN) -> str:
     """``reason`` is already in the reply's language (:func:`illegal_reason`)."""
     if legal:
@@ -147,6 +151,7 @@ def illegal_sentence(action: str, reason: str, legal: list[str], t: Translator =
     return t.gettext("{action} is not allowed now: {reason}.", action=action, reason=reason)
 
 
+@sentence
 def illegal_reason(template: str, params: Mapping[str, str], t: Translator = EN) -> str:
     """The engine's reason for refusing an action, in the reply's language: its message
     (one of the engine's, in the catalogue) with the colours in it put into words."""
@@ -192,6 +197,7 @@ SHOWN_INPUT = 16
 """At most this much of what a user typed is quoted back (actions are 5 characters)."""
 
 
+@sentence
 def malformed_sentence(text: str, variant: Variant, legal: list[str], t: Translator = EN) -> str:
     """Text that is not an action on this board: the point it names that the board lacks,
     or else how actions are written here (the engine's reason stays on the exception)."""

@@ -1,26 +1,29 @@
-"""Every sentence the service says: actions, turns, results, refusals, streaks.
+"""Every sentence a player reads, in their language: where a reply becomes words.
 
-Pure functions of engine values and names (players and channels come in already written,
-each surface its own way); the service parts choose which sentence to say and with which
-values (:class:`~bot.service.replies.Said`), this module how it reads. The adapter that
-shows a reply calls the sentence with the translator of whoever reads it as ``t``
-(English when none is given; ``bot/readers.py`` says whose), and every sentence is one
-whole message of the catalogue (``shax_i18n``) with named placeholders — never glued from
-translated pieces.
+The service says *what* to say, as data: a :class:`~bot.service.replies.Said` carries a
+message id with its values — a sentence of this package by its name (registered with
+:func:`~bot.words.registry.sentence`), or a plain message's catalogue id. An adapter
+names the reader of each message it shows (``bot/readers.py`` says who) and speaks to
+them with a :class:`~bot.words.voice.Voice`: ``voice.say(said)`` looks the id up here and
+calls the sentence with the reader's translator as ``t``. A sentence is a pure function
+of engine values and names (players and channels come in already written, each surface
+its own way), and one whole message of the catalogue (``shax_i18n``) with named
+placeholders — never glued from translated pieces; without ``t`` it speaks English.
 
 Two things make a sentence fit where it is read. The few sentences that name a control
 take the :class:`Surface` the adapter speaks on: Discord has buttons (Decline, Rematch,
 Accept draw) and threads, the console has commands (``/shax cancel``, ``/shax rematch``).
-Every example of notation comes from the variant in play (:mod:`bot.service.board_words`,
-where the rules are too), so that no message on the 3×3 jar board suggests ``d7`` or a
-removal.
+Every example of notation comes from the variant in play (:mod:`bot.words.boards`, where
+the rules are too), so that no message on the 3×3 jar board suggests ``d7`` or a removal.
 
-The sentences live by topic in the modules of this package; every name is
-available here as ``texts.name``."""
+The sentences live by topic in the modules of this package (the settings in
+:mod:`bot.words.settings`, game threads in :mod:`bot.words.threads`); the others' names
+are available here as ``words.name``."""
 
 from __future__ import annotations
 
-from bot.service.texts.actions import (
+from bot.words import boards, puzzles, settings, threads
+from bot.words.actions import (
     ANNOUNCED,
     ENGINE_REASONS,
     SHOWN_INPUT,
@@ -35,15 +38,8 @@ from bot.service.texts.actions import (
     notation_phrase,
     turn_prompt,
 )
-from bot.service.texts.challenges import (
+from bot.words.challenges import (
     _NOT_OPEN,
-    BOT_ACCOUNTS_CANT_PLAY,
-    CHALLENGE_CLOSED,
-    CHALLENGE_EXPIRED,
-    CHALLENGE_GONE,
-    CHALLENGE_YOURSELF,
-    NO_OPEN_CHALLENGE,
-    STILL_PLAYING,
     accept_own_challenge,
     already_challenged,
     challenge_a_bot_account,
@@ -62,11 +58,7 @@ from bot.service.texts.challenges import (
     unknown_first,
     unknown_level,
 )
-from bot.service.texts.games import (
-    CHOOSE_STONE,
-    GAME_GONE,
-    NO_DRAW_OFFER,
-    NO_GAME_HERE,
+from bot.words.games import (
     bot_declines_draws,
     bot_game_intro,
     channel_busy,
@@ -93,7 +85,7 @@ from bot.service.texts.games import (
     where_to,
     your_turn,
 )
-from bot.service.texts.streaks import (
+from bot.words.streaks import (
     _badges,
     against_bot,
     against_people,
@@ -110,14 +102,9 @@ from bot.service.texts.streaks import (
     tally_line,
     unknown_language,
 )
-from bot.service.texts.teacher import (
+from bot.words.teacher import (
     BALANCED,
-    EMPTY_GAME,
-    HINTS_ONLY_AGAINST_THE_BOT,
-    NO_TURNING_POINTS,
-    NOTHING_TO_REVIEW,
     REASONS,
-    REVIEW_WHEN_OVER,
     REVIEWING,
     answer_words,
     hint_line,
@@ -134,7 +121,7 @@ from bot.service.texts.teacher import (
     turning_point_caption,
     unknown_theme,
 )
-from bot.service.texts.words import (
+from bot.words.terms import (
     _REASONS,
     EN,
     LEGAL_LIMIT,
@@ -149,36 +136,22 @@ from bot.service.texts.words import (
     result_sentence,
     variant_title,
 )
+from bot.words.voice import Voice
 
 __all__ = [
     "ANNOUNCED",
     "BALANCED",
-    "BOT_ACCOUNTS_CANT_PLAY",
-    "CHALLENGE_CLOSED",
-    "CHALLENGE_EXPIRED",
-    "CHALLENGE_GONE",
-    "CHALLENGE_YOURSELF",
-    "CHOOSE_STONE",
-    "EMPTY_GAME",
     "EN",
     "ENGINE_REASONS",
-    "GAME_GONE",
-    "HINTS_ONLY_AGAINST_THE_BOT",
     "LEGAL_LIMIT",
-    "NOTHING_TO_REVIEW",
-    "NO_DRAW_OFFER",
-    "NO_GAME_HERE",
-    "NO_OPEN_CHALLENGE",
-    "NO_TURNING_POINTS",
     "REASONS",
     "REVIEWING",
-    "REVIEW_WHEN_OVER",
     "SHOWN_INPUT",
-    "STILL_PLAYING",
     "STONE",
     "_NOT_OPEN",
     "_REASONS",
     "Surface",
+    "Voice",
     "_badges",
     "_unknown_point",
     "accept_own_challenge",
@@ -188,6 +161,7 @@ __all__ = [
     "against_people",
     "already_challenged",
     "answer_words",
+    "boards",
     "bot_declines_draws",
     "bot_game_intro",
     "bot_no_games_yet",
@@ -239,6 +213,7 @@ __all__ = [
     "only_challenger_withdraws",
     "outcome_headline",
     "outcome_reason",
+    "puzzles",
     "reason_words",
     "rematch_already_asked",
     "result_elsewhere",
@@ -248,6 +223,7 @@ __all__ = [
     "rules_caption",
     "series_holder",
     "series_stones",
+    "settings",
     "stale",
     "stone_destinations",
     "streak_phrase",
@@ -256,6 +232,7 @@ __all__ = [
     "theme_chosen",
     "theme_current",
     "thinking",
+    "threads",
     "timeout_warning",
     "turn_prompt",
     "turning_point",

@@ -1,33 +1,25 @@
-"""Puzzles and the puzzle of the day."""
+"""Puzzles and the puzzle of the day (the plain messages are in :mod:`bot.service.messages`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.service.texts.words import EN, Surface, color_name, variant_title
+from bot.words.registry import sentence
+from bot.words.terms import EN, Surface, color_name, variant_title
 from engine import Color, Variant
-from shax_i18n import N_, Translator
-
-ANSWERED_ALREADY = N_(
-    "That moment of your puzzle is answered already: answer under its newest message."
-)
-ANOTHER_OPEN = N_(
-    "You have another puzzle open: `/shax puzzle` shows it. Solve it or give it up first."
-)
-NO_PUZZLE_OPEN = N_("You have no puzzle open: `/shax puzzle` gives you one.")
-NOT_YOUR_PUZZLE = N_("This puzzle is someone else's: `/shax puzzle` gives you one of your own.")
-ANSWER_PLACEHOLDER = N_("Your answer")
-NO_DAILY = N_("This puzzle of the day is no longer here: `/shax puzzle` gives you one.")
+from shax_i18n import Translator
 
 
-def all_tried(variant: Variant, t: Translator = EN) -> str:
+@sentence
+def puzzles_all_tried(variant: Variant, t: Translator = EN) -> str:
     return t.gettext(
         "You have tried every puzzle of {board}: try the other board, or the puzzle of the day.",
         board=variant_title(variant, t),
     )
 
 
-def not_an_action(text: str, legal: Sequence[str], t: Translator = EN) -> str:
+@sentence
+def puzzle_not_an_action(text: str, legal: Sequence[str], t: Translator = EN) -> str:
     return t.gettext(
         "`{text}` is not an action you can take in this puzzle. You can take: {legal}.",
         text=text,
@@ -35,7 +27,8 @@ def not_an_action(text: str, legal: Sequence[str], t: Translator = EN) -> str:
     )
 
 
-def task(color: Color, moves: int, t: Translator = EN) -> str:
+@sentence
+def puzzle_task(color: Color, moves: int, t: Translator = EN) -> str:
     """What the puzzle asks (also the picture's caption): ``"White to play and win in 2"``."""
     if color is Color.WHITE:
         return t.ngettext(
@@ -46,7 +39,8 @@ def task(color: Color, moves: int, t: Translator = EN) -> str:
     )
 
 
-def how_to_answer(in_game_here: bool, t: Translator = EN, *, surface: Surface) -> str:
+@sentence
+def puzzle_how_to_answer(in_game_here: bool, t: Translator = EN, *, surface: Surface) -> str:
     """How to answer, and, where ``/shax move`` means the player's game, that it does."""
     if in_game_here:
         return t.gettext(
@@ -58,6 +52,7 @@ def how_to_answer(in_game_here: bool, t: Translator = EN, *, surface: Surface) -
     return t.gettext("Answer with `/shax move`, or `/shax puzzle give-up:true` for the solution.")
 
 
+@sentence
 def puzzle_heading(
     number: int, variant: Variant, rating: float, resumed: bool, t: Translator = EN
 ) -> str:
@@ -76,7 +71,8 @@ def puzzle_heading(
     )
 
 
-def find_the_win(color: Color, moves: int, t: Translator = EN) -> str:
+@sentence
+def puzzle_find_the_win(color: Color, moves: int, t: Translator = EN) -> str:
     return t.ngettext(
         "You play {color}: find the only move that wins, in {n} move.",
         "You play {color}: find the only move that wins, in {n} moves.",
@@ -85,7 +81,10 @@ def find_the_win(color: Color, moves: int, t: Translator = EN) -> str:
     )
 
 
-def right_step(action: str, defence: Sequence[str], moves_left: int, t: Translator = EN) -> str:
+@sentence
+def puzzle_right_step(
+    action: str, defence: Sequence[str], moves_left: int, t: Translator = EN
+) -> str:
     """A right action: the removal is next, or the defence answered and ``moves_left``
     remain."""
     if not defence:
@@ -99,7 +98,8 @@ def right_step(action: str, defence: Sequence[str], moves_left: int, t: Translat
     )
 
 
-def solved(action: str, t: Translator = EN) -> str:
+@sentence
+def puzzle_solved(action: str, t: Translator = EN) -> str:
     return t.gettext("**{action}** wins. Solved!", action=action)
 
 
@@ -108,7 +108,10 @@ def line(steps: Sequence[tuple[str, bool]], t: Translator = EN) -> str:
     return " ".join(f"**{a}**" if mine else a for a, mine in steps)
 
 
-def wrong(action: str, steps: Sequence[tuple[str, bool]], first: bool, t: Translator = EN) -> str:
+@sentence
+def puzzle_wrong(
+    action: str, steps: Sequence[tuple[str, bool]], first: bool, t: Translator = EN
+) -> str:
     """A wrong action, not played, and the line that wins from there. On the first step
     every other action draws or loses; later, another may still win, but not as soon."""
     if first:
@@ -126,11 +129,13 @@ def wrong(action: str, steps: Sequence[tuple[str, bool]], first: bool, t: Transl
     )
 
 
-def given_up(steps: Sequence[tuple[str, bool]], t: Translator = EN) -> str:
+@sentence
+def puzzle_given_up(steps: Sequence[tuple[str, bool]], t: Translator = EN) -> str:
     return t.gettext("The win was {line}.", line=line(steps, t))
 
 
-def rating_change(before: float, after: float, provisional: bool, t: Translator = EN) -> str:
+@sentence
+def puzzle_rating_change(before: float, after: float, provisional: bool, t: Translator = EN) -> str:
     shown = f"{round(after)}{'?' if provisional else ''}"
     change = round(after) - round(before)
     return t.gettext(
@@ -141,9 +146,7 @@ def rating_change(before: float, after: float, provisional: bool, t: Translator 
     )
 
 
-UNRATED = N_("You had tried this puzzle before, so it is not rated this time.")
-
-
+@sentence
 def puzzle_streak(streak: int, best: int, t: Translator = EN) -> str:
     if streak == 0:
         return t.ngettext(
@@ -156,7 +159,8 @@ def puzzle_streak(streak: int, best: int, t: Translator = EN) -> str:
     )
 
 
-def standing_line(rating: str, streak: int, t: Translator = EN) -> str:
+@sentence
+def puzzle_standing(rating: str, streak: int, t: Translator = EN) -> str:
     return t.ngettext(
         "Your puzzle rating: {rating} · streak {n}.",
         "Your puzzle rating: {rating} · streak {n}.",
@@ -165,14 +169,16 @@ def standing_line(rating: str, streak: int, t: Translator = EN) -> str:
     )
 
 
+@sentence
 def daily_post(day: str, color: Color, moves: int, t: Translator = EN) -> str:
     return t.gettext(
         "**Puzzle of the day**, {day}: {task}. Press *Solve it*: your answers are yours alone.",
         day=day,
-        task=task(color, moves, t),
+        task=puzzle_task(color, moves, t),
     )
 
 
+@sentence
 def daily_yesterday(tried: int, solved_by: int, first: str | None, t: Translator = EN) -> str:
     """Yesterday's puzzle of the day: how many solved it, and who first (``first``
     as the surface writes a player)."""
@@ -191,6 +197,7 @@ def daily_yesterday(tried: int, solved_by: int, first: str | None, t: Translator
     )
 
 
+@sentence
 def daily_done(solved: bool, t: Translator = EN) -> str:
     if solved:
         return t.gettext("You solved this puzzle of the day already. Well done!")

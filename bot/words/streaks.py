@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.service.streaks import GABAD, GAL, Tally
-from bot.service.texts.words import EN, level_name
-from shax_i18n import Translator
+from bot.words.registry import sentence
+from bot.words.terms import EN, level_name
+from shax_i18n import LANGUAGES, Translator
 
 # -- streaks ---------------------------------------------------------------------------
 
@@ -29,6 +30,7 @@ def streak_phrase(streak: int, t: Translator = EN) -> str:
     return t.gettext("{n} in a row — past a gabad!", n=streak)
 
 
+@sentence
 def change_text(
     winner_name: str | None,
     winner_after: Tally | None,
@@ -83,28 +85,34 @@ def tally_line(tally: Tally, t: Translator = EN) -> str:
     ) + _badges(tally, t)
 
 
+@sentence
 def no_games_yet(name: str, t: Translator = EN) -> str:
     return t.gettext("{player} hasn't finished a game here yet.", player=name)
 
 
+@sentence
 def streaks_heading(name: str, t: Translator = EN) -> str:
     return t.gettext("**{player}** — streaks on this server", player=name)
 
 
+@sentence
 def against_people(tally: Tally, t: Translator = EN) -> str:
     return t.gettext("Against people: {tally}", tally=tally_line(tally, t))
 
 
+@sentence
 def against_bot(level: str, tally: Tally, t: Translator = EN) -> str:
     return t.gettext(
         "Against the {level} bot: {tally}", level=level_name(level, t), tally=tally_line(tally, t)
     )
 
 
+@sentence
 def bot_record_heading(name: str, t: Translator = EN) -> str:
     return t.gettext("**{player}** — its games on this server", player=name)
 
 
+@sentence
 def bot_record_line(level: str, won: int, lost: int, drawn: int, t: Translator = EN) -> str:
     return t.gettext(
         # Translators: {won}, {lost} and {drawn} are the counted "{n} won" and so on.
@@ -114,6 +122,7 @@ def bot_record_line(level: str, won: int, lost: int, drawn: int, t: Translator =
     )
 
 
+@sentence
 def bot_no_games_yet(name: str, t: Translator = EN) -> str:
     return t.gettext(
         "{player} hasn't finished a game here yet: challenge it with /shax play-bot.",
@@ -121,6 +130,7 @@ def bot_no_games_yet(name: str, t: Translator = EN) -> str:
     )
 
 
+@sentence
 def leaderboard(
     current: Sequence[tuple[str, Tally]], best: Sequence[tuple[str, Tally]], t: Translator = EN
 ) -> str:
@@ -149,20 +159,18 @@ def leaderboard(
 # -- the language -----------------------------------------------------------------------
 
 
+@sentence
 def language_set(t: Translator = EN) -> str:
     """The answer to ``/shax language``, read in the language just chosen."""
-    from shax_i18n import LANGUAGES
-
     return t.gettext(
         "Language: {language}. Choose another with /shax language.",
         language=LANGUAGES[t.language],
     )
 
 
+@sentence
 def language_reset(t: Translator = EN) -> str:
     """The answer to ``/shax language`` without one, read in the language now in force."""
-    from shax_i18n import LANGUAGES
-
     return t.gettext(
         "Language: {language}, as your Discord app or the server says. Choose one with "
         "/shax language.",
@@ -170,9 +178,8 @@ def language_reset(t: Translator = EN) -> str:
     )
 
 
+@sentence
 def unknown_language(language: str, t: Translator = EN) -> str:
-    from shax_i18n import LANGUAGES
-
     return t.gettext(
         "Unknown language {language} — choose one of: {languages}.",
         language=repr(language),

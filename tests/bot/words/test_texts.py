@@ -7,9 +7,10 @@ import re
 
 import pytest
 
-from bot.service import board_words, texts
+from bot import words
 from bot.service.streaks import Tally
-from bot.service.texts import Surface
+from bot.words import boards
+from bot.words.terms import Surface
 from engine import VARIANTS, Variant, replay
 from engine.position import parse_action
 from shax_i18n import translator
@@ -17,7 +18,7 @@ from shax_i18n import translator
 
 @pytest.mark.parametrize("variant", VARIANTS.values(), ids=list(VARIANTS))
 def test_examples_exist_on_every_board(variant: Variant) -> None:
-    ex = board_words.examples(variant)
+    ex = boards.examples(variant)
     assert ex.place in variant.points
     a, b = (variant.point(p) for p in ex.move.split("-"))
     assert (min(a, b), max(a, b)) in variant.edges  # a real move along a line
@@ -25,14 +26,14 @@ def test_examples_exist_on_every_board(variant: Variant) -> None:
         assert ex.remove is None  # nothing is ever removed on the jar board
     else:
         assert ex.remove is not None and ex.remove[1:] in variant.points
-    assert board_words.examples(VARIANTS["jar"]) == ("b2", "a1-a2", None)
+    assert boards.examples(VARIANTS["jar"]) == ("b2", "a1-a2", None)
 
 
 @pytest.mark.parametrize("variant", VARIANTS.values(), ids=list(VARIANTS))
 def test_the_rules_give_this_boards_notation_and_promise_only_the_labels(
     variant: Variant,
 ) -> None:
-    rules = board_words.rules_text(variant)
+    rules = boards.rules_text(variant)
     for example in re.findall(r"`([^`]+)`", rules):
         parse_action(variant, example)  # every example is notation on this board
     assert "every point's name" not in rules
@@ -45,61 +46,61 @@ def test_the_rules_give_this_boards_notation_and_promise_only_the_labels(
 
 @pytest.mark.parametrize("variant", VARIANTS.values(), ids=list(VARIANTS))
 def test_unreadable_actions_are_explained_with_this_boards_examples(variant: Variant) -> None:
-    ex = board_words.examples(variant)
+    ex = boards.examples(variant)
     for typed in ("zz", "?!", "a1-", "x"):
-        text = texts.malformed_sentence(typed, variant, [])
+        text = words.malformed_sentence(typed, variant, [])
         assert f"a point ({ex.place})" in text and f"a move from-to ({ex.move})" in text
         assert ("removal" in text) == (variant.family == "shax")
     missing = "z9" if variant.id == "shax" else "d7"
-    text = texts.malformed_sentence(missing, variant, [])
+    text = words.malformed_sentence(missing, variant, [])
     assert f"{missing!r} is not a point on the {variant.id} board" in text
-    assert board_words.point_names(variant) in text
+    assert boards.point_names(variant) in text
 
 
 def test_the_turn_prompt_moves_along_this_boards_lines() -> None:
     position = replay("jar", ["a1", "b1", "c1", "b2", "a2", "c3"])
-    assert texts.turn_prompt(position).endswith("(from-to, e.g. a1-a2)")
+    assert words.turn_prompt(position).endswith("(from-to, e.g. a1-a2)")
 
 
 def test_sentences_naming_controls_follow_the_surface() -> None:
     discord, console = Surface.DISCORD, Surface.CONSOLE
-    assert texts.already_challenged("Bashir", discord).endswith("withdraw it with Decline.")
-    assert texts.already_challenged("Bashir", console).endswith("withdraw it with /shax cancel.")
-    assert "Start a new one with Rematch," in texts.game_over(7, discord)
-    assert "Start a new one with /shax rematch," in texts.game_over(7, console)
-    assert "Accept draw (or /shax draw), decline it" in texts.draw_offer_intro("A", "B", discord)
-    assert "/shax draw, decline it with /shax decline-draw" in texts.draw_offer_intro(
+    assert words.already_challenged("Bashir", discord).endswith("withdraw it with Decline.")
+    assert words.already_challenged("Bashir", console).endswith("withdraw it with /shax cancel.")
+    assert "Start a new one with Rematch," in words.game_over(7, discord)
+    assert "Start a new one with /shax rematch," in words.game_over(7, console)
+    assert "Accept draw (or /shax draw), decline it" in words.draw_offer_intro("A", "B", discord)
+    assert "/shax draw, decline it with /shax decline-draw" in words.draw_offer_intro(
         "A", "B", console
     )
-    assert "Accept or decline within 10 minutes" in texts.challenge_sent(
+    assert "Accept or decline within 10 minutes" in words.challenge_sent(
         "@B", "A", "Jar", 600, discord
     )
-    assert "Answer with /shax accept or /shax decline within 10 minutes" in texts.challenge_sent(
+    assert "Answer with /shax accept or /shax decline within 10 minutes" in words.challenge_sent(
         "@B", "A", "Jar", 600, console
     )
-    assert "use the latest board below" in texts.stale(discord)
-    assert "below" not in texts.stale(console) and "/shax board" in texts.stale(console)
-    assert "Open a thread here" in texts.channel_busy(False, None, discord)
-    assert "thread" not in texts.channel_busy(False, None, console)
-    assert "--channel" in texts.channel_busy(False, (3, "A", "B"), console)
+    assert "use the latest board below" in words.stale(discord)
+    assert "below" not in words.stale(console) and "/shax board" in words.stale(console)
+    assert "Open a thread here" in words.channel_busy(False, None, discord)
+    assert "thread" not in words.channel_busy(False, None, console)
+    assert "--channel" in words.channel_busy(False, (3, "A", "B"), console)
 
 
 SO = translator("so")
 
 
 def test_option_values_are_shown_in_the_readers_words_with_the_value_to_type() -> None:
-    assert texts.theme_chosen("light", SO) == "Shaxdaada hadda waxaa lagu sawirayaa muuqaalka cad."
-    assert "madow (dark), cad (light)" in texts.theme_current("dark", ("dark", "light"), SO)
-    assert "fudud (easy), adag (hard)" in texts.unknown_level("x", ("easy", "hard"), t=SO)
+    assert words.theme_chosen("light", SO) == "Shaxdaada hadda waxaa lagu sawirayaa muuqaalka cad."
+    assert "madow (dark), cad (light)" in words.theme_current("dark", ("dark", "light"), SO)
+    assert "fudud (easy), adag (hard)" in words.unknown_level("x", ("easy", "hard"), t=SO)
     # English players read the values as they type them, as before.
-    assert texts.theme_current("dark", ("dark", "light")) == (
+    assert words.theme_current("dark", ("dark", "light")) == (
         "Your boards are drawn in the dark theme; choose with /shax theme: dark, light."
     )
 
 
 def test_counts_take_the_plural_after_a_number() -> None:
     tally = Tally(wins=3, losses=1, draws=0, streak=0, best=2)
-    assert texts.tally_line(tally, SO).startswith("3 guulood, 1 guuldarro, 0 barbaro — ")
+    assert words.tally_line(tally, SO).startswith("3 guulood, 1 guuldarro, 0 barbaro — ")
     one = Tally(wins=1, losses=0, draws=2, streak=1, best=1)
-    assert texts.tally_line(one, SO).startswith("1 guul, 0 guuldarro, 2 barbaro — ")
-    assert texts.tally_line(tally).startswith("3 won, 1 lost, 0 drawn — ")
+    assert words.tally_line(one, SO).startswith("1 guul, 0 guuldarro, 2 barbaro — ")
+    assert words.tally_line(tally).startswith("3 won, 1 lost, 0 drawn — ")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 
+from bot.words.registry import sentence
 from engine import (
     Color,
     Outcome,
@@ -36,6 +37,7 @@ def color_name(color: Color, t: Translator = EN) -> str:
     return t.pgettext("color", "white") if color is Color.WHITE else t.pgettext("color", "black")
 
 
+@sentence
 def variant_title(variant: Variant, t: Translator = EN) -> str:
     """The variant's title (``"Shax (small board)"``) in the reply's language."""
     if variant.id == "shax":
