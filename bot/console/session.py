@@ -16,15 +16,26 @@ import asyncio
 import getpass
 import hashlib
 import shlex
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot import words
+from bot.commands import Asked, Command, command_named
 from bot.console.handover import draw_answerer, elsewhere, elsewhere_line, is_bare_action
 from bot.console.markup import terminal_text
 from bot.console.reader import last_word
 from bot.console.textboard import text_board
+from bot.console.typed import (
+    CONSOLE_COMMANDS,
+    Offers,
+    command_help,
+    command_names,
+    help_text,
+    option_words,
+    read_options,
+    sample,
+    unknown_command,
+)
 from bot.readers import requester_language
 from bot.service.facade import ShaxService
 from bot.service.replies import (
@@ -34,94 +45,23 @@ from bot.service.replies import (
     DestinationControls,
     Notice,
     Place,
+    PuzzleControls,
     Reply,
     Said,
     User,
     UserError,
     drawn,
 )
-from bot.words import boards
 from bot.words.terms import Surface
 from bot.words.voice import Voice
-from engine import VARIANT_IDS, Variant, get_variant, replay
-from engine.ai import LEVELS
-from shax_i18n import LANGUAGES, N_, Translator, translator
+from engine import Variant, get_variant, replay
+from shax_i18n import N_, Translator, translator
 
 BOT_USER = User(1, "Shax bot", True)
 MENU_SIZE = 25
 """At most this many legal actions are listed; more moves are listed by their stones."""
 PICTURES = Path("shax-pictures")
 """Where pictures go unless ``--out`` says otherwise (relative to the working directory)."""
-SHAX_COMMANDS = (
-    "challenge",
-    "accept",
-    "decline",
-    "cancel",
-    "play-bot",
-    "move",
-    "board",
-    "resign",
-    "draw",
-    "decline-draw",
-    "rematch",
-    "hint",
-    "review",
-    "streak",
-    "leaderboard",
-    "rules",
-    "language",
-    "theme",
-)
-CONSOLE_COMMANDS = ("/shax", "/as", "/help", "/quit")
-OPTIONS = {
-    "challenge": ("opponent:", "variant:"),
-    "play-bot": ("level:", "variant:", "first:"),
-    "move": ("action:",),
-    "streak": ("user:",),
-    "rules": ("variant:",),
-    "language": ("language:",),
-    "theme": ("theme:",),
-}
-"""The options each command takes (the others take none)."""
-
-
-HELP = N_(
-    """\
-Commands (as in Discord):
-  /shax challenge opponent:@name [variant:{variants}]
-  /shax accept · /shax decline · /shax cancel      (a challenge's buttons)
-  /shax play-bot [level:{levels}] [variant:…] [first:me|bot|random]
-  /shax move action:{place}      (or /shax move {place}; {notation})
-  /shax board · /shax resign · /shax draw · /shax decline-draw · /shax rematch
-  /shax hint  (the best move, a few per game against the bot) · /shax review (the last game)
-  /shax streak [user:@name] · /shax leaderboard · /shax rules [variant:…]
-  /shax language language:{languages}
-  /shax theme [theme:dark|light]      (the look of the pictures you ask for)
-On {variant}: points {points}.
-Console only:
-  /as NAME    switch who is typing (the game hands over by itself)
-  /help       this text        /quit (or Ctrl-D)    leave
-Tab completes commands, options and the legal actions; the up arrow recalls a line."""
-)
-
-
-def help_text(variant: Variant, t: Translator = words.EN) -> str:
-    """The commands, with notation examples that exist on ``variant``'s board."""
-    ex = boards.examples(variant)
-    if ex.remove:
-        notation = t.gettext("{move} moves, {remove} removes", move=ex.move, remove=ex.remove)
-    else:
-        notation = t.gettext("{move} moves", move=ex.move)
-    return t.gettext(
-        HELP,
-        variants="|".join(VARIANT_IDS),
-        levels="|".join(LEVELS),
-        place=ex.place,
-        notation=notation,
-        languages="|".join(LANGUAGES),
-        variant=words.variant_title(variant, t),
-        points=boards.point_names(variant),
-    )
 
 
 def voice(t: Translator) -> Voice:
@@ -221,7 +161,12 @@ class Console:
     async def _handle(self, head: str, words: list[str]) -> None:
         t = self.speaking.t
         try:
-            if head == "/help" or (head == "/shax" and len(words) == 1):
+            if head == "/help" and len(words) > 1:
+                command = command_named(words[-1])
+                if command is None:
+                    raise unknown_command(words[-1])
+                self.write(command_help(command, self.variant, t))
+            elif head == "/help" or (head == "/shax" and len(words) == 1):
                 self.write(help_text(self.variant, t))
             elif head == "/as":
                 if len(words) < 2:
@@ -256,98 +201,49 @@ class Console:
             self._said_thinking = True
             self.say(Said("thinking", BOT_USER.name))
 
-    async def shax(self, command: str, args: list[str]) -> None:
-        opts, rest = _options(args)
-        s, me, here = self.service, self.user, self.place
-        t = self.speaking.t
-        simple: dict[str, Callable[[User, Place], Awaitable[Reply]]] = {  # no options
-            "accept": s.accept,
-            "decline": s.decline,
-            "cancel": s.cancel,
-            "resign": s.resign,
-            "draw": s.draw,
-            "decline-draw": s.decline_draw,
-        }
-
-        def opt(name: str, default: str | None = None) -> str | None:
-            if name in opts:
-                return opts[name]
-            return rest.pop(0) if rest else default
-
-        stem = None
-        if command == "challenge":
-            opponent = opt("opponent")
-            if opponent is None:
-                raise UserError(
-                    Said.message(N_("Name your opponent: /shax challenge opponent:@name."))
-                )
-            reply = await s.challenge(me, self.person(opponent), here, opt("variant", "shax") or "")
-        elif command in simple:
-            reply = await simple[command](me, here)
-        elif command == "board":
-            reply = await s.board(me, here, thinking=self.thinking)
-        elif command == "play-bot":
-            level = opt("level", "medium") or "medium"
-            variant = opt("variant", "shax") or "shax"
-            first = opt("first")
-            reply = await s.play_bot(me, here, level, variant, first, thinking=self.thinking)
-        elif command == "move":
-            action = opt("action")
-            if action is None:
-                example = boards.examples(self.variant).place
-                raise UserError(
-                    Said.message(
-                        N_("Say which action: /shax move action:{example}."), example=example
-                    )
-                )
-            reply = await s.play(me, here, action, thinking=self.thinking)
-        elif command == "rematch":
-            if self.last_game_id is None:
-                raise UserError(Said.message(N_("There is no finished game to rematch yet.")))
-            reply = await s.rematch(me, here, self.last_game_id, thinking=self.thinking)
-        elif command == "hint":
-            reply = await s.hint(me, here, thinking=self.thinking)
-            if self.last_game_id is not None:
-                _, record = await s.record(self.last_game_id)
-                stem = f"game{self.last_game_id}-ply{len(record)}"
-        elif command == "review":
-            self.write(t.gettext(words.REVIEWING))
-            reply = await s.review(me, here, self.last_game_id)
-            stem = f"game{self.last_game_id}" if self.last_game_id else None
-        elif command == "streak":
-            who = opt("user")
-            reply = await s.streak(here, self.person(who) if who else me)
-        elif command == "leaderboard":
-            reply = await s.leaderboard(here)
-        elif command == "theme":
-            reply = await s.theme(me, opt("theme"))
-        elif command == "rules":
-            variant = opt("variant", self.variant.id) or self.variant.id
-            reply = await s.rules(variant)
-            stem = f"rules-{variant.strip().lower()}"
-        elif command == "language":
-            chosen = opt("language")
-            if chosen is None:
-                raise UserError(
-                    Said.message(
-                        N_("Say which language: /shax language language:{languages}."),
-                        languages="|".join(LANGUAGES),
-                    )
-                )
-            reply = await s.set_language(me, chosen)
-            await self.listen()  # the answer, and all that follows, in the new language
-            await self.show(reply)
-            return
-        else:
-            raise UserError(
-                Said.message(
-                    N_("Unknown command /shax {command} — choose one of: {commands}."),
-                    command=command,
-                    commands=", ".join(SHAX_COMMANDS),
-                )
-            )
-        await self.show(reply, stem)
+    async def shax(self, name: str, args: list[str]) -> None:
+        """Run ``/shax <name>`` with the options typed, as the command table declares it
+        (Manage Server is always allowed at the local console)."""
+        command = command_named(name)
+        if command is None:
+            raise unknown_command(name)
+        options = read_options(
+            command,
+            args,
+            person=self.person,
+            here=self.place.channel_id,
+            example=lambda option: sample(option, self.variant),
+        )
+        asked = Asked(
+            self.service,
+            self.user,
+            self.place,
+            options,
+            thinking=self.thinking,
+            may_change_settings=True,
+            operator=True,
+            game_id=self.last_game_id,
+            variant=self.variant.id,
+        )
+        if command.waiting is not None:
+            self.write(self.speaking.t.gettext(command.waiting))
+        reply = await command.run(asked)
+        await self.listen()  # a language chosen now speaks from this answer on
+        await self.show(reply, await self.picture_stem(command, asked))
         await self.follow(reply)
+
+    async def picture_stem(self, command: Command, asked: Asked) -> str | None:
+        """The start of the names of the pictures a reply without a game of its own
+        brings: a hint's the game and ply, a review's the game, the rules' the board."""
+        game = self.last_game_id
+        if command.name == "hint" and game is not None:
+            _, record = await self.service.record(game)
+            return f"game{game}-ply{len(record)}"
+        if command.name == "review" and game is not None:
+            return f"game{game}"
+        if command.name == "rules":
+            return f"rules-{(asked.text('variant') or self.variant.id).strip().lower()}"
+        return None
 
     async def show(self, reply: Reply, stem: str | None = None) -> None:
         t = self.speaking.t
@@ -355,16 +251,22 @@ class Console:
         text = self.speaking.say(reply.text)
         self.say(t.gettext("(only you see this) {text}", text=text) if reply.ephemeral else text)
         record: tuple[str, ...] = ()
+        board = self.variant
+        shows_board = reply.game_id is not None or isinstance(reply.controls, PuzzleControls)
         if reply.game_id is not None:
             self.last_game_id = reply.game_id
             variant, record = await self.service.record(reply.game_id)
-            self.variant = get_variant(variant)
+            self.variant = board = get_variant(variant)
             stem = f"game{reply.game_id}-ply{len(record)}-v{reply.version}"
+        elif isinstance(reply.controls, PuzzleControls):
+            c = reply.controls
+            board, record = get_variant(c.variant), c.record
+            stem = f"puzzle{c.attempt_id}-v{c.version}"
         for attachment in reply.attachments:
             assert isinstance(attachment, Attachment)  # drawn above
             path = await self.save(stem or "picture", attachment.filename, attachment.data)
-            if attachment.filename.endswith(".png") and reply.game_id is not None:
-                self.write(text_board(replay(self.variant, record)))
+            if attachment.filename.endswith(".png") and shows_board:
+                self.write(text_board(replay(board, record)))
             if attachment.filename.endswith(".gif"):
                 self.write(t.gettext("Replay: {path}", path=path))
             elif reply.game_id is not None:
@@ -396,6 +298,12 @@ class Console:
                 self.write(
                     t.gettext("Draw offered: /shax draw to accept, /shax decline-draw to decline.")
                 )
+        elif isinstance(c, PuzzleControls):
+            if c.over:
+                self.write(t.gettext("/shax puzzle gives you the next puzzle."))
+                return
+            actions = " ".join(choice.value for choice in c.choices)
+            self.write(t.gettext("Legal: {actions}", actions=actions))
         elif isinstance(c, DestinationControls):
             moves = " ".join(choice.value for choice in c.choices)
             self.write(
@@ -459,40 +367,21 @@ class Console:
             candidates: list[str] = list(CONSOLE_COMMANDS)
         elif before[0].lower() == "/as":
             candidates = [u.name for u in self.users.values() if not u.is_bot]
-        elif before[0].lower() != "/shax":
+        elif before[0].lower() not in ("/shax", "/help"):
             candidates = []
         elif len(before) == 1:
-            candidates = list(SHAX_COMMANDS)
+            candidates = command_names()
         else:
-            candidates = self._option_words(before[1].lower(), word)
+            command = command_named(before[1]) if before[0].lower() == "/shax" else None
+            candidates = [] if command is None else self._option_words(command, word)
         return [c for c in candidates if c.lower().startswith(word.lower()) and c != word]
 
-    def _option_words(self, command: str, word: str) -> list[str]:
-        key, sep, _ = word.partition(":")
-        values = {
-            "variant": list(VARIANT_IDS),
-            "level": list(LEVELS),
-            "first": ["me", "bot", "random"],
-            "theme": ["dark", "light"],
-            "opponent": [f"@{u.name}" for u in self.users.values() if u.id != self.user.id],
-            "user": [f"@{u.name}" for u in self.users.values()],
-            "action": self.legal,
-            "language": list(LANGUAGES),
-        }
-        if sep:
-            return [f"{key}:{value}" for value in values.get(key.lower(), [])]
-        words = list(OPTIONS.get(command, ()))
-        return words + self.legal if command == "move" else words
+    def _option_words(self, command: Command, word: str) -> list[str]:
+        def players(others_only: bool) -> list[str]:
+            return [
+                f"@{u.name}"
+                for u in self.users.values()
+                if not (others_only and u.id == self.user.id)
+            ]
 
-
-def _options(args: list[str]) -> tuple[dict[str, str], list[str]]:
-    """``opponent:@amina variant:jar`` → options; other words stay positional."""
-    opts: dict[str, str] = {}
-    rest: list[str] = []
-    for word in args:
-        key, sep, value = word.partition(":")
-        if sep and key.isidentifier() and value:
-            opts[key.lower()] = value
-        else:
-            rest.append(word)
-    return opts, rest
+        return option_words(command, word, Offers(players, self.legal, self.place.channel_id))

@@ -386,18 +386,22 @@ class ShaxService:
         """A server's settings in effect (the defaults in DMs)."""
         return await self.servers.of(guild_id)
 
-    async def settings(self, place: Place, change: SettingsChange, *, may_change: bool) -> Reply:
+    async def settings(
+        self, place: Place, change: SettingsChange, *, may_change: bool, operator: bool = False
+    ) -> Reply:
         """``/shax settings``: the server's settings; with options, change them first
-        (only ``may_change`` members — Manage Server — can; a bad value changes nothing)."""
-        if place.guild_id is None:
+        (only ``may_change`` members — Manage Server — can; a bad value changes nothing).
+        Outside a server only the ``operator`` at the bot's own console may: theirs are the
+        settings of every game outside a server (direct messages, the console)."""
+        if place.guild_id is None and not operator:
             raise UserError(Said.message(messages.ONLY_ON_A_SERVER))
         if change.empty:
             settings = await self.servers.of(place.guild_id)
-            return Reply(text=_summary(settings, changed_now=False), ephemeral=True)
+            return Reply(text=_summary(place, settings, changed_now=False), ephemeral=True)
         if not may_change:
             raise UserError(Said.message(messages.ONLY_MANAGERS))
         settings = await self.servers.change(place.guild_id, change)
-        return Reply(text=_summary(settings, changed_now=True), ephemeral=True)
+        return Reply(text=_summary(place, settings, changed_now=True), ephemeral=True)
 
     async def synced_commands(self) -> str | None:
         """The hash of the command definitions last registered with Discord, if any."""
@@ -467,11 +471,16 @@ class ShaxService:
         return Reply(text=Said("language_set"), ephemeral=True)
 
 
-def _summary(settings: ServerSettings, *, changed_now: bool) -> Said:
+def _summary(place: Place, settings: ServerSettings, *, changed_now: bool) -> Said:
     channels = [Channel(c) for c in sorted(settings.channels)]
     puzzle = None if settings.puzzle_channel is None else Channel(settings.puzzle_channel)
     return Said(
-        "settings_summary", settings, channels, changed_now=changed_now, puzzle_channel=puzzle
+        "settings_summary",
+        settings,
+        channels,
+        changed_now=changed_now,
+        outside=place.guild_id is None,
+        puzzle_channel=puzzle,
     )
 
 

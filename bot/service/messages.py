@@ -52,6 +52,14 @@ ONLY_MANAGERS = N_(
     "`/shax settings` with no options shows them to everyone."
 )
 
+CHANNELS_ON_SERVERS = N_(
+    "Game channels belong to a server; outside one, games may start in every channel."
+)
+PUZZLE_ON_SERVERS = N_(
+    "The puzzle of the day belongs to a server: choose its channel with `/shax settings` "
+    "in one of the server's channels."
+)
+
 # -- puzzles -------------------------------------------------------------------
 
 ANSWERED_ALREADY = N_(

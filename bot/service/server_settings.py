@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
 
+from bot.service import messages
 from bot.service.replies import Channel, Place, Said, UserError
 from bot.storage import Storage
 from shax_i18n.codes import LANGUAGES as CATALOGUE_LANGUAGES
@@ -30,6 +31,11 @@ CHALLENGE_EXPIRY_RANGE = (timedelta(minutes=1), timedelta(days=7))
 MAX_CHANNELS = 25
 _UNITS = {"d": 86_400, "h": 3_600, "m": 60, "s": 1}
 _DURATION = re.compile(r"(\d+)\s*(d|h|m|s)", re.IGNORECASE)
+
+
+OUTSIDE_SERVERS = 0
+"""The key of the settings outside servers (direct messages, the console), as the clock
+and the tallies key them."""
 
 
 class Setting(StrEnum):
@@ -95,8 +101,28 @@ class SettingsChange:
     reset: Setting | None = None
 
     @property
+    def names_puzzle(self) -> bool:
+        """Whether it changes the puzzle of the day (a server's own)."""
+        puzzle = (Setting.PUZZLE_CHANNEL, Setting.PUZZLE_HOUR)
+        return (
+            self.puzzle_channel is not None
+            or self.puzzle_hour is not None
+            or (self.reset in puzzle)
+        )
+
+    @property
     def empty(self) -> bool:
         return self == SettingsChange()
+
+    @property
+    def names_channels(self) -> bool:
+        """Whether it changes the game channels."""
+        return (
+            self.allow_channel is not None
+            or self.disallow_channel is not None
+            or self.every_channel
+            or self.reset is Setting.CHANNELS
+        )
 
 
 _LONGEST = timedelta.max // timedelta(seconds=1)
@@ -157,9 +183,9 @@ class ServerSettingsBook:
     _plan_values: dict[int, DailyPlan] = field(default_factory=dict)
 
     async def of(self, guild_id: int | None) -> ServerSettings:
-        """The settings in effect on a server (the defaults in DMs)."""
-        if guild_id is None:
-            return self.defaults
+        """The settings in effect on a server; outside one (``None``: direct messages, the
+        console), the settings only the operator's console changes, kept under 0."""
+        guild_id = guild_id or OUTSIDE_SERVERS
         now = self.now()
         kept = self._kept.get(guild_id)
         if kept is not None and kept.until > now:
@@ -201,11 +227,16 @@ class ServerSettingsBook:
             changed.add(setting)
         return replace(s, changed=frozenset(changed))
 
-    async def change(self, guild_id: int, change: SettingsChange) -> ServerSettings:
+    async def change(self, guild_id: int | None, change: SettingsChange) -> ServerSettings:
         """Validate every requested change first (a bad one changes nothing), then store
         them in one transaction: the game channels change from the list as stored at that
         moment, so that changes sent at once all count, as if sent one after another."""
+        guild_id = guild_id or OUTSIDE_SERVERS
         writes: dict[Setting, str | None] = {}
+        if guild_id == OUTSIDE_SERVERS and change.names_channels:
+            raise UserError(Said.message(messages.CHANNELS_ON_SERVERS))
+        if guild_id == OUTSIDE_SERVERS and change.names_puzzle:
+            raise UserError(Said.message(messages.PUZZLE_ON_SERVERS))
         if change.reset is not None:
             writes[change.reset] = None
         if change.turn_timeout is not None:

@@ -24,6 +24,7 @@ LABELS = {
     "puzzle_hour": N_("Puzzle of the day's hour"),
 }
 """Each setting's name (in English also the ``reset:`` choices registered with Discord)."""
+PUZZLE_SETTINGS = ("puzzle_channel", "puzzle_hour")
 THREAD_MODES = {
     "busy": N_("a thread of its own when the channel already has a game"),
     "always": N_("every game in a thread of its own"),
@@ -86,7 +87,7 @@ def channel_not_listed(channel: str, t: Translator = EN) -> str:
 
 
 @sentence
-def not_an_hour(hour: int, t: Translator = EN) -> str:
+def not_an_hour(hour: int | str, t: Translator = EN) -> str:
     return t.gettext(
         "`{hour}` is not an hour: the puzzle of the day's hour is a whole hour from 0 to 23 (UTC).",
         hour=hour,
@@ -116,6 +117,7 @@ def settings_summary(
     *,
     changed_now: bool,
     puzzle_channel: str | None = None,
+    outside: bool = False,
     t: Translator = EN,
 ) -> str:
     """Every setting with its value, marked when the server chose it, and how to change;
@@ -137,13 +139,17 @@ def settings_summary(
         "puzzle_hour": t.gettext("{hour}:00 UTC", hour=settings.puzzle_hour),
     }
     chosen = {s.value for s in settings.changed}
-    lines = [
-        t.gettext("**Settings saved.**")
-        if changed_now
-        else t.gettext("**Shax settings on this server**")
-    ]
+    if changed_now:
+        heading = t.gettext("**Settings saved.**")
+    elif outside:
+        heading = t.gettext("**Shax settings outside servers** (direct messages, the console)")
+    else:
+        heading = t.gettext("**Shax settings on this server**")
+    lines = [heading]
     default = t.gettext("*(default)*")
     for name in LABELS:
+        if outside and name in PUZZLE_SETTINGS:
+            continue  # the puzzle of the day is a server's
         mark = "" if name in chosen else f" {default}"
         lines.append(f"• {label(name, t)}: {values[name]}{mark}")
     lines.append(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, cast
 
-from bot.discord.cogs.play import MAX_ACTION_LENGTH
+from bot.commands.table import MAX_ACTION_LENGTH
 from bot.discord.custom_ids import accept_id, decline_id, draw_id, resign_id
 from engine import replay
 from tests.bot.discord.helpers import act_select, live_boards, option_values, shown

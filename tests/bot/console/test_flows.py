@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot.console.markup import BOLD, ITALIC, RESET, terminal_text
-from bot.console.session import Console, help_text, local_user
+from bot.console.session import Console, local_user
+from bot.console.typed import help_text
 from bot.service.facade import ShaxService
 from bot.service.replies import Place
 from engine import VARIANTS
@@ -128,7 +129,8 @@ async def test_help_errors_and_rules_fit_the_board_in_play(
     screen.take()
     await typed(console, "/shax", "/shax move", "/shax move zz", "/shax move d7", "/shax rules")
     out = screen.take()
-    assert "/shax move action:b2      (or /shax move b2; a1-a2 moves)" in out
+    assert "/shax move action:b2 — Play a move: b2 places, a1-a2 moves\n" in out
+    assert "/shax move b2 is /shax move action:b2." in out
     assert "✗ Say which action: /shax move action:b2." in out
     assert "write a point (b2) or a move from-to (a1-a2). Legal now:" in out
     assert "'d7' is not a point on the jar board; its points are a1 a2 a3 b1" in out
@@ -142,11 +144,11 @@ def test_help_on_each_board_uses_its_own_points() -> None:
         text = help_text(variant)
         example = re.search(r"/shax move action:(\S+)", text)
         assert example and example.group(1) in variant.points
-        named = re.search(r"; (\S+) moves(?:, x(\S+) removes)?\)", text)
-        assert named is not None
-        src, dst = named.group(1).split("-")
+        named = re.search(r"Play a move: (\S+) places, (\S+) moves(?:, x(\S+) removes)?\n", text)
+        assert named is not None and named.group(1) in variant.points
+        src, dst = named.group(2).split("-")
         assert {src, dst} <= set(variant.points)
-        assert (named.group(2) is not None) == (variant.family == "shax")
+        assert (named.group(3) is not None) == (variant.family == "shax")
 
 
 async def test_completion_offers_commands_options_names_and_legal_actions(

@@ -74,10 +74,13 @@ SUBCOMMANDS = {
         "allow-channel",
         "disallow-channel",
         "all-channels",
+        "puzzle-channel",
+        "puzzle-hour",
         "reset",
     ],
     "hint": [],
     "review": [],
+    "puzzle": ["variant", "answer", "give-up"],
 }
 SAMPLE_IDS = {
     "act": act_id(BIG, BIG),

@@ -125,3 +125,16 @@ async def test_a_channel_that_will_not_take_the_post_is_not_tried_all_day(
     assert dailies(await service.tick()) == []
     clock.moment = datetime(2026, 11, 27, 9, 0, tzinfo=UTC)
     assert len(dailies(await service.tick())) == 1
+
+
+async def test_the_puzzle_of_the_day_is_a_servers_and_not_set_outside_one(
+    service: ShaxService,
+) -> None:
+    outside = Place(None, 1)
+    with refused(UserError, "The puzzle of the day belongs to a server"):
+        await service.settings(
+            outside, SettingsChange(puzzle_channel=PUZZLES), may_change=True, operator=True
+        )
+    shown = await service.settings(outside, SettingsChange(), may_change=True, operator=True)
+    assert "Puzzle of the day" not in words(shown.text)
+    assert dailies(await service.tick()) == []

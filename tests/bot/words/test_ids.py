@@ -72,7 +72,7 @@ def test_every_sentence_the_service_says_is_in_the_words_package() -> None:
 
 
 def test_every_sentence_the_adapters_say_is_in_the_words_package() -> None:
-    for package in ("bot.discord", "bot.console"):
+    for package in ("bot.discord", "bot.console", "bot.commands"):
         missing = {n: where for n, where in said_ids(package).items() if n not in SENTENCES}
         assert not missing, f"{package} says what bot.words cannot: {missing}"
 

@@ -1,0 +1,417 @@
+"""Every ``/shax`` command, once: its options, its service call and its help line.
+
+The Discord cog (:mod:`bot.discord.slash`) and the console (:mod:`bot.console.typed`) are
+built from :data:`COMMANDS`. To add a command, add a :class:`Command` here (and its
+words to the catalogue); both surfaces then have it. Discord registers the slash
+commands in this order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from bot import words
+from bot.commands.declare import Asked, Command, Kind, Option, Pick
+from bot.service.replies import Place, Reply, Said, User, UserError
+from bot.service.server_settings import Setting, SettingsChange
+from bot.words.settings import LABELS
+from engine.ai import LEVELS as AI_LEVELS
+from shax_i18n import LANGUAGES, N_
+
+if TYPE_CHECKING:
+    from bot.service.facade import ShaxService
+
+Run = Callable[[Asked], Awaitable[Reply]]
+
+MAX_ACTION_LENGTH = 16
+"""Longer than any action in notation (``a7-d7`` is 5)."""
+MAX_DURATION_LENGTH = 20
+
+VARIANTS = (
+    Pick("shax", N_("Shax — 12 stones each, three squares")),
+    Pick("shax-small", N_("Shax small — 8 stones each, two squares")),
+    Pick("jar", N_("Jar — 3 stones each, the children's game")),
+)
+LEVELS = tuple(Pick(level, level.capitalize()) for level in AI_LEVELS)
+LANGUAGE_PICKS = tuple(Pick(code, name) for code, name in LANGUAGES.items())
+"""Each language under its own name: English, Soomaali."""
+FIRST = (Pick("me", N_("Me")), Pick("bot", N_("The bot")), Pick("random", N_("Random")))
+THREADS = (
+    Pick("busy", N_("When the channel is busy")),
+    Pick("always", N_("Always")),
+    Pick("never", N_("Never")),
+)
+THEMES = (Pick("dark", N_("Dark — as Discord's dark theme")), Pick("light", N_("Light — sand")))
+RESETS = tuple(Pick(name, label) for name, label in LABELS.items())
+HOURS = tuple(Pick(str(hour), f"{hour:02d}:00") for hour in range(24))
+PUZZLE_VARIANTS = tuple(p for p in VARIANTS if p.value in ("shax", "shax-small"))
+
+NO_GAME_TO_REMATCH = N_("There is no finished game to rematch yet.")
+
+VARIANT = Option(
+    "variant", Kind.CHOICE, N_("The board (default: Shax)"), default="shax", choices=VARIANTS
+)
+
+
+def _given(asked: Asked, name: str) -> str:
+    """A text option that always has a value: required, or with a default."""
+    text = asked.text(name)
+    assert text is not None, f"{name} is given"  # every surface makes sure
+    return text
+
+
+def _required_user(asked: Asked, name: str) -> User:
+    user = asked.person(name)
+    assert user is not None, f"{name} is required"  # every surface makes sure
+    return user
+
+
+# -- challenges and games ----------------------------------------------------------------
+
+
+def _here(call: Callable[[ShaxService], Callable[[User, Place], Awaitable[Reply]]]) -> Run:
+    """A command that acts for its user where it is asked, with no options (a button
+    on Discord, or ``/shax resign``)."""
+
+    async def run(a: Asked) -> Reply:
+        return await call(a.service)(a.user, a.place)
+
+    return run
+
+
+async def _challenge(a: Asked) -> Reply:
+    opponent = _required_user(a, "opponent")
+    return await a.service.challenge(a.user, opponent, a.place, _given(a, "variant"))
+
+
+async def _play_bot(a: Asked) -> Reply:
+    level, variant = _given(a, "level"), _given(a, "variant")
+    return await a.service.play_bot(
+        a.user, a.place, level, variant, a.text("first"), thinking=a.thinking
+    )
+
+
+async def _move(a: Asked) -> Reply:
+    action = _given(a, "action").strip()
+    return await a.service.play(a.user, a.place, action, thinking=a.thinking)
+
+
+async def _board(a: Asked) -> Reply:
+    return await a.service.board(a.user, a.place, thinking=a.thinking)
+
+
+async def _rematch(a: Asked) -> Reply:
+    if a.game_id is None:
+        raise UserError(Said.message(NO_GAME_TO_REMATCH))
+    return await a.service.rematch(a.user, a.place, a.game_id, thinking=a.thinking)
+
+
+# -- the teacher, statistics, choices -----------------------------------------------------
+
+
+async def _hint(a: Asked) -> Reply:
+    return await a.service.hint(a.user, a.place, thinking=a.thinking)
+
+
+async def _review(a: Asked) -> Reply:
+    return await a.service.review(a.user, a.place, a.game_id)
+
+
+async def _streak(a: Asked) -> Reply:
+    return await a.service.streak(a.place, a.person("user") or a.user)
+
+
+async def _leaderboard(a: Asked) -> Reply:
+    return await a.service.leaderboard(a.place)
+
+
+async def _theme(a: Asked) -> Reply:
+    return await a.service.theme(a.user, a.text("theme"))
+
+
+async def _rules(a: Asked) -> Reply:
+    return await a.service.rules(a.text("variant") or a.variant or "shax")
+
+
+async def _language(a: Asked) -> Reply:
+    return await a.service.set_language(a.user, _given(a, "language"))
+
+
+def _hour(text: str | None) -> int | None:
+    """The hour of the puzzle of the day as chosen (a whole hour, checked by the settings)."""
+    if text is None or not text.strip():
+        return None
+    try:
+        return int(text.strip().removesuffix(":00"))
+    except ValueError:
+        raise UserError(Said("not_an_hour", text)) from None
+
+
+async def _settings(a: Asked) -> Reply:
+    reset = a.text("reset")
+    try:
+        setting = Setting(reset.strip().lower().replace("-", "_")) if reset is not None else None
+    except ValueError:
+        raise UserError(Said("not_a_setting", reset or "")) from None
+    change = SettingsChange(
+        turn_timeout=a.text("turn-timeout"),
+        challenge_expiry=a.text("challenge-expiry"),
+        threads=a.text("threads"),
+        theme=a.text("theme"),
+        language=a.text("language"),
+        allow_channel=a.channel("allow-channel"),
+        disallow_channel=a.channel("disallow-channel"),
+        every_channel=a.flag("all-channels"),
+        puzzle_channel=a.channel("puzzle-channel"),
+        puzzle_hour=_hour(a.text("puzzle-hour")),
+        reset=setting,
+    )
+    return await a.service.settings(
+        a.place, change, may_change=a.may_change_settings, operator=a.operator
+    )
+
+
+# -- puzzles --------------------------------------------------------------------------------
+
+
+async def _puzzle(a: Asked) -> Reply:
+    puzzles = a.service.puzzles
+    if a.flag("give-up"):
+        return await puzzles.give_up(a.user, a.place)
+    answer = a.text("answer")
+    if answer is not None and answer.strip():
+        return await puzzles.answer(a.user, a.place, answer.strip())
+    return await puzzles.puzzle(a.user, a.place, a.text("variant") or "shax")
+
+
+def _bot_user(a: Asked) -> User:
+    return a.service.bot_user
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command(
+        "challenge",
+        N_("Challenge someone to a game"),
+        _challenge,
+        (
+            Option(
+                "opponent",
+                Kind.USER,
+                N_("Who you want to play"),
+                required=True,
+                missing=N_("Name your opponent: /shax challenge opponent:{example}."),
+            ),
+            VARIANT,
+        ),
+        opponent=lambda a: _required_user(a, "opponent"),
+        servers_only=True,
+    ),
+    Command("accept", N_("Accept the challenge here"), _here(lambda s: s.accept), button="accept"),
+    Command(
+        "decline",
+        N_("Decline the challenge here (the challenger withdraws it)"),
+        _here(lambda s: s.decline),
+        button="decline",
+    ),
+    Command(
+        "cancel", N_("Withdraw your open challenge"), _here(lambda s: s.cancel), button="decline"
+    ),
+    Command(
+        "play-bot",
+        N_("Play a game against the bot"),
+        _play_bot,
+        (
+            Option(
+                "level",
+                Kind.CHOICE,
+                N_("How strong the bot plays (default: medium)"),
+                default="medium",
+                choices=LEVELS,
+            ),
+            VARIANT,
+            Option(
+                "first",
+                Kind.CHOICE,
+                N_("Who places the first stone (default: the last winner; you in a new series)"),
+                choices=FIRST,
+            ),
+        ),
+        opponent=_bot_user,
+    ),
+    Command(
+        "move",
+        N_("Play a move: d7 places, a7-d7 moves, xg1 removes"),
+        _move,
+        (
+            Option(
+                "action",
+                Kind.TEXT,
+                N_("Your move in notation — start typing to see the legal ones"),
+                required=True,
+                max_length=MAX_ACTION_LENGTH,
+                too_long=N_(
+                    "That is far too long to be a move. Moves look like **d7** (place), "
+                    "**a7-d7** (move) or **xg1** (remove) — start typing and pick one of the "
+                    "suggestions."
+                ),
+                complete=lambda service, user, place, typed: service.legal_choices(
+                    user, place, typed
+                ),
+                missing=N_("Say which action: /shax move action:{example}."),
+                notation=True,
+            ),
+        ),
+        board_help=N_("Play a move: {notation}"),
+    ),
+    Command("board", N_("Show the game in this channel again"), _board),
+    Command("resign", N_("Resign the game in this channel"), _here(lambda s: s.resign)),
+    Command("draw", N_("Offer a draw, or accept the one on the table"), _here(lambda s: s.draw)),
+    Command(
+        "decline-draw",
+        N_("Decline the draw offered, or withdraw your own offer"),
+        _here(lambda s: s.decline_draw),
+        button="nodraw",
+    ),
+    Command("rematch", N_("Play the last game again"), _rematch, button="rematch"),
+    Command(
+        "hint",
+        N_("The best move, drawn on the board (a few per game vs the bot)"),
+        _hint,
+    ),
+    Command(
+        "review",
+        N_("Review the last game here: who stood better, where it turned"),
+        _review,
+        waiting=words.REVIEWING,
+    ),
+    Command(
+        "streak",
+        N_("Current and best streaks, gal and gabad, and the record against everyone"),
+        _streak,
+        (Option("user", Kind.USER, N_("Whose streak (default: yours)")),),
+    ),
+    Command("leaderboard", N_("This server's best current and all-time streaks"), _leaderboard),
+    Command(
+        "language",
+        N_("Choose the language the bot speaks to you"),
+        _language,
+        (
+            Option(
+                "language",
+                Kind.CHOICE,
+                N_("The language: English or Soomaali"),
+                required=True,
+                choices=LANGUAGE_PICKS,
+                missing=N_("Say which language: /shax language language:{example}."),
+            ),
+        ),
+    ),
+    Command(
+        "settings",
+        N_("This server's Shax settings; members with Manage Server can change them"),
+        _settings,
+        (
+            Option(
+                "turn-timeout",
+                Kind.TEXT,
+                N_("Time to move before the turn is forfeited, e.g. 12h, 2d (10m to 14d)"),
+                max_length=MAX_DURATION_LENGTH,
+                sample="12h",
+            ),
+            Option(
+                "challenge-expiry",
+                Kind.TEXT,
+                N_("How long a challenge stays open, e.g. 10m, 1h (1m to 7d)"),
+                max_length=MAX_DURATION_LENGTH,
+                sample="10m",
+            ),
+            Option(
+                "threads", Kind.CHOICE, N_("When games get a thread of their own"), choices=THREADS
+            ),
+            Option("theme", Kind.CHOICE, N_("The boards' colours"), choices=THEMES),
+            Option(
+                "language",
+                Kind.CHOICE,
+                N_("The server's language: its games speak it unless both players chose another"),
+                choices=LANGUAGE_PICKS,
+            ),
+            Option(
+                "allow-channel",
+                Kind.CHANNEL,
+                N_("Let games start in this channel (then only in the listed ones)"),
+            ),
+            Option("disallow-channel", Kind.CHANNEL, N_("Stop games starting in this channel")),
+            Option(
+                "all-channels",
+                Kind.FLAG,
+                N_("Let games start in every channel again"),
+                default=False,
+            ),
+            Option(
+                "puzzle-channel",
+                Kind.CHANNEL,
+                N_("Post a puzzle of the day in this channel (reset: to stop)"),
+            ),
+            Option(
+                "puzzle-hour",
+                Kind.CHOICE,
+                N_("The hour of the puzzle of the day, in UTC"),
+                choices=HOURS,
+            ),
+            Option(
+                "reset", Kind.CHOICE, N_("Return one setting to the bot's default"), choices=RESETS
+            ),
+        ),
+    ),
+    Command(
+        "puzzle",
+        N_("A puzzle near your puzzle rating: find the only winning move (only you see it)"),
+        _puzzle,
+        (
+            Option(
+                "variant", Kind.CHOICE, N_("The board (default: Shax)"), choices=PUZZLE_VARIANTS
+            ),
+            Option(
+                "answer",
+                Kind.TEXT,
+                N_("Answer your open puzzle — start typing to see the legal actions"),
+                max_length=MAX_ACTION_LENGTH,
+                complete=lambda service, user, place, typed: service.puzzles.answer_choices(
+                    user, typed
+                ),
+                notation=True,
+            ),
+            Option(
+                "give-up",
+                Kind.FLAG,
+                N_("Give up your open puzzle and see its solution"),
+                default=False,
+            ),
+        ),
+    ),
+    Command(
+        "theme",
+        N_("Draw the boards you ask for dark or light"),
+        _theme,
+        (
+            Option(
+                "theme", Kind.CHOICE, N_("dark or light (leave out to see yours)"), choices=THEMES
+            ),
+        ),
+    ),
+    Command(
+        "rules",
+        N_("The rules in short, with the board's points"),
+        _rules,
+        (Option("variant", Kind.CHOICE, N_("Which game (default: Shax)"), choices=VARIANTS),),
+    ),
+)
+"""The commands, in the order Discord registers them and help lists them."""
+
+BY_NAME = {command.name: command for command in COMMANDS}
+
+
+def command_named(name: str) -> Command | None:
+    """The command called ``name`` (any case), if there is one."""
+    return BY_NAME.get(name.strip().lower())
