@@ -7,7 +7,9 @@ each is reported, then the ratios of the second to the first. With ``--database 
 --processes 1`` only the first runs. ``--baseline DIR`` (a checkout of another revision,
 ``git worktree add /tmp/base REV``) runs the bot of that revision before this one's in
 each configuration, under the same load on the same machine, and reports this
-revision's figures against it.
+revision's figures against it. ``--rounds R`` runs them all R times, interleaved (a
+busy spell of a shared machine falls on every configuration alike), and compares the
+medians.
 
 For each, starts the Discord-compatible fake server (``tests/fakediscord``) in this
 process, with ``--guilds`` servers spread over the shards, and the real bot as
@@ -56,6 +58,7 @@ import os
 import random
 import re
 import signal
+import statistics
 import sys
 import tempfile
 import time
@@ -539,7 +542,7 @@ async def stopped(stop: asyncio.Event, seconds: float) -> bool:
 # -- the run --------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(frozen=True)
 class Configuration:
     """One way of running the bot: a database engine and a number of processes."""
 
@@ -843,31 +846,41 @@ async def run_configuration(args: argparse.Namespace, configuration: Configurati
 
 
 def compare(results: list[Measured]) -> None:
-    """One line per configuration and phase, and the ratios of the last to the first."""
+    """One line per configuration, phase and round, then the medians over the rounds, and
+    the ratios of the medians: the last configuration to the first, and this revision to
+    the baseline."""
     print("\n=== comparison (all acknowledgements) ===")
     header = (
-        f"{'configuration':<24} {'phase':<10} {'inter/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
+        f"{'configuration':<36} {'phase':<10} {'inter/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
         f"{'violations':>10} {'lost':>5} {'doubled':>7}"
     )
     print(header)
     print("-" * len(header))
-    figures: dict[tuple[str, str], tuple[float, float, float]] = {}
+    rounds: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
     for measured in results:
         for phase in measured.phases:
             every = [1000 * x for x in phase.people + phase.bot_games]
             rate = len(every) / phase.seconds
             p50, p99 = percentile(every, 0.5), percentile(every, 0.99)
-            figures[(measured.configuration.label, phase.name)] = (rate, p50, p99)
+            label = measured.configuration.label
+            rounds.setdefault((label, phase.name), []).append((rate, p50, p99))
             print(
-                f"{measured.configuration.label:<24} {phase.name:<10} {rate:>8.1f} "
-                f"{p50:>7.1f} {p99:>7.1f} {measured.violations:>10} {measured.lost:>5} "
-                f"{measured.doubled:>7}"
+                f"{label:<36} {phase.name:<10} {rate:>8.1f} {p50:>7.1f} {p99:>7.1f} "
+                f"{measured.violations:>10} {measured.lost:>5} {measured.doubled:>7}"
             )
-    ours = [m.configuration for m in results if m.configuration.tree == ROOT]
+    figures = {
+        key: tuple(statistics.median(column) for column in zip(*values, strict=True))
+        for key, values in rounds.items()
+    }
+    if any(len(values) > 1 for values in rounds.values()):
+        print(f"\nmedians over {max(len(v) for v in rounds.values())} rounds")
+        for (label, phase_name), (rate, p50, p99) in figures.items():
+            print(f"{label:<36} {phase_name:<10} {rate:>8.1f} {p50:>7.1f} {p99:>7.1f}")
+    configurations = list(dict.fromkeys(m.configuration for m in results))
+    ours = [c for c in configurations if c.tree == ROOT]
     pairs = [(ours[0], ours[-1])] if len(ours) > 1 else []
     for configuration in ours:  # this revision against the baseline, where it ran
-        for measured in results:
-            other = measured.configuration
+        for other in configurations:
             if other.tree != ROOT and (other.database, other.processes) == (
                 configuration.database,
                 configuration.processes,
@@ -894,7 +907,9 @@ async def run(args: argparse.Namespace) -> int:
             for c in configurations
             for run in (Configuration(c.database, c.processes, baseline), c)
         ]
-    results = [await run_configuration(args, c) for c in configurations]
+    # Rounds interleave the configurations, so that a busy spell of a shared machine
+    # falls on all of them alike; the medians over the rounds are compared.
+    results = [await run_configuration(args, c) for _ in range(args.rounds) for c in configurations]
     compare(results)
     return 1 if any(r.failed for r in results) else 0
 
@@ -1046,6 +1061,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         type=Path,
         help="a checkout of another revision (git worktree add DIR REV): its bot runs first "
         "in each configuration, and this revision is compared with it",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="run every configuration this many times, interleaved, and compare the medians",
     )
     parser.add_argument("--serve-bot", type=Path, help=argparse.SUPPRESS)
     return parser.parse_args(argv)

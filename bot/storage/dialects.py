@@ -2,12 +2,14 @@
 once (:mod:`bot.storage.store`) and compiled for the engine at hand.
 
 * running: each call of the storage is one function over a SQLAlchemy connection, run
-  whole where its engine runs best. SQLite's one connection lives in a thread of its
-  own (as aiosqlite's does), and a call is one trip to that thread, however many
-  statements it makes: a trip is a thread switch, and under load each costs far more
-  than the statement (four trips a statement through an async driver). The trips
-  queue up, so a transaction is never interleaved with another call. PostgreSQL's
-  calls run on the event loop (``run_sync``: asyncpg awaited underneath), each on a
+  whole where its engine runs best. SQLite runs on SQLAlchemy's async engine with the
+  aiosqlite driver: one connection (the engine opens it, makes the start-up checks on
+  it, and closes it), living in aiosqlite's thread, and a call is one trip to that
+  thread, however many statements it makes. A trip is a thread switch, and under load
+  each costs far more than the statement (four trips a statement through the async
+  adapter: the cursor, the statement, its rows, closing the cursor). The trips queue
+  up, so a transaction is never interleaved with another call. PostgreSQL's calls run
+  on the event loop, each whole in one greenlet (asyncpg awaited underneath) on a
   connection of the pool;
 * transactions: both drivers run in autocommit, so a single statement commits on its
   own; a read-modify-write says ``BEGIN IMMEDIATE`` on SQLite (the write lock at once:
@@ -22,20 +24,20 @@ once (:mod:`bot.storage.store`) and compiled for the engine at hand.
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
+import aiosqlite
 import asyncpg
-from sqlalchemy import Connection, Engine, create_engine, func, text
+from sqlalchemy import Connection, create_engine, func, text
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.util import greenlet_spawn
 
 from bot.storage.base import StorageError, redacted, scrubbed
 from bot.storage.checks import check_file, damaged, is_not_sqlite, not_sqlite, read_only
@@ -45,6 +47,19 @@ T = TypeVar("T")
 P = ParamSpec("P")
 Call = Callable[Concatenate[Connection, P], T]
 """One call of the storage: a function of a connection (and its arguments)."""
+
+
+def in_thread(connection: sqlite3.Connection) -> Connection:
+    """A SQLAlchemy connection over ``connection``, to be used in its own thread only
+    (each statement compiled for SQLite, run on the driver's connection directly)."""
+    engine = create_engine(
+        "sqlite://",
+        creator=lambda: connection,
+        poolclass=StaticPool,
+        isolation_level="AUTOCOMMIT",
+        pool_reset_on_return=None,
+    )
+    return engine.connect()
 
 
 def driver_error(exc: BaseException) -> BaseException:
@@ -104,9 +119,17 @@ class Sqlite(Dialect):
     def __init__(self, path: Path) -> None:
         self.path = path
         self.where = str(path)
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="shax-sqlite")
-        self._engine: Engine | None = None
+        # The file is opened by name, never read as a URL (a "?" or "#" in it is a name).
+        self.engine = create_async_engine(
+            "sqlite+aiosqlite://",
+            async_creator=lambda: aiosqlite.connect(self.path),
+            poolclass=StaticPool,
+            isolation_level="AUTOCOMMIT",
+            pool_reset_on_return=None,
+        )
+        self._driver: aiosqlite.Connection | None = None
         self._conn: Connection | None = None
+        """The same SQLite connection, seen from its own thread (where calls run)."""
 
     def greatest(self, *values: Any) -> ColumnElement[Any]:
         return func.max(*values)
@@ -114,47 +137,60 @@ class Sqlite(Dialect):
     async def run(self, call: Call[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         def whole() -> T:
             if self._conn is None:
-                raise StorageError(f"The database {self.where} is closed.")
+                self._conn = in_thread(self._driver_connection())
             return call(self._conn, *args, **kwargs)
 
-        return await asyncio.get_running_loop().run_in_executor(self._thread, whole)
+        return await self._in_thread(whole)
+
+    def _driver_connection(self) -> sqlite3.Connection:
+        if self._driver is None:
+            raise StorageError(f"The database {self.where} is closed.")
+        return self._driver._conn
+
+    async def _in_thread(self, function: Callable[[], T]) -> T:
+        """``function()`` in aiosqlite's thread, behind every call queued before it: one
+        trip, where aiosqlite's own ``execute`` takes one each for the cursor, the
+        statement, its rows and closing the cursor, as SQLAlchemy's adapter calls it."""
+        driver = self._driver
+        if driver is None:
+            raise StorageError(f"The database {self.where} is closed.")
+        queued: Callable[[Callable[[], T]], Awaitable[T]] = driver._execute
+        try:
+            return await queued(function)
+        except ValueError as exc:  # aiosqlite's word for a connection already closed
+            if driver._connection is None:
+                raise StorageError(f"The database {self.where} is closed.") from exc
+            raise
 
     async def open(self) -> None:
         check_file(self.path)
-        await asyncio.get_running_loop().run_in_executor(self._thread, self._connect)
-
-    def _connect(self) -> None:
-        # Made in the connection's own thread, where it is always used.
-        # The file is opened by name, never read as a URL (a "?" or "#" in it is a name).
-        self._engine = create_engine(
-            "sqlite://",
-            creator=lambda: sqlite3.connect(self.path),
-            poolclass=StaticPool,
-            isolation_level="AUTOCOMMIT",
-        )
         try:
-            self._conn = self._engine.connect()
-            self._conn.exec_driver_sql("PRAGMA journal_mode = WAL")
-            self._conn.exec_driver_sql("PRAGMA foreign_keys = ON")
-            self._conn.exec_driver_sql("PRAGMA busy_timeout = 5000")
-            problems = [str(r[0]) for r in self._conn.exec_driver_sql("PRAGMA quick_check")]
+            async with self.engine.connect() as conn:
+                await conn.exec_driver_sql("PRAGMA journal_mode = WAL")
+                await conn.exec_driver_sql("PRAGMA foreign_keys = ON")
+                await conn.exec_driver_sql("PRAGMA busy_timeout = 5000")
+                checked = await conn.exec_driver_sql("PRAGMA quick_check")
+                problems = [str(r[0]) for r in checked]
+                self._driver = (await conn.get_raw_connection()).driver_connection
         except sa_exc.DBAPIError as exc:
-            self._disconnect()
+            await self.engine.dispose()
             raise self.failure(exc) or exc from None
         if problems != ["ok"]:
-            self._disconnect()
+            await self.close()
             raise damaged(self.path, problems[0])
 
-    def _disconnect(self) -> None:
+    async def close(self) -> None:
+        if self._driver is not None:
+            await self._in_thread(self._let_go)
+            self._driver = None
+        await self.engine.dispose()
+
+    def _let_go(self) -> None:
+        """In the connection's thread: the calls' view of it is closed (the connection
+        itself is the engine's to close)."""
         if self._conn is not None:
             self._conn.close()
             self._conn = None
-        if self._engine is not None:
-            self._engine.dispose()
-
-    async def close(self) -> None:
-        await asyncio.get_running_loop().run_in_executor(self._thread, self._disconnect)
-        self._thread.shutdown(wait=True)
 
     def schema_number(self, conn: Connection) -> int:
         return int(conn.exec_driver_sql("PRAGMA user_version").scalar_one())
@@ -205,8 +241,14 @@ class Postgres(Dialect):
         return func.greatest(*values)
 
     async def run(self, call: Call[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        async with self.engine.connect() as conn:
-            return await conn.run_sync(call, *args, **kwargs)
+        # One greenlet for the whole call, from the pool's connection to its return
+        # (``engine.connect()`` and ``run_sync`` would take one each, and a task more).
+        def whole() -> T:
+            with self.engine.sync_engine.connect() as conn:
+                return call(conn, *args, **kwargs)
+
+        result: T = await greenlet_spawn(whole)
+        return result
 
     async def close(self) -> None:
         await self.engine.dispose()

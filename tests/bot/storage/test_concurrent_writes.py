@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.service.facade import ShaxService
-from bot.service.replies import Place, User, UserError
+from bot.service.replies import ChannelBusy, Place, User, UserError
 from bot.service.server_settings import SettingsChange
 from bot.storage import ChallengeTaken, ChannelTaken, GameRow, NewChallenge, Storage
 from tests.bot.storage.conftest import new_game
@@ -181,3 +181,45 @@ async def test_rematch_clicked_by_both_players_at_once_starts_one_game(
     rematches = [g for g in await service.storage.active_games() if g.id != finished.id]
     assert len(rematches) == 1  # one new game, in the finished game's channel
     assert await service.storage.open_challenges(7) == []
+
+
+@pytest.fixture
+async def two_services(database: str | Path) -> AsyncIterator[tuple[ShaxService, ShaxService]]:
+    """Two services on one database (two bot processes)."""
+    clock = FakeClock(NOW)
+    async with (
+        open_service(database, bot_user=BOT, clock=clock) as first,  # type: ignore[arg-type]
+        open_service(database, bot_user=BOT, clock=clock) as second,  # type: ignore[arg-type]
+    ):
+        yield first, second
+
+
+async def test_play_bot_sent_ten_times_at_once_in_one_channel_starts_one_game(
+    two_services: tuple[ShaxService, ShaxService],
+) -> None:
+    here = Place(1, 7)
+    results = await answers(
+        *(two_services[n % 2].play_bot(AMINA, here, "easy", "jar", "me") for n in TEN)
+    )
+    started = [r for r in results if not isinstance(r, UserError)]
+    refused = [r for r in results if isinstance(r, UserError)]
+    assert len(started) == 1 and len(refused) == 9
+    assert all(isinstance(r, ChannelBusy) for r in refused)
+    storage = two_services[0].storage
+    (game,) = await storage.export_rows("games")  # the refused ones wrote nothing
+    assert (game["channel_id"], game["status"], game["record"]) == (7, "active", "")
+
+
+async def test_play_bot_at_once_in_two_threads_of_one_channel_starts_a_game_in_each(
+    two_services: tuple[ShaxService, ShaxService],
+) -> None:
+    # A busy channel sends each request to a thread of its own: each is judged there.
+    threads = [Place(1, 70 + n, 7) for n in range(2)]
+    await answers(
+        *(
+            s.play_bot(AMINA, t, "easy", "jar", "me")
+            for s, t in zip(two_services, threads, strict=True)
+        )
+    )
+    games = await two_services[0].storage.active_games()
+    assert sorted((g.channel_id, g.parent_channel_id) for g in games) == [(70, 7), (71, 7)]

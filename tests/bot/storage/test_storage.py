@@ -8,6 +8,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import aiosqlite
 import asyncpg
 import pytest
 
@@ -323,3 +324,40 @@ async def test_a_file_named_with_url_characters_is_that_file(tmp_path: Path) -> 
     assert [p.name for p in tmp_path.iterdir()] == [path.name]
     with sqlite3.connect(path) as raw:
         assert raw.execute("SELECT id FROM games").fetchall() == [(game.id,)]
+
+
+async def test_each_sqlite_call_is_one_trip_to_its_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A call runs whole in aiosqlite's thread, a transaction included: one trip each."""
+    storage = await Storage.open(tmp_path / "s.db")
+    trips: list[object] = []
+    queued = aiosqlite.Connection._execute
+
+    async def counted(self: aiosqlite.Connection, fn: object, *args: object) -> object:
+        trips.append(fn)
+        return await queued(self, fn, *args)
+
+    monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
+    try:
+        game = await storage.create_game(new_game(), NOW)
+        moved = await storage.update_game(
+            game.id, 0, record=["a1"], draw_offered_by=None, now=NOW, new_turn=True
+        )
+        assert moved is not None and await storage.get_game(game.id) == moved
+        finished = await storage.finish_game(
+            game.id,
+            1,
+            record=["a1", "a4"],
+            result=GameResult.WHITE,
+            termination=Termination.RESIGNATION,
+            now=NOW,
+            **scored(
+                [(11, "p11", "human", "win"), (12, "p12", "human", "loss")],
+                ("u:11", "u:12", "u:11"),
+            ),
+        )
+        assert finished is not None and finished.tallies[11][1].wins == 1
+        assert len(trips) == 4
+    finally:
+        await storage.close()
