@@ -17,6 +17,7 @@ from typing import Any, Self
 import discord
 
 from bot import words
+from bot.discord.bases import NumberedButton, VersionSelect, service_of
 from bot.discord.context import Placement, actor, client_of, place_of
 from bot.discord.custom_ids import (
     TEMPLATES,
@@ -39,54 +40,6 @@ from shax_i18n import Translator
 log = logging.getLogger(__name__)
 
 
-def _service(interaction: discord.Interaction[Any]) -> ShaxService:
-    return client_of(interaction).service
-
-
-class VersionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"(?!)"):
-    """A select of one moment of something that changes (a game, a puzzle's try): its
-    custom id carries the thing's number (named ``group`` in its template) and version,
-    so a pick on a superseded moment is refused."""
-
-    group = "game_id"
-
-    def __init__(
-        self,
-        number: int,
-        version: int,
-        *,
-        options: list[discord.SelectOption] | None = None,
-        placeholder: str | None = None,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=self.make_id(number, version),
-                options=options or [],
-                placeholder=placeholder,
-                min_values=1,
-                max_values=1,
-                row=row,
-            )
-        )
-        self.number = number
-        self.version = version
-
-    @staticmethod
-    def make_id(number: int, version: int, /) -> str:
-        raise NotImplementedError
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> Self:
-        return cls(int(match[cls.group]), int(match["version"]))
-
-    @property
-    def picked(self) -> str:
-        return self.item.values[0] if self.item.values else ""
-
-
 class ActSelect(VersionSelect, template=TEMPLATES["act"]):
     """The select of legal actions under a live board (or of stones, in a two-step move)."""
 
@@ -99,7 +52,7 @@ class ActSelect(VersionSelect, template=TEMPLATES["act"]):
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         # A two-step move's stone (a bare point) comes back as the ephemeral destination
         # picker: the reply's ``ephemeral`` flag decides, so the same call serves both.
-        service = _service(interaction)
+        service = service_of(interaction)
         value, user, place = self.picked, actor(interaction), place_of(interaction)
 
         async def call(thinking: Thinking) -> Reply:
@@ -144,7 +97,7 @@ class ToSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLATE
         return cls(int(match["game_id"]), int(match["version"]), match["src"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        service = _service(interaction)
+        service = service_of(interaction)
         value = self.item.values[0] if self.item.values else ""
         action = destination_action(self.src, value)
         user, place = actor(interaction), place_of(interaction)
@@ -203,7 +156,7 @@ class _GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!
         return cls(int(match["game_id"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        service = _service(interaction)
+        service = service_of(interaction)
         user, place = actor(interaction), place_of(interaction)
 
         async def call(thinking: Thinking) -> Reply:
@@ -305,7 +258,7 @@ class _FinishedGameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templa
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await self.answer(
-            interaction, _service(interaction), actor(interaction), place_of(interaction)
+            interaction, service_of(interaction), actor(interaction), place_of(interaction)
         )
 
     async def answer(
@@ -379,56 +332,6 @@ async def answer_when_ready(
         await interaction.edit_original_response(**message.edit_kwargs())
     except discord.HTTPException:
         log.warning("Could not show user %s their answer", interaction.user.id, exc_info=True)
-
-
-class NumberedButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
-    """A button whose custom id carries one number (named ``group`` in its template: a
-    challenge, a puzzle's try, a puzzle of the day); a subclass says its id, label, look
-    and :meth:`act`, the typed service call, and where its reply goes."""
-
-    style = discord.ButtonStyle.secondary
-    emoji: str | None = None
-    group = "challenge_id"
-    placement = Placement.REPLACE
-
-    def __init__(self, number: int, *, row: int | None = None, t: Translator = EN) -> None:
-        super().__init__(
-            discord.ui.Button(
-                custom_id=self.make_id(number),
-                label=self.label_in(t),
-                style=self.style,
-                emoji=self.emoji,
-                row=row,
-            )
-        )
-        self.number = number
-
-    @staticmethod
-    def make_id(number: int, /) -> str:
-        raise NotImplementedError
-
-    @staticmethod
-    def label_in(t: Translator) -> str:
-        """The button's label in ``t``'s language."""
-        raise NotImplementedError
-
-    async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
-        raise NotImplementedError
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> Self:
-        return cls(int(match[cls.group]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        service = _service(interaction)
-        user, place = actor(interaction), place_of(interaction)
-
-        async def call(thinking: Thinking) -> Reply:
-            return await self.act(service, user, place)
-
-        await client_of(interaction).responder.click(interaction, call, self.placement)
 
 
 class _ChallengeButton(NumberedButton, template=r"(?!)"):

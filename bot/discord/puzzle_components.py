@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.discord.components import NumberedButton, VersionSelect
+from bot.discord.bases import NumberedButton, VersionSelect, service_of
 from bot.discord.context import Placement, actor, client_of, place_of
 from bot.discord.custom_ids import TEMPLATES, daily_id, giveup_id, nextpuzzle_id, puzzle_id
 from bot.service.facade import ShaxService
@@ -29,7 +29,7 @@ class PuzzleSelect(VersionSelect, template=TEMPLATES["puzzle"]):
     make_id = staticmethod(puzzle_id)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        service = client_of(interaction).service
+        service = service_of(interaction)
         value, user, place = self.picked, actor(interaction), place_of(interaction)
 
         async def call(thinking: Thinking) -> Reply:

@@ -39,13 +39,10 @@ from bot.service.compose import (
     Offload,
     ReplayRenderer,
 )
-from bot.service.daily import DailyPuzzles
 from bot.service.kernel import GameKernel, parse_variant, side, utcnow
 from bot.service.puzzle_replies import PuzzleReplies
-from bot.service.puzzles import PuzzleDesk
 from bot.service.replies import (
     BadOption,
-    Channel,
     Choice,
     Notice,
     Place,
@@ -56,7 +53,12 @@ from bot.service.replies import (
     UserError,
     not_thinking,
 )
-from bot.service.server_settings import ServerSettings, ServerSettingsBook, SettingsChange
+from bot.service.server_settings import (
+    ServerSettings,
+    ServerSettingsBook,
+    SettingsChange,
+    settings_said,
+)
 from bot.service.shown import ShownBoards
 from bot.service.statistics import Statistics
 from bot.service.teacher import Analyser, Teacher, ThreadAnalyser
@@ -167,9 +169,8 @@ class ShaxService:
         )
         self.composer.summary_notes = self.teacher.hints_summary
         self.boards = ShownBoards(self.kernel, self.composer, self.bots, owns=owns)
-        desk = PuzzleDesk(storage, now=clock, rng=puzzle_rng)
-        self.puzzles = PuzzleReplies(
-            desk, DailyPuzzles(desk, now=clock, owns=owns), self.composer, self.servers
+        self.puzzles = PuzzleReplies.over(
+            self.composer, self.servers, now=clock, owns=owns, rng=puzzle_rng
         )
         """Puzzles and the puzzle of the day (``/shax puzzle``)."""
         self._on_close = on_close
@@ -397,11 +398,11 @@ class ShaxService:
             raise UserError(Said.message(messages.ONLY_ON_A_SERVER))
         if change.empty:
             settings = await self.servers.of(place.guild_id)
-            return Reply(text=_summary(place, settings, changed_now=False), ephemeral=True)
+            return Reply(text=settings_said(place, settings, changed_now=False), ephemeral=True)
         if not may_change:
             raise UserError(Said.message(messages.ONLY_MANAGERS))
         settings = await self.servers.change(place.guild_id, change)
-        return Reply(text=_summary(place, settings, changed_now=True), ephemeral=True)
+        return Reply(text=settings_said(place, settings, changed_now=True), ephemeral=True)
 
     async def synced_commands(self) -> str | None:
         """The hash of the command definitions last registered with Discord, if any."""
@@ -469,19 +470,6 @@ class ShaxService:
             raise BadOption(Said("unknown_language", language))
         await self.storage.set_player_pref(user.id, LANGUAGE_PREF, code)
         return Reply(text=Said("language_set"), ephemeral=True)
-
-
-def _summary(place: Place, settings: ServerSettings, *, changed_now: bool) -> Said:
-    channels = [Channel(c) for c in sorted(settings.channels)]
-    puzzle = None if settings.puzzle_channel is None else Channel(settings.puzzle_channel)
-    return Said(
-        "settings_summary",
-        settings,
-        channels,
-        changed_now=changed_now,
-        outside=place.guild_id is None,
-        puzzle_channel=puzzle,
-    )
 
 
 def _daily_backups(settings: Settings, clock: Callable[[], datetime]) -> DailyBackups | None:

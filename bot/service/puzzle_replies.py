@@ -9,13 +9,15 @@ is posted in its channel, with a button that opens each player's own try.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import renderer
 from bot.service import messages
 from bot.service.compose import Composer
 from bot.service.daily import NOT_POSTED, DailyDue, DailyPuzzles
-from bot.service.kernel import parse_variant, side_of
+from bot.service.kernel import Now, parse_variant, side_of
 from bot.service.puzzles import Answered, PuzzleDesk, Standing, Try
 from bot.service.replies import (
     Choice,
@@ -40,6 +42,20 @@ class PuzzleReplies:
     daily: DailyPuzzles
     composer: Composer
     servers: ServerSettingsBook
+
+    @classmethod
+    def over(
+        cls,
+        composer: Composer,
+        servers: ServerSettingsBook,
+        *,
+        now: Now,
+        owns: Callable[[int | None], bool],
+        rng: random.Random | None = None,
+    ) -> PuzzleReplies:
+        """The puzzles over the composer's storage, with the servers' settings."""
+        desk = PuzzleDesk(composer.kernel.storage, now=now, rng=rng)
+        return cls(desk, DailyPuzzles(desk, now=now, owns=owns), composer, servers)
 
     async def puzzle(self, user: User, place: Place, variant: str = "shax") -> Reply:
         """The player's open puzzle, else a new one near their puzzle rating."""

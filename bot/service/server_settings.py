@@ -326,3 +326,18 @@ def _hour(value: str) -> int:
     if not 0 <= hour <= 23:
         raise ValueError(value)
     return hour
+
+
+def settings_said(place: Place, settings: ServerSettings, *, changed_now: bool) -> Said:
+    """The answer of ``/shax settings``: every setting of ``place``'s server (or outside
+    servers) with its value, the channels written as the surface writes them."""
+    channels = [Channel(c) for c in sorted(settings.channels)]
+    puzzle = None if settings.puzzle_channel is None else Channel(settings.puzzle_channel)
+    return Said(
+        "settings_summary",
+        settings,
+        channels,
+        changed_now=changed_now,
+        outside=place.guild_id is None,
+        puzzle_channel=puzzle,
+    )
