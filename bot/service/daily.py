@@ -56,10 +56,13 @@ class DailyPuzzles:
         self.now = now
         self.owns = owns
 
-    async def of_the_day(self, day: date) -> int:
-        """The puzzle of ``day``: the same on every server, from the date alone."""
+    async def of_the_day(self, day: date) -> int | None:
+        """The puzzle of ``day``: the same on every server, from the date alone (``None``
+        while there is no puzzle at all)."""
         await self.desk.ready()
         ids = await self.storage.puzzle_ids(DAILY_VARIANT)
+        if not ids:
+            return None
         digest = hashlib.sha256(day.isoformat().encode()).digest()
         return ids[int.from_bytes(digest[:8], "big") % len(ids)]
 
@@ -77,6 +80,8 @@ class DailyPuzzles:
             stored = await self.storage.daily(guild_id, day)
             if stored is None:
                 puzzle_id = await self.of_the_day(today)
+                if puzzle_id is None:
+                    return []
                 claimed = await self.storage.claim_daily(
                     guild_id, day, plan.channel_id, puzzle_id, now
                 )
