@@ -234,5 +234,5 @@ def _ratings(ended: Ended) -> list[Said]:
     shown = Standing.of(after).rating
     return [
         Said("puzzle_rating_change", was, after.glicko.rating, shown.provisional),
-        Said("puzzle_streak", after.streak, after.best),
+        Said("puzzle_streak", after.streak, before.streak, after.best),
     ]

@@ -58,13 +58,13 @@ def puzzle_heading(
 ) -> str:
     if resumed:
         return t.gettext(
-            "**Puzzle {number}** ({board}, rated {rating}), still open:",
+            "**Puzzle {number}** · {board} · rated {rating} · still open",
             number=number,
             board=variant_title(variant, t),
             rating=round(rating),
         )
     return t.gettext(
-        "**Puzzle {number}** ({board}, rated {rating}):",
+        "**Puzzle {number}** · {board} · rated {rating}",
         number=number,
         board=variant_title(variant, t),
         rating=round(rating),
@@ -147,15 +147,20 @@ def puzzle_rating_change(before: float, after: float, provisional: bool, t: Tran
 
 
 @sentence
-def puzzle_streak(streak: int, best: int, t: Translator = EN) -> str:
-    if streak == 0:
+def puzzle_streak(streak: int, ended: int, best: int, t: Translator = EN) -> str:
+    """The puzzle streak after a try: ``streak`` solved in a row now, or, after a failure,
+    the run of ``ended`` it ends (nothing to say when there was none)."""
+    if streak > 0:
         return t.ngettext(
-            "Your puzzle streak ends (best: {n} solved in a row).",
-            "Your puzzle streak ends (best: {n} solved in a row).",
-            best,
+            "Puzzle streak: {n} solved in a row.", "Puzzle streak: {n} solved in a row.", streak
         )
+    if ended == 0:
+        return ""
     return t.ngettext(
-        "Puzzle streak: {n} solved in a row.", "Puzzle streak: {n} solved in a row.", streak
+        "Your run of {n} solved puzzle ends (best: {best}).",
+        "Your run of {n} solved puzzles ends (best: {best}).",
+        ended,
+        best=best,
     )
 
 

@@ -32,7 +32,7 @@ async def test_a_puzzle_solved_at_the_console(console_service: ShaxService, tmp_
     out = screen.take()
     found = await console_service.puzzles.desk.open_try(console.user.id)
     assert found is not None
-    assert f"(only you see this) Puzzle {found.puzzle.id} (Shax (small board)" in out
+    assert f"(only you see this) Puzzle {found.puzzle.id} · Shax (small board) · rated" in out
     assert "Answer with /shax move" in out and "Legal: " in out
     assert list(tmp_path.glob(f"puzzle{found.attempt.id}-v0-board.png"))
     await console.refresh()
@@ -51,7 +51,7 @@ async def test_a_player_in_the_consoles_game_answers_with_puzzle_answer(
     assert "/shax move plays there: answer the puzzle with /shax puzzle answer:" in screen.take()
     await typed(console, "/shax puzzle give-up:true")
     out = screen.take()
-    assert "The win was" in out and "Your puzzle streak ends" in out
+    assert "The win was" in out and "Puzzle rating: 1500 →" in out
 
 
 async def test_a_somali_player_reads_no_english_in_a_puzzle(

@@ -117,7 +117,7 @@ async def test_a_wrong_answer_changes_nothing_but_the_ratings(service: ShaxServi
     reply = await service.play(CAWO, HERE, wrong)  # Cawo is not playing here: her puzzle
     text = words(reply.text)
     assert f"**{wrong}** lets the win go" in text and f"**{found.puzzle.solution[0]}**" in text
-    assert "Your puzzle streak ends" in text
+    assert "solved in a row" not in text and "run of" not in text  # there was no streak
     assert controls(reply).over
     ended = await service.storage.last_attempt(CAWO.id, found.puzzle.id)
     assert ended is not None and ended.played == () and ended.wrong == wrong
@@ -188,11 +188,15 @@ async def test_a_puzzle_is_its_players_own(service: ShaxService) -> None:
 
 async def test_giving_up_shows_the_solution_and_counts_as_a_failure(service: ShaxService) -> None:
     await service.puzzles.puzzle(AMINA, HERE, "shax-small")
+    await solve(service, place=HERE)
+    await service.puzzles.puzzle(AMINA, HERE, "shax-small")
     found = await open_try(service)
     reply = await service.puzzles.give_up(AMINA, HERE)
-    assert f"The win was **{found.puzzle.solution[0]}**" in words(reply.text)
+    text = words(reply.text)
+    assert f"The win was **{found.puzzle.solution[0]}**" in text
+    assert "Your run of 1 solved puzzle ends (best: 1)." in text
     solver = await service.storage.solver(AMINA.id)
-    assert solver is not None and solver.failed == 1
+    assert solver is not None and (solver.solved, solver.failed, solver.streak) == (1, 1, 0)
     nxt = await service.puzzles.next_puzzle(AMINA, HERE, found.attempt.id)
     newer = await open_try(service)
     assert newer.puzzle.id != found.puzzle.id and newer.puzzle.variant == "shax-small"
