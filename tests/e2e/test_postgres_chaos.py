@@ -7,16 +7,21 @@ crash) and brings back on the same data:
 * a move saved just before PostgreSQL dies, whose board Discord would not take at that
   moment, is shown once PostgreSQL is back (the board is looked for again while the
   database does not answer, not only at the next reconnect);
+* a bot move that PostgreSQL could not save (it died while the bot thought) is made and
+  shown once PostgreSQL is back, not only at the clock's next tick;
 * with two shard processes on one database, the process of one shard killed and started
   again posts what its servers were waiting for: a board Discord would not take before,
-  and the bot's move it was thinking about.
+  and the bot's move it was thinking about, and a move it had saved while Discord was
+  still receiving its answer.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import asyncpg
 import pytest_asyncio
 
 from tests.bot.discord.helpers import Scene, act_select, make_scene, option_values
@@ -38,14 +43,22 @@ __all__ = ["postgres_server", "process_scene"]  # fixtures of this module's test
 SHARDS = 2
 SHOWN_SECONDS = 30.0
 """The bound on showing a saved board once PostgreSQL is back (not a speed target)."""
+THOUGHT_SECONDS = 120.0
+"""The bound on a bot move made and shown once PostgreSQL is back (not a speed target)."""
 TICK_APART = 3600
 """Seconds between the clock's ticks where a test must not be saved by a tick."""
 
 
 @pytest_asyncio.fixture
 async def database(postgres_server: PostgresServer) -> str:
-    """A new, empty database on the server, for one test."""
-    return await fresh_postgres(postgres_server)
+    """A new, empty database on the server, for one test, whose commits survive a crash
+    of the server. The session's server runs with ``synchronous_commit=off`` for speed:
+    a commit is then acknowledged before it is written, and the server killed within
+    0.6 s of it (three ``wal_writer_delay``) forgets it. Here the test kills the server
+    just after a player's move was acknowledged, so the database's connections ask for
+    PostgreSQL's default, as a deployment has it (``fsync=off`` stays: the machine does
+    not crash, only the server)."""
+    return await fresh_postgres(postgres_server) + "&synchronous_commit=on"
 
 
 async def move_nobody_sees(scene: Scene, board: FakeMessage) -> None:
@@ -186,3 +199,89 @@ async def test_a_restarted_shard_process_makes_and_posts_the_bot_move_it_was_thi
         for process in processes.values():
             if process.process is not None and process.process.returncode is None:
                 await process.stop()
+
+
+async def test_the_bot_move_postgres_could_not_save_is_made_when_it_is_back(
+    process_scene: Scene, postgres_server: PostgresServer, database: str
+) -> None:
+    scene, fake = process_scene, process_scene.fake
+    # The clock's own ticks far apart: the move must come from the bot seeing the
+    # database back, not from the next tick.
+    bot = await BotProcess(
+        scene, "thinking", SHAX_DATABASE_URL=database, SHAX_TICK_SECONDS=str(TICK_APART)
+    ).start()
+    try:
+        await fake.wait_for(lambda: fake.commands(fake.guild_id), what="the commands synced")
+        started = await fake.slash(
+            scene.amina, scene.channel, "shax", "play-bot", {"level": "master", "first": "me"}
+        )
+        board = await next_board(scene, 1, 0, timeout=SHOWN_SECONDS)
+        select = act_select(board)
+        moved = await fake.select(
+            scene.amina, board, select["custom_id"], [option_values(select)[0]]
+        )
+        assert moved.acknowledged  # Amina's move is saved; the bot starts to think
+        postgres_server.kill()  # while the bot thinks: its move cannot be saved
+        await asyncio.sleep(8)
+        postgres_server.run()
+        # (the master thinks again, on a machine other tests keep busy)
+        shown = await next_board(scene, 1, 2, may_linger=board.id, timeout=THOUGHT_SECONDS)
+        assert game_version(shown) == (1, 2)
+        assert started.acknowledged
+    finally:
+        if not (postgres_server.data / "postmaster.pid").exists():
+            postgres_server.run()
+        assert await bot.stop() == 0, bot.log()
+
+
+async def test_a_restarted_shard_process_posts_a_move_saved_while_its_answer_was_on_the_way(
+    sharded_scene: Scene, database: str
+) -> None:
+    scene, fake = sharded_scene, sharded_scene.fake
+    ours = fake.shard_of(scene.channel.guild_id)
+    processes = {
+        shard: await shard_process(scene, database, shard, f"shard{shard}").start()
+        for shard in range(SHARDS)
+    }
+    try:
+        board = await start_two_player_game(scene)
+        game_id, version = game_version(board)
+        # Discord holds every answer for a while: the move is saved, its board not yet shown.
+        fake.faults.add(CALLBACKS, status=None, delay=SHOWN_SECONDS)
+        fake.faults.add(CHANNEL_MESSAGES, status=None, delay=SHOWN_SECONDS)
+        select = act_select(board)
+        await fake.select(
+            on_turn(scene, board),
+            board,
+            select["custom_id"],
+            [option_values(select)[0]],
+            expect_ack=False,
+        )
+        stored = await asyncpg.connect(database)
+        try:
+            while await stored.fetchval("SELECT version FROM games WHERE id = $1", game_id) == (
+                version
+            ):
+                await asyncio.sleep(0.05)
+        finally:
+            await stored.close()
+        owner = processes[ours]
+        assert owner.process is not None
+        owner.process.kill()  # the move saved, its answer still on the way
+        await owner.process.wait()
+        await fake.wait_for(
+            lambda: len(fake.gateway.identified_connections()) == SHARDS - 1,
+            what="its connection closed",
+        )
+        fake.faults.clear()
+        processes[ours] = await shard_process(scene, database, ours, "restarted").start()
+        shown = await next_board(
+            scene, game_id, version + 1, may_linger=board.id, timeout=SHOWN_SECONDS
+        )
+        assert game_version(shown) == (game_id, version + 1)
+    finally:
+        for process in processes.values():
+            if process.process is not None and process.process.returncode is None:
+                await process.stop()
+    for process in processes.values():
+        assert "Traceback" not in process.log(), process.log()
