@@ -25,7 +25,7 @@ from bot.service.replies import (
     UserError,
 )
 from bot.storage import Glicko, PuzzleRow, Solver
-from engine import replay
+from engine import Color, replay
 from engine.tables.puzzles import Puzzle, answer
 from tests.bot.conftest import AMINA, BASHIR, CAWO, ELSEWHERE, HERE, ServiceFactory, start_game
 from tests.services import Drawn, files, refused, words
@@ -273,3 +273,21 @@ async def test_a_step_counts_once_its_removal_is_made_and_a_later_slip_is_named_
     assert later.moves_left == chosen.moves - 1 and later.attempt.played == chosen.solution[:3]
     reply = await service.play(AMINA, HERE, slip)
     assert f"**{slip}** misses the quickest win" in words(reply.text)
+
+
+async def test_the_picture_shows_the_task_from_the_solvers_side_and_then_the_winning_move(
+    make_service: ServiceFactory,
+) -> None:
+    drawn = Drawn()
+    service = await make_service(render_board=drawn)
+    await service.puzzles.puzzle(AMINA, HERE, "shax")
+    found = await open_try(service)
+    await files(await service.puzzles.puzzle(AMINA, HERE, "shax"), "so")
+    view = drawn.views[-1]
+    assert view.flip == (found.solver is Color.BLACK) and view.language == "so"
+    assert view.caption is not None and view.caption.startswith(("Cad:", "Madow:"))
+    assert view.suggestion is None
+    reply = await service.play(AMINA, HERE, wrong_first(found))
+    await files(reply)
+    view = drawn.views[-1]
+    assert view.caption is None and view.suggestion == found.puzzle.solution[0]
