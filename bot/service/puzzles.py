@@ -244,6 +244,9 @@ class PuzzleDesk:
         try:
             judged = answer(puzzle, attempt.played, text.strip().lower())
         except ShaxError as exc:
+            if text.strip().lower() in attempt.played:
+                # The same answer sent again after it was played (a double send).
+                raise StaleBoard(Said.message(messages.ANSWERED_ALREADY)) from None
             legal = sorted(found.position.legal_notations())
             raise IllegalAction(
                 Said("puzzle_not_an_action", text, legal), text, str(exc), legal

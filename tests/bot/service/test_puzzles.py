@@ -155,8 +155,17 @@ async def test_an_action_that_is_not_legal_is_refused_and_changes_nothing(
 ) -> None:
     await service.puzzles.puzzle(AMINA, HERE)
     found = await open_try(service)
-    with refused(IllegalAction, "is not an action you can take in this puzzle"):
-        await service.play(AMINA, HERE, "zz9")
+    v = found.position.variant
+    legal = set(found.position.legal_notations())
+    illegal = next(  # well written, and not legal here
+        f"{v.points[a]}-{v.points[b]}"
+        for a in range(len(v.points))
+        for b in range(len(v.points))
+        if v.adjacent[a] >> b & 1 and f"{v.points[a]}-{v.points[b]}" not in legal
+    )
+    for text in ("zz9", illegal):
+        with refused(IllegalAction, "is not an action you can take in this puzzle"):
+            await service.play(AMINA, HERE, text)
     assert await open_try(service) == found
     assert (await service.storage.solver(AMINA.id)).glicko is None  # type: ignore[union-attr]
 
@@ -291,3 +300,16 @@ async def test_the_picture_shows_the_task_from_the_solvers_side_and_then_the_win
     await files(reply)
     view = drawn.views[-1]
     assert view.caption is None and view.suggestion == found.puzzle.solution[0]
+
+
+async def test_an_answer_sent_again_after_it_was_played_is_answered_already(
+    service: ShaxService,
+) -> None:
+    await service.puzzles.puzzle(AMINA, HERE, "shax")
+    found = await open_try(service)
+    first = found.puzzle.solution[0]
+    await service.play(AMINA, HERE, first)
+    after = await service.storage.last_attempt(AMINA.id, found.puzzle.id)
+    with refused(StaleBoard, "answered already"):
+        await service.play(AMINA, HERE, first)
+    assert await service.storage.last_attempt(AMINA.id, found.puzzle.id) == after
