@@ -73,6 +73,20 @@ def build_parser() -> argparse.ArgumentParser:
         "backup", help="copy the SQLite database to PATH, safely while the bot runs"
     )
     backup.add_argument("path", type=Path, help="a new file, or a folder to put it in")
+    ratings = sub.add_parser("ratings", help="the players' ratings")
+    ratings.add_argument(
+        "action",
+        choices=["recompute"],
+        help="recompute: rate every finished game again, oldest first (also the games "
+        "finished before ratings existed), replacing every rating",
+    )
+    ratings.add_argument(
+        "--database",
+        default=None,
+        metavar="TARGET",
+        help="a SQLite file or postgresql://… (default: the bot's, SHAX_DATABASE_URL or "
+        "SHAX_DB_PATH)",
+    )
     return parser
 
 
@@ -95,6 +109,8 @@ def dispatch(settings: Settings, args: argparse.Namespace) -> int:
         return run_migrate(args.source or settings.db_path, args.to)
     if args.command == "backup":
         return run_backup(settings, args.path)
+    if args.command == "ratings":
+        return run_recompute(args.database or settings.database)
     if args.command == "local":
         return run_local(settings, args)
     if not settings.has_token and args.command is None:
@@ -147,6 +163,23 @@ def run_backup(settings: Settings, path: Path) -> int:
         )
     written = backup(settings.db_path, path)
     print(f"Backed up {settings.db_path} to {written}.")
+    return 0
+
+
+def run_recompute(target: str | Path) -> int:
+    from bot.service.rating_replies import recompute
+
+    async def recomputed() -> tuple[int, int, str]:
+        storage = await Storage.open(target)
+        try:
+            changes = await recompute(storage)
+        finally:
+            await storage.close()
+        players = {(c.guild_id, c.family, c.user_id) for c in changes}
+        return len({c.game_id for c in changes}), len(players), storage.where
+
+    games, players, where = asyncio.run(recomputed())
+    print(f"Rated {games} finished games again in {where}: {players} ratings.")
     return 0
 
 

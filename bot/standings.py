@@ -1,13 +1,15 @@
-"""A player's standing as stored: the plain values of a tally and a series.
+"""A player's standing as stored: the plain values of a tally, a series and a rating.
 
 Below both the storage, which keeps them, and the service, whose streak rule
-(:mod:`bot.service.streaks`) computes the next ones; no rule lives here.
+(:mod:`bot.service.streaks`) and rating rule (:mod:`bot.service.ratings`) compute the
+next ones; no rule lives here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 
 
 @dataclass(frozen=True)
@@ -45,12 +47,30 @@ class Series:
 
 
 @dataclass(frozen=True)
+class StoredRating:
+    """A player's Glicko-2 rating in one variant family on one server, as stored."""
+
+    rating: float
+    deviation: float
+    volatility: float
+    games: int
+    """Rated games played."""
+    best: float | None
+    """The highest rating reached once established (``None`` until then)."""
+    rated_at: datetime
+    """When the last rated game ended (the deviation grows with the days since)."""
+
+
+@dataclass(frozen=True)
 class Standings:
-    """The tallies of a game's players (by user id) and the series of its pair."""
+    """The tallies of a game's players (by user id), the series of its pair, and, in a
+    rated game, the people's ratings (by user id; ``None`` for one never rated)."""
 
     tallies: Mapping[int, Tally]
     series: Series
+    ratings: Mapping[int, StoredRating | None] = field(default_factory=dict)
 
 
 TALLY_FIELDS = ("wins", "losses", "draws", "streak", "best", "gal", "gabad")
 SERIES_FIELDS = ("holder", "stones", "last_white", "last_winner", "games")
+RATING_FIELDS = ("rating", "deviation", "volatility", "games", "best", "rated_at")

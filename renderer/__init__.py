@@ -9,12 +9,14 @@ thread-safe and deterministic (same input, same bytes).
 from renderer.board import BoardView, render_board, render_position, warm_up
 from renderer.layout import board_geometry
 from renderer.plot import PLOT_FILENAME, render_evaluation
+from renderer.rating import RATING_FILENAME, render_rating_history
 from renderer.replay import REPLAY_FILENAME, REPLAY_SCALE, render_replay
 from renderer.text import status_text
 from renderer.theme import THEME_ALIASES, THEME_NAMES, THEMES, Theme, get_theme
 
 __all__ = [
     "PLOT_FILENAME",
+    "RATING_FILENAME",
     "REPLAY_FILENAME",
     "REPLAY_SCALE",
     "THEMES",
@@ -27,6 +29,7 @@ __all__ = [
     "render_board",
     "render_evaluation",
     "render_position",
+    "render_rating_history",
     "render_replay",
     "status_text",
     "warm_up",

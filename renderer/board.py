@@ -60,6 +60,10 @@ class BoardView:
     white_name: str = ""
     black_name: str = ""
     """A player without a name is called by the colour, in the picture's language."""
+    white_rating: str = ""
+    black_rating: str = ""
+    """Each player's rating as players read it (``"1532"``, ``"1500?"`` while provisional),
+    on their card beside the name; none in an unrated game."""
     series_color: Color | None = None
     """The player holding the series stones (source 004), if anyone."""
     series_stones: int = 0
@@ -234,10 +238,10 @@ def compose(
         per_row = 2 if series[1] == 4 else 3
         draw_series(img, lay, theme, series[0], series[1], lay.centre, per_row, t)
         series = None
-    names = (view.white_name, view.black_name)
+    players = ((view.white_name, view.white_rating), (view.black_name, view.black_rating))
     last = [action for _, action in drawn if action is not None]
     moments = _moments(previous, last_action, position)
-    draw_panel(img, lay, theme, position, last, outcome, names, series, ply, t, moments)
+    draw_panel(img, lay, theme, position, last, outcome, players, series, ply, t, moments)
     if caption:
         draw_caption(img, lay, theme, caption)
     return img

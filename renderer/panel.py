@@ -57,14 +57,15 @@ def draw_panel(
     position: Position,
     last: Sequence[Action],
     outcome: Outcome | None,
-    names: tuple[str, str],
+    players: tuple[tuple[str, str], tuple[str, str]],
     series: tuple[Color, int] | None,
     ply: int | None = None,
     t: Translator | None = None,
     moments: Sequence[Moment] = (),
 ) -> None:
     """The panel right of the board; its words in ``t``'s language (English when none),
-    with the named ``moments`` the last action made ("Irmaan!") after it. ``series`` is
+    with the named ``moments`` the last action made ("Irmaan!") after it. ``players``
+    are white's and black's name and rating (``""`` when unrated). ``series`` is
     drawn here only when the board has no central square (jar: its centre b2 is a
     point)."""
     t = t or translator(None)
@@ -85,7 +86,7 @@ def draw_panel(
             lay,
             theme,
             position,
-            names[color.value],
+            players[color.value],
             color,
             box,
             lit=color is active or color is winner,
@@ -190,10 +191,16 @@ def _mix(a: RGB, b: RGB, t: float) -> RGB:
     )
 
 
-def card_name(lay: Layout, name: str) -> tuple[str, int]:
-    """A player's name as their card shows it, and its size: shrunk to fit, then cut
-    (a bot's level is kept whole: :func:`~renderer.text.fit_shrinking`)."""
+RATING_SIZE = 24
+"""The size of a rating on a card (scale 1), right of the name."""
+
+
+def card_name(lay: Layout, name: str, rating: str = "") -> tuple[str, int]:
+    """A player's name as their card shows it, and its size: shrunk to fit beside the
+    rating, then cut (a bot's level is kept whole: :func:`~renderer.text.fit_shrinking`)."""
     room = lay.panel_w - 2 * lay.px(14) - lay.px(NAME_LEFT) - lay.px(8)
+    if rating:
+        room -= round(text_width(rating, lay.px(RATING_SIZE))) + lay.px(10)
     return fit_shrinking(name, lay.px(30), lay.px(NAME_MIN), room)
 
 
@@ -203,14 +210,14 @@ def _draw_card(
     lay: Layout,
     theme: Theme,
     position: Position,
-    name: str,
+    player: tuple[str, str],
     color: Color,
     box: tuple[int, int, int, int],
     lit: bool,
     t: Translator,
 ) -> None:
-    """A player's card: stone and name; stones on board and in hand; the stones still
-    to place beside the board, later the opponent's stones this player took.
+    """A player's card: stone, name and rating; stones on board and in hand; the stones
+    still to place beside the board, later the opponent's stones this player took.
     ``lit``: this player is to act (or has won)."""
     x0, y0, x1, y1 = box
     radius = lay.px(10)
@@ -221,9 +228,12 @@ def _draw_card(
     black = color is Color.BLACK
     sprites.paste(img, sprites.stone(theme, black, lay.px(15)), (x0 + lay.px(27), y0 + lay.px(30)))
     # Only a player without a name is called by the colour; any name is drawn.
-    name = name.strip() or color_word(color, t)
-    name, ns = card_name(lay, name)
+    name, rating = player
+    name, ns = card_name(lay, name.strip() or color_word(color, t), rating)
     draw_text(img, (x0 + lay.px(NAME_LEFT), y0 + lay.px(30)), name, ns, theme.text, "lm")
+    if rating:
+        at = (x1 - lay.px(14), y0 + lay.px(30))
+        draw_text(img, at, rating, lay.px(RATING_SIZE), theme.muted, "rm")
     v = position.variant
     on_board = position.count(color)
     hand = position.in_hand(color)

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from renderer.text import draw_text, fit_shrinking
-from renderer.theme import get_theme
+from renderer.theme import Theme, get_theme
 
 PLOT_FILENAME = "review.png"
 WIDTH = 720
@@ -48,13 +49,10 @@ def render_evaluation(
     1, 2, 3… in order. Raises ``ValueError`` for an unknown theme or a bad limit."""
     if limit <= 0:
         raise ValueError("limit must be positive")
-    t = get_theme(theme)
-    big = Image.new("RGB", (WIDTH * SS, HEIGHT * SS), t.panel)
-    d = ImageDraw.Draw(big)
-    left, right = MARGIN_LEFT * SS, (WIDTH - MARGIN_RIGHT) * SS
-    top, bottom = MARGIN_Y * SS, (HEIGHT - MARGIN_Y) * SS
+    c = Chart.open(theme, (WIDTH, HEIGHT), (MARGIN_LEFT, MARGIN_Y, MARGIN_RIGHT, MARGIN_Y))
+    t, big, d = c.theme, c.big, c.draw
+    left, right, top, bottom = c.left, c.right, c.top, c.bottom
     middle = (top + bottom) / 2
-    d.rectangle((left, top, right, bottom), fill=t.ground, outline=t.muted, width=SS)
     n = len(values)
 
     def x_of(i: int) -> float:
@@ -92,6 +90,37 @@ def render_evaluation(
     for k in axis_ticks(n):
         x = round(x_of(k) / SS)
         draw_text(img, (x, HEIGHT - MARGIN_Y + 4), str(k), 12, t.muted, "ma")
+    return png(img)
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A small chart being drawn: the picture at ``SS`` times its size (for smooth
+    lines; :meth:`Image.reduce` it before writing words), and its plotting box there."""
+
+    theme: Theme
+    big: Image.Image
+    draw: ImageDraw.ImageDraw
+    left: int
+    right: int
+    top: int
+    bottom: int
+
+    @classmethod
+    def open(cls, theme: str, size: tuple[int, int], margins: tuple[int, int, int, int]) -> Chart:
+        """A ``size`` picture on the theme's panel with its plotting box drawn inside the
+        ``margins`` (left, top, right, bottom). ``ValueError`` for an unknown theme."""
+        t = get_theme(theme)
+        (width, height), (m_left, m_top, m_right, m_bottom) = size, margins
+        big = Image.new("RGB", (width * SS, height * SS), t.panel)
+        d = ImageDraw.Draw(big)
+        box = (m_left * SS, m_top * SS, (width - m_right) * SS, (height - m_bottom) * SS)
+        d.rectangle(box, fill=t.ground, outline=t.muted, width=SS)
+        return cls(t, big, d, box[0], box[2], box[1], box[3])
+
+
+def png(img: Image.Image) -> bytes:
+    """A chart's PNG bytes."""
     buf = io.BytesIO()
     img.save(buf, format="PNG", optimize=False, compress_level=6)
     return buf.getvalue()

@@ -62,8 +62,10 @@ class Option:
     max_length: int | None = None
     """The longest text accepted (Discord's client enforces it; the command checks it
     again for clients that do not)."""
-    too_long: str = TOO_LONG
-    """The refusal of a longer text: a catalogue message (``{option}``, ``{most}``)."""
+    too_long: str | None = TOO_LONG
+    """The refusal of a longer text: a catalogue message (``{option}``, ``{most}``); or
+    ``None`` where the service judges every value itself and says what it takes (a
+    length of time names its range, however long the text)."""
     complete: Completer | None = None
     """Suggestions as it is typed (Discord's autocomplete, the console's Tab)."""
     missing: str | None = None
@@ -93,6 +95,7 @@ class Option:
         if (
             isinstance(value, str)
             and self.max_length is not None
+            and self.too_long is not None
             and len(value.strip()) > self.max_length
         ):
             raise UserError(Said.message(self.too_long, option=self.name, most=self.max_length))

@@ -46,6 +46,11 @@ THEMES = (Pick("dark", N_("Dark — as Discord's dark theme")), Pick("light", N_
 RESETS = tuple(Pick(name, label) for name, label in LABELS.items())
 HOURS = tuple(Pick(str(hour), f"{hour:02d}:00") for hour in range(24))
 PUZZLE_VARIANTS = tuple(p for p in VARIANTS if p.value in ("shax", "shax-small"))
+TABLES = (
+    Pick("streaks", N_("Streaks — current and all-time best")),
+    Pick("ratings", N_("Ratings — established ratings")),
+    Pick("both", N_("Both")),
+)
 
 NO_GAME_TO_REMATCH = N_("There is no finished game to rematch yet.")
 
@@ -122,8 +127,12 @@ async def _streak(a: Asked) -> Reply:
     return await a.service.streak(a.place, a.person("user") or a.user)
 
 
+async def _rating(a: Asked) -> Reply:
+    return await a.service.rating(a.place, a.person("user") or a.user, a.user.id)
+
+
 async def _leaderboard(a: Asked) -> Reply:
-    return await a.service.leaderboard(a.place)
+    return await a.service.leaderboard(a.place, _given(a, "table"))
 
 
 async def _theme(a: Asked) -> Reply:
@@ -291,7 +300,26 @@ COMMANDS: tuple[Command, ...] = (
         _streak,
         (Option("user", Kind.USER, N_("Whose streak (default: yours)")),),
     ),
-    Command("leaderboard", N_("This server's best current and all-time streaks"), _leaderboard),
+    Command(
+        "rating",
+        N_("A player's rating here: how sure it is, rated games, the best, a picture over time"),
+        _rating,
+        (Option("user", Kind.USER, N_("Whose rating (default: yours)")),),
+    ),
+    Command(
+        "leaderboard",
+        N_("This server's best streaks, or its established ratings"),
+        _leaderboard,
+        (
+            Option(
+                "table",
+                Kind.CHOICE,
+                N_("Which table: streaks (default), ratings or both"),
+                default="streaks",
+                choices=TABLES,
+            ),
+        ),
+    ),
     Command(
         "language",
         N_("Choose the language the bot speaks to you"),
@@ -317,6 +345,7 @@ COMMANDS: tuple[Command, ...] = (
                 Kind.TEXT,
                 N_("Time to move before the turn is forfeited, e.g. 12h, 2d (10m to 14d)"),
                 max_length=MAX_DURATION_LENGTH,
+                too_long=None,
                 sample="12h",
             ),
             Option(
@@ -324,6 +353,7 @@ COMMANDS: tuple[Command, ...] = (
                 Kind.TEXT,
                 N_("How long a challenge stays open, e.g. 10m, 1h (1m to 7d)"),
                 max_length=MAX_DURATION_LENGTH,
+                too_long=None,
                 sample="10m",
             ),
             Option(

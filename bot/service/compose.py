@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import renderer
 from bot.service import messages
@@ -31,6 +31,9 @@ from bot.service.replies import (
 from bot.service.streaks import Series
 from bot.storage import Finished, GameRow
 from engine import Color, Kind, Outcome, Position, Variant
+
+if TYPE_CHECKING:
+    from bot.service.rating_replies import RatingReplies
 
 BoardRenderer = Callable[[str, list[str], Any], bytes]
 """``renderer.render_board(variant, record, view) -> PNG bytes``."""
@@ -69,6 +72,8 @@ class Composer:
         self._rules_pictures: dict[tuple[str, str], bytes] = {}
         self.summary_notes: Callable[[GameRow], Awaitable[Said | None]] | None = None
         """Says more at the end of a game (the hints taken), if set."""
+        self.ratings: RatingReplies | None = None
+        """The players' ratings on the picture and their change under a result, if set."""
 
     async def board_reply(
         self,
@@ -89,9 +94,12 @@ class Composer:
         white_key = series_key(row, white)
         series = await self.kernel.storage.series(row.guild_id, white_key, series_key(row, black))
         outcome = row_outcome(row)
+        ratings = await self.ratings.on_board(row) if self.ratings is not None else ("", "")
         view = renderer.BoardView(
             white_name=row.white_name,
             black_name=row.black_name,
+            white_rating=ratings[0],
+            black_rating=ratings[1],
             series_color=_holder_color(series, white_key),
             series_stones=series.stones,
             outcome=outcome if outcome != position.outcome else None,
@@ -112,6 +120,9 @@ class Composer:
             )
             if finished is not None:
                 parts.append(_streak_change(row, outcome, finished))
+                rated = self.ratings.changes(row, finished) if self.ratings is not None else None
+                if rated is not None:
+                    parts.append(rated)
             holder = _holder_color(series, white_key)
             if holder is not None:
                 parts.append(Said("series_holder", side(row, holder).name, series.stones))

@@ -41,6 +41,7 @@ from bot.service.compose import (
 )
 from bot.service.kernel import GameKernel, parse_variant, side, utcnow
 from bot.service.puzzle_replies import PuzzleReplies
+from bot.service.rating_replies import RatingReplies
 from bot.service.replies import (
     BadOption,
     Choice,
@@ -157,7 +158,15 @@ class ShaxService:
         self.clock = TurnClock(
             self.kernel, self.composer, self.bots, servers=self.servers, owns=owns
         )
-        self.statistics = Statistics(storage, bot_user)
+        self.ratings = RatingReplies(
+            storage,
+            bot_user,
+            now=clock,
+            theme_of=self.composer.theme_of,
+            run_picture=run_board,
+        )
+        self.composer.ratings = self.ratings
+        self.statistics = Statistics(storage, bot_user, self.ratings)
         if analyser is None:
             analyser = ai if isinstance(ai, AIPool) else ThreadAnalyser()
         self.teacher = Teacher(
@@ -427,9 +436,14 @@ class ShaxService:
         """A player's streaks and record on this server."""
         return await self.statistics.streak(place, user)
 
-    async def leaderboard(self, place: Place) -> Reply:
-        """The server's best current and all-time streaks against people."""
-        return await self.statistics.leaderboard(place)
+    async def leaderboard(self, place: Place, table: str = "streaks") -> Reply:
+        """The server's best current and all-time streaks against people (``table``
+        ``"streaks"``), its established ratings (``"ratings"``), or both."""
+        return await self.statistics.leaderboard(place, table)
+
+    async def rating(self, place: Place, user: User, viewer: int | None = None) -> Reply:
+        """A player's rating on this server, with its picture in ``viewer``'s theme."""
+        return await self.ratings.rating(place, user, viewer)
 
     async def theme(self, user: User, theme: str | None = None) -> Reply:
         """Choose the theme (``dark`` or ``light``) of the boards ``user`` asks for or

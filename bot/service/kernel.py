@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bot.service import messages
+from bot.service.ratings import rate_game, rated_family
 from bot.service.replies import (
     BadOption,
     ChannelBusy,
@@ -34,6 +35,7 @@ from bot.storage import (
     GameRow,
     Standings,
     Storage,
+    StoredRating,
     TallyKey,
 )
 from engine import (
@@ -265,8 +267,9 @@ class GameKernel:
         return stored
 
     async def finish(self, row: GameRow, record: Sequence[str], outcome: Outcome) -> Finished:
-        """End the game; its result counts in each person's tally and in the series: the
-        streak rule (:mod:`bot.service.streaks`) computes them from the standings the
+        """End the game; its result counts in each person's tally and in the series, and
+        in a rated game in their ratings: the streak rule (:mod:`bot.service.streaks`)
+        and the rating rule (:mod:`bot.service.ratings`) compute them from what the
         storage reads, locked, in the finishing transaction, and the storage writes them."""
         white, black = side(row, Color.WHITE), side(row, Color.BLACK)
         winner = None if outcome.winner is None else side(row, outcome.winner)
@@ -284,6 +287,13 @@ class GameKernel:
         def score(before: Standings) -> Standings:
             return standings_after(before, results, *pair, winner_key)
 
+        def rate(
+            before: Mapping[int, StoredRating | None], ended: datetime
+        ) -> Mapping[int, StoredRating]:
+            return rate_game(row, outcome, before, ended)
+
+        family = rated_family(row, record)
+
         finished = await self.storage.finish_game(
             row.id,
             row.version,
@@ -294,6 +304,7 @@ class GameKernel:
             players=players,
             pair=pair,
             score=score,
+            rated=None if family is None else (family, rate),
         )
         if finished is None:
             raise StaleBoard(Said("stale"))

@@ -1,4 +1,5 @@
-"""Statistics: a player's streaks and record, and the server's leaderboard.
+"""Statistics: a player's streaks and record, and the server's leaderboard: its streak
+tables, its rating table (:mod:`bot.service.rating_replies`), or both.
 
 Streaks are counted when a game ends (:meth:`bot.service.kernel.GameKernel.finish`,
 with the arithmetic in :mod:`bot.service.streaks`); this part only reads them.
@@ -6,18 +7,23 @@ with the arithmetic in :mod:`bot.service.streaks`); this part only reads them.
 
 from __future__ import annotations
 
-from bot.service.replies import Place, Reply, Said, User
+from bot.service.rating_replies import RatingReplies
+from bot.service.replies import BadOption, Place, Reply, Said, User
 from bot.service.streaks import HUMAN, bot_kind
 from bot.storage import Storage
 from engine.ai import LEVELS
+
+LEADERBOARD_TABLES = ("streaks", "ratings", "both")
+"""What ``/shax leaderboard table:`` shows: the streak tables, the rating table, or both."""
 
 
 class Statistics:
     """Streaks and leaderboards as replies."""
 
-    def __init__(self, storage: Storage, bot_user: User) -> None:
+    def __init__(self, storage: Storage, bot_user: User, ratings: RatingReplies) -> None:
         self.storage = storage
         self.bot_user = bot_user
+        self.ratings = ratings
 
     async def streak(self, place: Place, user: User) -> Reply:
         """A player's current and best streaks, gal/gabad counts and record against
@@ -49,15 +55,24 @@ class Statistics:
             return Reply(text=Said("bot_no_games_yet", bot.name))
         return Reply(text=Said.join(lines, "\n"))
 
-    async def leaderboard(self, place: Place) -> Reply:
+    async def leaderboard(self, place: Place, table: str = "streaks") -> Reply:
         """The server's best current and all-time streaks against people (games against
-        the bot are in each player's /shax streak, not here)."""
-        current = await self.storage.leaderboard(place.guild_id, HUMAN, "streak")
-        best = await self.storage.leaderboard(place.guild_id, HUMAN, "best")
-        return Reply(
-            text=Said(
-                "leaderboard",
-                [(name, t) for _, name, t in current],
-                [(name, t) for _, name, t in best],
+        the bot are in each player's /shax streak, not here), its established ratings,
+        or both (``table``: one of :data:`LEADERBOARD_TABLES`)."""
+        chosen = table.strip().lower()
+        if chosen not in LEADERBOARD_TABLES:
+            raise BadOption(Said("unknown_table", table))
+        parts = []
+        if chosen != "ratings":
+            current = await self.storage.leaderboard(place.guild_id, HUMAN, "streak")
+            best = await self.storage.leaderboard(place.guild_id, HUMAN, "best")
+            parts.append(
+                Said(
+                    "leaderboard",
+                    [(name, t) for _, name, t in current],
+                    [(name, t) for _, name, t in best],
+                )
             )
-        )
+        if chosen != "streaks":
+            parts.append(await self.ratings.table(place))
+        return Reply(text=Said.join(parts, "\n\n"))

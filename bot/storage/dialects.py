@@ -94,8 +94,9 @@ class Dialect:
     async def close(self) -> None:
         raise NotImplementedError
 
-    def lock(self, conn: Connection, key: str) -> None:
-        """Hold ``key`` until the transaction ends (for rows that may not exist yet)."""
+    def lock(self, conn: Connection, key: str, *, shared: bool = False) -> None:
+        """Hold ``key`` until the transaction ends (for rows that may not exist yet);
+        ``shared``, alongside other shared holders, only keeping out a sole one."""
 
     def schema_number(self, conn: Connection) -> int:
         raise NotImplementedError
@@ -265,8 +266,9 @@ class Postgres(Dialect):
                 "the server, or fix SHAX_DATABASE_URL (host, port, user, password, database)."
             ) from None
 
-    def lock(self, conn: Connection, key: str) -> None:
-        conn.execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"), {"key": key})
+    def lock(self, conn: Connection, key: str, *, shared: bool = False) -> None:
+        how = "pg_advisory_xact_lock_shared" if shared else "pg_advisory_xact_lock"
+        conn.execute(text(f"SELECT {how}(hashtextextended(:key, 0))"), {"key": key})
 
     def schema_number(self, conn: Connection) -> int:
         found = conn.exec_driver_sql("SELECT to_regclass('shax_schema') IS NOT NULL")

@@ -9,12 +9,12 @@ them (``ValueError`` if it is not one of theirs).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from bot.standings import TALLY_FIELDS, Series, Standings, Tally
+from bot.standings import TALLY_FIELDS, Series, Standings, StoredRating, Tally
 
 __all__ = [
     "AiColor",
@@ -27,9 +27,13 @@ __all__ = [
     "LeaderboardOrder",
     "NewChallenge",
     "NewGame",
+    "RateGame",
+    "RatingChange",
     "Score",
+    "StoredRating",
     "TallyKey",
     "Termination",
+    "guild_key",
     "series_keys",
 ]
 """The values the rest of the bot uses (:mod:`bot.storage` offers them)."""
@@ -196,14 +200,35 @@ Score = Callable[[Standings], Standings]
 before it (read in the finishing transaction, under lock)."""
 
 
+RateGame = Callable[[Mapping[int, "StoredRating | None"], datetime], Mapping[int, StoredRating]]
+"""The rating rule, handed over by the service: the people's ratings after a rated game,
+from theirs before it (read in the finishing transaction, under lock; ``None`` for one
+never rated) and the moment it ended."""
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """One person's rating in one rated game, before (``None``: never rated) and after."""
+
+    game_id: int
+    guild_id: int
+    """The server's key (0 outside one, as :func:`guild_key`)."""
+    family: str
+    user_id: int
+    name: str
+    before: StoredRating | None
+    after: StoredRating
+
+
 @dataclass(frozen=True)
 class Finished:
     """What :meth:`Storage.finish_game` changed: each player's tally before and after,
-    and the series after."""
+    the series after, and in a rated game each person's rating before and after."""
 
     game: GameRow
     tallies: dict[int, tuple[Tally, Tally]]
     series: Series
+    ratings: dict[int, tuple[StoredRating | None, StoredRating]] = field(default_factory=dict)
 
 
 def series_keys(x: str, y: str) -> tuple[str, str]:
@@ -266,6 +291,20 @@ def tally_of(d: Mapping[Any, Any] | None) -> Tally:
     if d is None:
         return Tally()
     return Tally(*(int(d[k]) for k in TALLY_FIELDS))
+
+
+def rating_of(d: Mapping[Any, Any] | None) -> StoredRating | None:
+    """A person's stored rating (``None`` for one never rated)."""
+    if d is None or d["rating"] is None:
+        return None
+    return StoredRating(
+        rating=float(d["rating"]),
+        deviation=float(d["deviation"]),
+        volatility=float(d["volatility"]),
+        games=int(d["games"]),
+        best=None if d["best"] is None else float(d["best"]),
+        rated_at=_required(d["rated_at"]),
+    )
 
 
 def series_of(d: Mapping[Any, Any] | None) -> Series:

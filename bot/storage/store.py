@@ -26,18 +26,20 @@ from sqlalchemy import (
 )
 from sqlalchemy.sql.dml import ReturningUpdate
 
-from bot.standings import Standings, Tally
+from bot.standings import Standings, StoredRating, Tally
 from bot.storage.base import ChannelTaken, check_table
 from bot.storage.challenge_store import ChallengesAndStandings
 from bot.storage.dialects import MIGRATION_LOCK, dialect_for
 from bot.storage.migrations import SCHEMA_VERSION, upgrade
 from bot.storage.puzzle_store import PuzzleStore
+from bot.storage.rating_store import RatingStore
 from bot.storage.rows import (
     Finished,
     GameResult,
     GameRow,
     GameStatus,
     NewGame,
+    RateGame,
     Score,
     TallyKey,
     Termination,
@@ -73,7 +75,7 @@ from bot.storage.tables import (
 )
 
 
-class Storage(ChallengesAndStandings, PuzzleStore):
+class Storage(ChallengesAndStandings, RatingStore, PuzzleStore):
     """The bot's database. Open with :meth:`open`; close with :meth:`close`."""
 
     @classmethod
@@ -199,11 +201,14 @@ class Storage(ChallengesAndStandings, PuzzleStore):
         players: Sequence[TallyKey],
         pair: tuple[str, str],
         score: Score,
+        rated: tuple[str, RateGame] | None = None,
     ) -> Finished | None:
         """End a game if it is still at ``version`` and, in the same transaction, write
         the standings ``score`` computes from the players' tallies and the pair's series
         as they stand (their rows locked first, always in one order, so that games
-        ending at once all count). ``None`` if the game has moved on: nothing changes."""
+        ending at once all count); in a game ``rated`` in a variant family, the
+        ``players``' ratings the rule computes (see :meth:`RatingStore._rate_finished`).
+        ``None`` if the game has moved on: nothing changes."""
         ending = self._change_game(
             game_id,
             version,
@@ -216,7 +221,9 @@ class Storage(ChallengesAndStandings, PuzzleStore):
             ended_at=now,
         )
 
-        def finish(conn: Connection) -> tuple[GameRow, Standings, Standings] | None:
+        Changed = dict[int, tuple[StoredRating | None, StoredRating]]
+
+        def finish(conn: Connection) -> tuple[GameRow, Standings, Standings, Changed] | None:
             row = conn.execute(ending).mappings().first()
             if row is None:
                 return None
@@ -236,16 +243,19 @@ class Storage(ChallengesAndStandings, PuzzleStore):
                 .where(series.c.guild_id == guild, series.c.a == a, series.c.b == b)
                 .values(**fields(after.series))
             )
-            return game, before, after
+            changed: Changed = {}
+            if rated is not None and players:
+                game, changed = self._rate_finished(conn, game, *rated, players)
+            return game, before, after, changed
 
         finished = await self._transaction(finish)
         if finished is None:
             return None
-        game, before, after = finished
+        game, before, after, changed = finished
         tallies_changed = {
             p.user_id: (before.tallies[p.user_id], after.tallies[p.user_id]) for p in players
         }
-        return Finished(game, tallies_changed, after.series)
+        return Finished(game, tallies_changed, after.series, changed)
 
     @staticmethod
     def _tally_key(guild: int, player: TallyKey) -> tuple[Any, ...]:

@@ -231,14 +231,39 @@ hints = Table(
 )
 
 
-def _glicko() -> tuple[Column[Any], ...]:
-    """A Glicko-2 rating: its value, deviation and volatility."""
-    return (
-        Column("rating", Float, nullable=False),
-        Column("deviation", Float, nullable=False),
-        Column("volatility", Float, nullable=False),
-    )
+def _glicko(suffix: str = "") -> tuple[Column[Any], ...]:
+    """A Glicko-2 rating's three numbers (empty for a player never rated)."""
+    return tuple(Column(f"{name}{suffix}", Float) for name in ("rating", "deviation", "volatility"))
 
+
+ratings = Table(
+    "ratings",
+    metadata,
+    *_per_server(user_id=Id, family=Text()),
+    Column("name", Text, nullable=False),
+    *_glicko(),
+    Column("games", Integer, nullable=False, server_default="0"),
+    Column("best", Float),
+    Column("rated_at", Moment),
+    Index("ratings_ranked", "guild_id", "family", "rating"),
+    info=since(5),
+)
+"""Each person's rating per server and variant family (``"shax"``: shax and shax-small)."""
+
+game_ratings = Table(
+    "game_ratings",
+    metadata,
+    Column("game_id", Id, ForeignKey("games.id"), primary_key=True),
+    Column("user_id", Id, primary_key=True),
+    Column("guild_id", Id, nullable=False),
+    Column("family", Text, nullable=False),
+    *_glicko("_before"),
+    *_glicko(),
+    Index("game_ratings_by_player", "guild_id", "family", "user_id"),
+    info=since(5),
+)
+"""A rated game's rating of each person in it, before and after: the history a player's
+rating is drawn from, and what recomputing the ratings from the games must give again."""
 
 puzzles = Table(
     "puzzles",
@@ -253,9 +278,9 @@ puzzles = Table(
     *_glicko(),
     Column("tries", Integer, nullable=False, server_default="0"),
     Column("solves", Integer, nullable=False, server_default="0"),
-    Index("puzzles_one_per_position", "variant", "record", unique=True, info=since(5)),
-    Index("puzzles_by_rating", "variant", "rating", info=since(5)),
-    info=since(5),
+    Index("puzzles_one_per_position", "variant", "record", unique=True, info=since(6)),
+    Index("puzzles_by_rating", "variant", "rating", info=since(6)),
+    info=since(6),
 )
 """The puzzles (:mod:`engine.tables.puzzles`), each with its own puzzle rating."""
 
@@ -270,7 +295,7 @@ puzzle_solvers = Table(
     Column("failed", Integer, nullable=False, server_default="0"),
     Column("streak", Integer, nullable=False, server_default="0"),
     Column("best", Integer, nullable=False, server_default="0"),
-    info=since(5),
+    info=since(6),
 )
 """A player's puzzle rating (apart from games) and puzzle streak."""
 
@@ -284,8 +309,8 @@ daily_puzzles = Table(
     Column("channel_id", Id, nullable=False),
     Column("message_id", Id),
     Column("claimed_at", Moment, nullable=False),
-    Index("daily_puzzles_one_a_day", "guild_id", "day", unique=True, info=since(5)),
-    info=since(5),
+    Index("daily_puzzles_one_a_day", "guild_id", "day", unique=True, info=since(6)),
+    info=since(6),
 )
 """A server's puzzle of the day: the row is the claim (one per server and day, whichever
 process makes it first), ``message_id`` once it is posted."""
@@ -312,11 +337,11 @@ puzzle_attempts = Table(
         unique=True,
         sqlite_where=OPEN_ATTEMPT,
         postgresql_where=OPEN_ATTEMPT,
-        info=since(5),
+        info=since(6),
     ),
-    Index("puzzle_attempts_by_player", "user_id", "puzzle_id", info=since(5)),
-    Index("puzzle_attempts_of_daily", "daily_id", "status", info=since(5)),
-    info=since(5),
+    Index("puzzle_attempts_by_player", "user_id", "puzzle_id", info=since(6)),
+    Index("puzzle_attempts_of_daily", "daily_id", "status", info=since(6)),
+    info=since(6),
 )
 """Each try of a puzzle by a player: the actions played so far (the defence's among
 them), and how it ended."""

@@ -80,8 +80,11 @@ def option_list(
 
 
 def duration(seconds: float, t: Translator = EN) -> str:
-    """``600`` → ``"10 minutes"``; ``86400`` → ``"24 hours"``; ``45`` → ``"45 seconds"``."""
+    """``600`` → ``"10 minutes"``; ``86400`` → ``"24 hours"``; ``1209600`` → ``"14 days"``;
+    ``45`` → ``"45 seconds"``."""
     s = round(seconds)
+    if s >= 2 * 86_400 and s % 86_400 == 0:
+        return t.ngettext("{n} day", "{n} days", s // 86_400)
     if (s >= 3_600 and s % 3_600 == 0) or s >= 7_200:
         return t.ngettext("{n} hour", "{n} hours", round(s / 3_600))
     if (s >= 60 and s % 60 == 0) or s >= 120:

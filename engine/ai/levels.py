@@ -91,6 +91,9 @@ class Level:
     keep_tt: bool = False
     """Timed searches start from what the process's earlier searches left in the
     transposition table (most of a move's tree was searched for the move before)."""
+    rating: int = 1500
+    """The level's fixed Glicko-2 rating, against which games with the bot are rated
+    (measured: see the figures above :data:`LEVEL_TABLE`)."""
     extend: float = 1.0
     """Up to this multiple of the time budget for a move that is not settled (the last
     iteration changed the best move); a move whose best held stops at the budget, and
@@ -105,6 +108,22 @@ class Level:
 # Measured with ``python -m engine.arena`` (40 games each, shax, each level at its own
 # time unless said): easy beats a random player 100%, medium beats easy 90%, hard beats
 # medium 97.5%, master at 1 s a move beats hard 81%.
+# The levels' ratings (``rating``; games against the bot are rated against them) come
+# from matches of each level against the one below, at the levels' own settings:
+# ``python -m engine.arena --a A --b B --games 40 --variant shax --workers 1 --seed 28``,
+# 40 games (20 colour-swapped pairs) a match, on a shared machine (load average about 12
+# during the master match, so master's 4.5 s searched less deep than on an idle one):
+#   easy   vs random  40-0-0   100%    (Elo > +2000; 95% from +407)
+#   medium vs easy    38-0-2   95.0%   Elo +512 (95% +282 .. +741; by pairs +304 .. >+2000)
+#   hard   vs medium  36-1-3   91.2%   Elo +407 (95% +225 .. +589; by pairs +259 .. >+2000)
+#   master vs hard    38-0-2   95.0%   Elo +512 (95% +282 .. +741; by pairs +350 .. >+2000)
+# easy is fixed at 1000 (the scale needs an anchor; a newcomer starts at 1500, between
+# easy and medium), and each level above adds its measured difference: medium 1512, hard
+# 1919, master 2431. With scores of 91-95% the differences are lower bounds as much as
+# estimates, their intervals are wide, and they stack up the ladder. There is no
+# stronger engine than master to measure it against: benchmarks/ names a C++ mill engine
+# only by its speed (it is not in the repository), and on the boards solved whole
+# (jar, shax-small) master already plays perfectly.
 # Master's extend (up to twice the budget on a move not settled) against the clock
 # before it (baseline@e618d2f, colour-swapped pairs, on a shared busy machine): at
 # 0.3 s, 120 games, 57.9% (Elo +55; by pairs, 95% +17 .. +96), 0.248 s a move against
@@ -115,10 +134,18 @@ class Level:
 LEVEL_TABLE: MappingProxyType[str, Level] = MappingProxyType(
     {
         "easy": Level(
-            "easy", max_depth=2, temperature=45.0, movetime=0.3, tt_log2=14, jare_salience=100
+            "easy",
+            max_depth=2,
+            temperature=45.0,
+            movetime=0.3,
+            tt_log2=14,
+            jare_salience=100,
+            rating=1000,
         ),
-        "medium": Level("medium", max_depth=4, temperature=12.0, movetime=0.7, tt_log2=16),
-        "hard": Level("hard", max_depth=9, temperature=0.0, movetime=1.8, tt_log2=20),
+        "medium": Level(
+            "medium", max_depth=4, temperature=12.0, movetime=0.7, tt_log2=16, rating=1512
+        ),
+        "hard": Level("hard", max_depth=9, temperature=0.0, movetime=1.8, tt_log2=20, rating=1919),
         "master": Level(
             "master",
             max_depth=99,
@@ -130,6 +157,7 @@ LEVEL_TABLE: MappingProxyType[str, Level] = MappingProxyType(
             soft_fraction=0.9,
             eager_fraction=1.0,
             extend=2.0,
+            rating=2431,
         ),
     }
 )

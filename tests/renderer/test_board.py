@@ -403,6 +403,8 @@ def test_the_bots_name_and_level_fit_its_card(language: str, scale: float) -> No
         for bot in ("Shax bot", "Shax Bot"):
             name = f"{bot} ({t.pgettext('level', level)})"
             assert card_name(lay, name)[0] == name
+            # Beside its rating the name may shrink or shorten, never the level.
+            assert card_name(lay, name, "1919")[0].endswith(f"({t.pgettext('level', level)})")
 
 
 def test_a_long_name_shrinks_before_it_is_cut_and_a_bots_level_stays() -> None:

@@ -123,7 +123,7 @@ def test_every_word_the_table_holds_is_a_catalogue_message() -> None:
     for command in COMMANDS:
         words += [command.help, *filter(None, (command.board_help, command.waiting))]
         for option in command.options:
-            words += [option.help, option.too_long, *filter(None, (option.missing,))]
+            words += [option.help, *filter(None, (option.too_long, option.missing))]
             words += [pick.label for pick in option.choices if " " in pick.label]
     missing = sorted({word for word in words if word not in known})
     assert not missing, f"not in the catalogue (run pybabel extract): {missing}"

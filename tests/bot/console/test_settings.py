@@ -30,7 +30,9 @@ async def test_settings_at_the_console_are_listed_changed_and_refused_with_the_r
     assert "Turn timeout: 12 hours to move, then the turn is forfeited\n" in changed
 
     await typed(console, "/shax settings turn-timeout:1m")
-    assert screen.take() == "✗ The turn timeout must be between 10 minutes and 336 hours."
+    assert screen.take() == "✗ The turn timeout must be between 10 minutes and 14 days."
+    await typed(console, "/shax settings turn-timeout:" + "9" * 20 + "m")  # far too long
+    assert screen.take() == "✗ The turn timeout must be between 10 minutes and 14 days."
     await typed(console, "/shax settings threads: always")  # as Discord writes it
     assert "Game threads: every game in a thread of its own\n" in screen.take()
     await typed(console, "/shax settings")

@@ -67,7 +67,7 @@ async def test_only_managers_change_them_and_a_refusal_changes_nothing(
 
 
 async def test_a_bad_value_among_good_ones_changes_nothing(service: ShaxService) -> None:
-    with refused(UserError, "between 10 minutes and 336 hours"):
+    with refused(UserError, "between 10 minutes and 14 days"):
         await change(service, turn_timeout="1m", theme="light")
     with refused(UserError, "busy, always, never"):
         await change(service, threads="sometimes", theme="light")

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import asyncpg
 import pytest
 
+from bot.service.ratings import after_game, current
 from bot.service.streaks import Result, standings_after
-from bot.storage import NewGame, Standings, Storage, TallyKey
+from bot.storage import NewGame, RateGame, Standings, Storage, StoredRating, TallyKey
 from tests.bot.storage.pgserver import PostgresServer, find_binaries, start_server
 
 ENGINES = ("sqlite", "postgresql")
@@ -111,3 +113,18 @@ def scored(
         "pair": (white, black),
         "score": score,
     }
+
+
+def rated(scores: Mapping[int, float], family: str = "shax") -> tuple[str, RateGame]:
+    """The ``rated`` argument of :meth:`Storage.finish_game` for a game between two people
+    scoring ``scores`` (by user id: 1, 0.5 or 0), rated by the service's rating rule."""
+
+    def rate(before: Mapping[int, StoredRating | None], ended: datetime) -> dict[int, StoredRating]:
+        first, second = scores
+        them = {first: second, second: first}
+        return {
+            user: after_game(before[user], current(before[them[user]], ended), score, ended)
+            for user, score in scores.items()
+        }
+
+    return family, rate

@@ -1,5 +1,5 @@
 """``python -m bot migrate --to postgresql://…``: everything in the SQLite file reaches the
-PostgreSQL server (games, challenges, tallies, series, meta, settings, preferences) and
+PostgreSQL server (games, challenges, tallies, series, ratings, meta, settings, preferences) and
 is read back to verify it; a server already holding data is refused, changing nothing."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 from bot.storage import NewChallenge, Storage, StorageError
 from bot.storage.copy import copy_database, migrate
 from bot.storage.tables import TABLES
-from tests.bot.storage.conftest import fresh_postgres, new_game, scored
+from tests.bot.storage.conftest import fresh_postgres, new_game, rated, scored
 from tests.bot.storage.pgserver import PostgresServer
 from tests.bot.storage.test_puzzle_store import START, counting, new_puzzle
 
@@ -27,14 +27,15 @@ NOW = datetime(2024, 5, 1, 12, 0, 0, 123456, tzinfo=UTC)
 
 async def fill(storage: Storage) -> None:
     """Some of everything: a finished game and its rematch in play, a bot game, challenges
-    open, accepted and expired, tallies, a series, the bot's facts and preferences, a hint,
-    puzzles with a puzzle of the day, a try solved and one open."""
+    open, accepted and expired, tallies, a series, ratings, the bot's facts and preferences, a
+    hint, puzzles with a puzzle of the day, a try solved and one open."""
     first = await storage.create_game(new_game(1), NOW)
     await storage.finish_game(
         first.id, 0, record=["a1", "b1"], result="white", termination="RESIGNATION",
         now=NOW + timedelta(minutes=5),
         **scored([(11, "Amina", "human", "win"), (12, "Bashir", "human", "loss")],
                  ("u:11", "u:12", "u:11")),
+        rated=rated({11: 1.0, 12: 0.0}),
     )  # fmt: skip
     rematch = await storage.create_game(replace(new_game(1), rematch_of=first.id), NOW)
     moved = await storage.update_game(
@@ -98,6 +99,8 @@ async def test_everything_is_copied_and_reads_back_the_same(
         "puzzle_solvers": 1,
         "daily_puzzles": 1,
         "puzzle_attempts": 2,
+        "ratings": 2,
+        "game_ratings": 2,
     }
     old, new = await Storage.open(source), await Storage.open(url)
     try:

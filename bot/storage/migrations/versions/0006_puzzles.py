@@ -3,9 +3,9 @@ try of a puzzle, and each server's puzzle of the day."""
 
 from bot.storage.migrations import grow
 
-revision = "0005"
-down_revision = "0004"
+revision = "0006"
+down_revision = "0005"
 
 
 def upgrade() -> None:
-    grow(5)
+    grow(6)

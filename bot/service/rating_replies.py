@@ -1,0 +1,137 @@
+"""Ratings as players see them: the change under a rated game's result, each player's
+rating on the board picture, ``/shax rating`` with its picture, the rating table of
+``/shax leaderboard``; and recomputing every rating from the games.
+
+Ratings are counted when a game ends (:meth:`bot.service.kernel.GameKernel.finish`, by
+the rule in :mod:`bot.service.ratings`); this part only reads them, except
+:func:`recompute`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
+
+import renderer
+from bot.service import glicko
+from bot.service.compose import Offload
+from bot.service.kernel import row_outcome, side
+from bot.service.ratings import RATED_FAMILIES, current, family_of, level_rating, rerate
+from bot.service.replies import Picture, Place, Reader, Reply, Said, User
+from bot.storage import Finished, GameRow, RatingChange, Storage, StoredRating
+from engine import Color
+from engine.ai import LEVELS
+
+FAMILY = RATED_FAMILIES[0]
+"""The family ``/shax rating`` and the rating table speak of (the only one rated)."""
+TABLE_SIZE = 10
+HistoryRenderer = Callable[[list[float], str], bytes]
+
+
+class RatingReplies:
+    """Ratings as replies and as the board's figures."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        bot_user: User,
+        *,
+        now: Callable[[], datetime],
+        theme_of: Callable[[int | None], Awaitable[str]],
+        run_picture: Offload,
+        render_history: HistoryRenderer = renderer.render_rating_history,
+    ) -> None:
+        self.storage = storage
+        self.bot_user = bot_user
+        self.now = now
+        self._theme_of = theme_of
+        self._run_picture = run_picture
+        self._render_history = render_history
+
+    async def on_board(self, row: GameRow) -> tuple[str, str]:
+        """White's and black's ratings as the board picture shows them (a bot's level's
+        rating; ``""`` in an unrated variant)."""
+        family = family_of(row.variant)
+        if family is None:
+            return "", ""
+        stored = await self.storage.ratings(row.guild_id, family, [row.white_id, row.black_id])
+        now = self.now()
+        shown = []
+        for color in Color:
+            s = side(row, color)
+            if s.is_bot and row.ai_level is not None:
+                shown.append(level_rating(row.ai_level).shown)
+            else:
+                shown.append(current(stored.get(s.user_id), now).shown)
+        return shown[0], shown[1]
+
+    @staticmethod
+    def changes(row: GameRow, finished: Finished) -> Said | None:
+        """``Ratings: Cali 1532 (+14) · Bashir 1468 (−14).`` under a rated game's result."""
+        if not finished.ratings:
+            return None
+        listed = []
+        for color in Color:
+            s = side(row, color)
+            if s.user_id not in finished.ratings or s.is_bot:
+                continue
+            before, after = finished.ratings[s.user_id]
+            was = glicko.START_RATING if before is None else before.rating
+            now = _rating(after)
+            listed.append((s.name, now.shown, round(now.rating) - round(was)))
+        return Said("rating_changes", listed)
+
+    async def rating(self, place: Place, user: User, viewer: int | None) -> Reply:
+        """A player's rating on this server: rating, deviation, rated games, the best,
+        and a picture of the rating over their games (in ``viewer``'s theme); for the bot,
+        its levels' fixed ratings."""
+        if user.id == self.bot_user.id:
+            levels = [(level, round(level_rating(level).rating)) for level in LEVELS]
+            return Reply(text=Said("bot_ratings", user.name, levels))
+        stored = (await self.storage.ratings(place.guild_id, FAMILY, [user.id])).get(user.id)
+        if stored is None:
+            return Reply(text=Said("no_rating_yet", user.name))
+        now = current(stored, self.now())
+        best = None if stored.best is None else round(stored.best)
+        lines = [
+            Said("rating_heading", user.name),
+            Said("rating_line", now.shown, round(now.deviation), stored.games, best),
+        ]
+        if now.provisional:
+            lines.append(Said("provisional_note"))
+        history = await self.storage.rating_history(place.guild_id, FAMILY, user.id)
+        values = [glicko.START_RATING, *(rating for _, rating in history)]
+        theme = await self._theme_of(viewer)
+
+        async def draw(reader: Reader) -> bytes:
+            drawn: bytes = await self._run_picture(self._render_history, values, theme)
+            return drawn
+
+        return Reply(
+            text=Said.join(lines, "\n"),
+            attachments=(Picture(renderer.RATING_FILENAME, draw),),
+        )
+
+    async def table(self, place: Place) -> Said:
+        """The server's established ratings, highest first."""
+        ranked = await self.storage.rating_leaderboard(
+            place.guild_id, FAMILY, glicko.PROVISIONAL_DEVIATION, TABLE_SIZE
+        )
+        return Said(
+            "rating_table",
+            [(name, round(stored.rating), stored.games) for _, name, stored in ranked],
+        )
+
+
+def _rating(stored: StoredRating) -> glicko.Rating:
+    return glicko.Rating(stored.rating, stored.deviation, stored.volatility)
+
+
+async def recompute(storage: Storage) -> list[RatingChange]:
+    """Every rating again from the finished games, oldest first (the only way games
+    finished before ratings existed are rated): ``python -m bot ratings recompute``."""
+
+    def rerated(finished: Sequence[GameRow]) -> list[RatingChange]:
+        return rerate([(row, outcome) for row in finished if (outcome := row_outcome(row))])
+
+    return await storage.recompute_ratings(rerated)

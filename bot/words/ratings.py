@@ -1,0 +1,113 @@
+"""Ratings: the change under a result, a player's rating, the bot's levels, the table."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.words.registry import sentence
+from bot.words.terms import EN, level_name
+from shax_i18n import Translator
+
+
+def signed(change: int) -> str:
+    """A rating change as players read it: ``+14``, ``−14`` (a true minus), ``±0``."""
+    if change > 0:
+        return f"+{change}"
+    if change < 0:
+        return f"\u2212{-change}"
+    return "\u00b10"
+
+
+@sentence
+def rating_changes(changes: Sequence[tuple[str, str, int]], t: Translator = EN) -> str:
+    """The ratings under a rated game's result: each person's name, rating now as shown
+    (``1532``, ``1500?``) and change: ``Ratings: Cali 1532 (+14) · Bashir 1468 (−14).``"""
+    listed = " · ".join(
+        t.gettext("{player} {rating} ({change})", player=name, rating=shown, change=signed(change))
+        for name, shown, change in changes
+    )
+    return t.gettext("Ratings: {changes}.", changes=listed)
+
+
+@sentence
+def rating_heading(name: str, t: Translator = EN) -> str:
+    return t.gettext("**{player}** — rating on this server (shax and shax-small)", player=name)
+
+
+@sentence
+def rating_line(
+    shown: str, deviation: int, games: int, best: int | None, t: Translator = EN
+) -> str:
+    """A player's rating, its deviation, the rated games and the best rating reached."""
+    counted = t.ngettext("{n} rated game", "{n} rated games", games)
+    if best is None:
+        return t.gettext(
+            "Rating {rating} ± {deviation} · {games} · no best yet",
+            rating=shown,
+            deviation=deviation,
+            games=counted,
+        )
+    return t.gettext(
+        "Rating {rating} ± {deviation} · {games} · best {best}",
+        rating=shown,
+        deviation=deviation,
+        games=counted,
+        best=best,
+    )
+
+
+@sentence
+def provisional_note(t: Translator = EN) -> str:
+    return t.gettext(
+        "The ? means provisional: the rating settles with more rated games, and then it "
+        "shows in /shax leaderboard table:ratings."
+    )
+
+
+@sentence
+def no_rating_yet(name: str, t: Translator = EN) -> str:
+    return t.gettext(
+        "{player} has no rating here yet: games of shax and shax-small, against people or "
+        "the bot (/shax play-bot), are rated.",
+        player=name,
+    )
+
+
+@sentence
+def bot_ratings(name: str, levels: Sequence[tuple[str, int]], t: Translator = EN) -> str:
+    """The bot's fixed rating at each level."""
+    listed = ", ".join(
+        t.gettext("{level} {rating}", level=level_name(level, t), rating=rating)
+        for level, rating in levels
+    )
+    return t.gettext(
+        "**{player}** plays at a fixed rating for each level: {levels}. A game against it "
+        "moves only your rating.",
+        player=name,
+        levels=listed,
+    )
+
+
+@sentence
+def rating_table(rows: Sequence[tuple[str, int, int]], t: Translator = EN) -> str:
+    """The server's established ratings, highest first: name, rating, rated games."""
+    heading = t.gettext("**Ratings** — established ratings on this server (shax and shax-small)")
+    if not rows:
+        nobody = t.gettext("Nobody has an established rating here yet: it takes a few rated games.")
+        return f"{heading}\n{nobody}"
+    lines = [
+        t.gettext(
+            "{rank}. {player} — {rating} ({games})",
+            rank=rank,
+            player=name,
+            rating=rating,
+            games=t.ngettext("{n} rated game", "{n} rated games", games),
+        )
+        for rank, (name, rating, games) in enumerate(rows, 1)
+    ]
+    return "\n".join([heading, *lines])
+
+
+@sentence
+def unknown_table(table: str, t: Translator = EN) -> str:
+    return t.gettext("Unknown table {table} — choose streaks, ratings or both.", table=repr(table))
