@@ -44,6 +44,8 @@ THREADS = (
 )
 THEMES = (Pick("dark", N_("Dark — as Discord's dark theme")), Pick("light", N_("Light — sand")))
 RESETS = tuple(Pick(name, label) for name, label in LABELS.items())
+HOURS = tuple(Pick(str(hour), f"{hour:02d}:00") for hour in range(24))
+PUZZLE_VARIANTS = tuple(p for p in VARIANTS if p.value in ("shax", "shax-small"))
 TABLES = (
     Pick("streaks", N_("Streaks — current and all-time best")),
     Pick("ratings", N_("Ratings — established ratings")),
@@ -145,6 +147,16 @@ async def _language(a: Asked) -> Reply:
     return await a.service.set_language(a.user, _given(a, "language"))
 
 
+def _hour(text: str | None) -> int | None:
+    """The hour of the puzzle of the day as chosen (a whole hour, checked by the settings)."""
+    if text is None or not text.strip():
+        return None
+    try:
+        return int(text.strip().removesuffix(":00"))
+    except ValueError:
+        raise UserError(Said("not_an_hour", text)) from None
+
+
 async def _settings(a: Asked) -> Reply:
     reset = a.text("reset")
     try:
@@ -160,11 +172,26 @@ async def _settings(a: Asked) -> Reply:
         allow_channel=a.channel("allow-channel"),
         disallow_channel=a.channel("disallow-channel"),
         every_channel=a.flag("all-channels"),
+        puzzle_channel=a.channel("puzzle-channel"),
+        puzzle_hour=_hour(a.text("puzzle-hour")),
         reset=setting,
     )
     return await a.service.settings(
         a.place, change, may_change=a.may_change_settings, operator=a.operator
     )
+
+
+# -- puzzles --------------------------------------------------------------------------------
+
+
+async def _puzzle(a: Asked) -> Reply:
+    puzzles = a.service.puzzles
+    if a.flag("give-up"):
+        return await puzzles.give_up(a.user, a.place)
+    answer = a.text("answer")
+    if answer is not None and answer.strip():
+        return await puzzles.answer(a.user, a.place, answer.strip())
+    return await puzzles.puzzle(a.user, a.place, a.text("variant") or "shax")
 
 
 def _bot_user(a: Asked) -> User:
@@ -352,7 +379,44 @@ COMMANDS: tuple[Command, ...] = (
                 default=False,
             ),
             Option(
+                "puzzle-channel",
+                Kind.CHANNEL,
+                N_("Post a puzzle of the day in this channel (reset: to stop)"),
+            ),
+            Option(
+                "puzzle-hour",
+                Kind.CHOICE,
+                N_("The hour of the puzzle of the day, in UTC"),
+                choices=HOURS,
+            ),
+            Option(
                 "reset", Kind.CHOICE, N_("Return one setting to the bot's default"), choices=RESETS
+            ),
+        ),
+    ),
+    Command(
+        "puzzle",
+        N_("A puzzle near your puzzle rating: find the only winning move (only you see it)"),
+        _puzzle,
+        (
+            Option(
+                "variant", Kind.CHOICE, N_("The board (default: Shax)"), choices=PUZZLE_VARIANTS
+            ),
+            Option(
+                "answer",
+                Kind.TEXT,
+                N_("Answer your open puzzle — start typing to see the legal actions"),
+                max_length=MAX_ACTION_LENGTH,
+                complete=lambda service, user, place, typed: service.puzzles.answer_choices(
+                    user, typed
+                ),
+                notation=True,
+            ),
+            Option(
+                "give-up",
+                Kind.FLAG,
+                N_("Give up your open puzzle and see its solution"),
+                default=False,
             ),
         ),
     ),

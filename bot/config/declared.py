@@ -161,6 +161,14 @@ class Settings(BaseSettings):
         "game; always, every game in a thread; never, a busy channel refuses new games.",
         choices=("busy", "always", "never"),
     )
+    puzzle_hour: int = setting(
+        "SHAX_PUZZLE_HOUR",
+        9,
+        "The hour (UTC, 0 to 23) at which a server's puzzle of the day is posted, for servers "
+        "that chose a channel for it but no hour (/shax settings puzzle-channel:).",
+        ge=0,
+        le=23,
+    )
     language: str = setting(
         "SHAX_LANGUAGE",
         "en",

@@ -45,6 +45,7 @@ from bot.service.replies import (
     DestinationControls,
     Notice,
     Place,
+    PuzzleControls,
     Reply,
     Said,
     User,
@@ -250,16 +251,22 @@ class Console:
         text = self.speaking.say(reply.text)
         self.say(t.gettext("(only you see this) {text}", text=text) if reply.ephemeral else text)
         record: tuple[str, ...] = ()
+        board = self.variant
+        shows_board = reply.game_id is not None or isinstance(reply.controls, PuzzleControls)
         if reply.game_id is not None:
             self.last_game_id = reply.game_id
             variant, record = await self.service.record(reply.game_id)
-            self.variant = get_variant(variant)
+            self.variant = board = get_variant(variant)
             stem = f"game{reply.game_id}-ply{len(record)}-v{reply.version}"
+        elif isinstance(reply.controls, PuzzleControls):
+            c = reply.controls
+            board, record = get_variant(c.variant), c.record
+            stem = f"puzzle{c.attempt_id}-v{c.version}"
         for attachment in reply.attachments:
             assert isinstance(attachment, Attachment)  # drawn above
             path = await self.save(stem or "picture", attachment.filename, attachment.data)
-            if attachment.filename.endswith(".png") and reply.game_id is not None:
-                self.write(text_board(replay(self.variant, record)))
+            if attachment.filename.endswith(".png") and shows_board:
+                self.write(text_board(replay(board, record)))
             if attachment.filename.endswith(".gif"):
                 self.write(t.gettext("Replay: {path}", path=path))
             elif reply.game_id is not None:
@@ -291,6 +298,12 @@ class Console:
                 self.write(
                     t.gettext("Draw offered: /shax draw to accept, /shax decline-draw to decline.")
                 )
+        elif isinstance(c, PuzzleControls):
+            if c.over:
+                self.write(t.gettext("/shax puzzle gives you the next puzzle."))
+                return
+            actions = " ".join(choice.value for choice in c.choices)
+            self.write(t.gettext("Legal: {actions}", actions=actions))
         elif isinstance(c, DestinationControls):
             moves = " ".join(choice.value for choice in c.choices)
             self.write(

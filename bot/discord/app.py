@@ -21,12 +21,12 @@ from discord import app_commands
 from discord.backoff import ExponentialBackoff
 from discord.ext import commands
 
-from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.context import as_user
 from bot.discord.custom_ids import is_ours
 from bot.discord.errors import UnknownControl, UnreadableCommand
 from bot.discord.intime import DEFAULT_ACK_BUDGET, DEFAULT_CALLBACK_WINDOW
 from bot.discord.invite import invite_url
+from bot.discord.items import DYNAMIC_ITEMS
 from bot.discord.respond import Responder
 from bot.discord.threads import GameThreads
 from bot.service.replies import User

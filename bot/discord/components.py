@@ -17,6 +17,7 @@ from typing import Any, Self
 import discord
 
 from bot import words
+from bot.discord.bases import NumberedButton, VersionSelect, service_of
 from bot.discord.context import Placement, actor, client_of, place_of
 from bot.discord.custom_ids import (
     TEMPLATES,
@@ -39,47 +40,20 @@ from shax_i18n import Translator
 log = logging.getLogger(__name__)
 
 
-def _service(interaction: discord.Interaction[Any]) -> ShaxService:
-    return client_of(interaction).service
-
-
-class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLATES["act"]):
+class ActSelect(VersionSelect, template=TEMPLATES["act"]):
     """The select of legal actions under a live board (or of stones, in a two-step move)."""
 
-    def __init__(
-        self,
-        game_id: int,
-        version: int,
-        *,
-        options: list[discord.SelectOption] | None = None,
-        placeholder: str | None = None,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=act_id(game_id, version),
-                options=options or [],
-                placeholder=placeholder,
-                min_values=1,
-                max_values=1,
-                row=row,
-            )
-        )
-        self.game_id = game_id
-        self.version = version
+    make_id = staticmethod(act_id)
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> Self:
-        return cls(int(match["game_id"]), int(match["version"]))
+    @property
+    def game_id(self) -> int:
+        return self.number
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         # A two-step move's stone (a bare point) comes back as the ephemeral destination
         # picker: the reply's ``ephemeral`` flag decides, so the same call serves both.
-        service = _service(interaction)
-        value = self.item.values[0] if self.item.values else ""
-        user, place = actor(interaction), place_of(interaction)
+        service = service_of(interaction)
+        value, user, place = self.picked, actor(interaction), place_of(interaction)
 
         async def call(thinking: Thinking) -> Reply:
             return await service.play(
@@ -123,7 +97,7 @@ class ToSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLATE
         return cls(int(match["game_id"]), int(match["version"]), match["src"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        service = _service(interaction)
+        service = service_of(interaction)
         value = self.item.values[0] if self.item.values else ""
         action = destination_action(self.src, value)
         user, place = actor(interaction), place_of(interaction)
@@ -182,7 +156,7 @@ class _GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!
         return cls(int(match["game_id"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        service = _service(interaction)
+        service = service_of(interaction)
         user, place = actor(interaction), place_of(interaction)
 
         async def call(thinking: Thinking) -> Reply:
@@ -284,7 +258,7 @@ class _FinishedGameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templa
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await self.answer(
-            interaction, _service(interaction), actor(interaction), place_of(interaction)
+            interaction, service_of(interaction), actor(interaction), place_of(interaction)
         )
 
     async def answer(
@@ -360,48 +334,12 @@ async def answer_when_ready(
         log.warning("Could not show user %s their answer", interaction.user.id, exc_info=True)
 
 
-class _ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
-    """A button under a challenge; subclasses set :meth:`act`, the typed service call."""
+class _ChallengeButton(NumberedButton, template=r"(?!)"):
+    """A button under a challenge."""
 
-    style = discord.ButtonStyle.secondary
-
-    def __init__(self, challenge_id: int, *, row: int | None = None, t: Translator = EN) -> None:
-        super().__init__(
-            discord.ui.Button(
-                custom_id=self.make_id(challenge_id),
-                label=self.label_in(t),
-                style=self.style,
-                row=row,
-            )
-        )
-        self.challenge_id = challenge_id
-
-    @staticmethod
-    def make_id(challenge_id: int) -> str:
-        raise NotImplementedError
-
-    @staticmethod
-    def label_in(t: Translator) -> str:
-        """The button's label in ``t``'s language."""
-        raise NotImplementedError
-
-    async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
-        raise NotImplementedError
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> Self:
-        return cls(int(match["challenge_id"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        service = _service(interaction)
-        user, place = actor(interaction), place_of(interaction)
-
-        async def call(thinking: Thinking) -> Reply:
-            return await self.act(service, user, place)
-
-        await client_of(interaction).responder.click(interaction, call, Placement.REPLACE)
+    @property
+    def challenge_id(self) -> int:
+        return self.number
 
 
 class AcceptButton(_ChallengeButton, template=TEMPLATES["accept"]):
@@ -432,7 +370,7 @@ class DeclineButton(_ChallengeButton, template=TEMPLATES["decline"]):
         return await service.decline(user, place, self.challenge_id)
 
 
-DYNAMIC_ITEMS: dict[str, type[discord.ui.DynamicItem[Any]]] = {
+GAME_ITEMS: dict[str, type[discord.ui.DynamicItem[Any]]] = {
     "act": ActSelect,
     "to": ToSelect,
     "resign": ResignButton,
@@ -443,4 +381,4 @@ DYNAMIC_ITEMS: dict[str, type[discord.ui.DynamicItem[Any]]] = {
     "accept": AcceptButton,
     "decline": DeclineButton,
 }
-"""One dynamic item per kind of :data:`TEMPLATES`, registered in ``setup_hook``."""
+"""The dynamic items of games and challenges (all of them: :mod:`bot.discord.items`)."""

@@ -1,9 +1,9 @@
 """Custom ids of the board's components: one template per kind of control.
 
 Every custom id starts with ``shax:``, fits in 100 characters, and carries the game and
-its version (or the challenge), so a click on any message — also one posted before a
-restart — is routed by its template to the right game (see
-:mod:`bot.discord.components`).
+its version (or the challenge, the puzzle's try, the puzzle of the day), so a click on any
+message — also one posted before a restart — is routed by its template to the right game
+(see :mod:`bot.discord.components` and :mod:`bot.discord.puzzle_components`).
 """
 
 from __future__ import annotations
@@ -23,6 +23,10 @@ TEMPLATES: dict[str, str] = {
     "review": r"shax:review:(?P<game_id>[0-9]+)",
     "accept": r"shax:accept:(?P<challenge_id>[0-9]+)",
     "decline": r"shax:decline:(?P<challenge_id>[0-9]+)",
+    "puzzle": r"shax:puzzle:(?P<attempt_id>[0-9]+):(?P<version>[0-9]+)",
+    "giveup": r"shax:giveup:(?P<attempt_id>[0-9]+)",
+    "nextpuzzle": r"shax:nextpuzzle:(?P<attempt_id>[0-9]+)",
+    "daily": r"shax:daily:(?P<daily_id>[0-9]+)",
 }
 """Regexes for ``discord.ui.DynamicItem(template=...)``, one per kind of control."""
 
@@ -69,6 +73,24 @@ def decline_id(challenge_id: int) -> str:
     return f"shax:decline:{challenge_id}"
 
 
+def puzzle_id(attempt_id: int, version: int) -> str:
+    """The select of a puzzle's legal actions, at the moment ``version`` of the try."""
+    return f"shax:puzzle:{attempt_id}:{version}"
+
+
+def giveup_id(attempt_id: int) -> str:
+    return f"shax:giveup:{attempt_id}"
+
+
+def nextpuzzle_id(attempt_id: int) -> str:
+    return f"shax:nextpuzzle:{attempt_id}"
+
+
+def daily_id(daily: int) -> str:
+    """The *Solve it* button under a puzzle of the day."""
+    return f"shax:daily:{daily}"
+
+
 @dataclass(frozen=True)
 class CustomId:
     """A parsed custom id: ``kind`` is a key of :data:`TEMPLATES`."""
@@ -78,6 +100,8 @@ class CustomId:
     version: int | None = None
     src: str | None = None
     challenge_id: int | None = None
+    attempt_id: int | None = None
+    daily_id: int | None = None
 
 
 def parse_custom_id(custom_id: str) -> CustomId | None:
@@ -87,13 +111,8 @@ def parse_custom_id(custom_id: str) -> CustomId | None:
         if m is None:
             continue
         groups = m.groupdict()
-        return CustomId(
-            kind=kind,
-            game_id=int(groups["game_id"]) if "game_id" in groups else None,
-            version=int(groups["version"]) if "version" in groups else None,
-            src=groups.get("src"),
-            challenge_id=int(groups["challenge_id"]) if "challenge_id" in groups else None,
-        )
+        numbers = {k: int(v) for k, v in groups.items() if k != "src"}
+        return CustomId(kind=kind, src=groups.get("src"), **numbers)
     return None
 
 

@@ -19,6 +19,7 @@ from typing import Any
 import discord
 
 from bot.discord import components as c
+from bot.discord import puzzle_components as p
 from bot.service.replies import (
     Attachment,
     BoardControls,
@@ -26,7 +27,9 @@ from bot.service.replies import (
     Channel,
     Choice,
     Controls,
+    DailyControls,
     DestinationControls,
+    PuzzleControls,
     Reply,
     Said,
     User,
@@ -230,4 +233,24 @@ def build_view(controls: Controls | None, speaking: Voice) -> discord.ui.View | 
     elif isinstance(controls, ChallengeControls):
         view.add_item(c.AcceptButton(controls.challenge_id, row=0, t=t))
         view.add_item(c.DeclineButton(controls.challenge_id, row=0, t=t))
+    elif isinstance(controls, PuzzleControls):
+        _puzzle_items(view, controls, speaking)
+    elif isinstance(controls, DailyControls):
+        view.add_item(p.SolveDailyButton(controls.daily_id, row=0, t=t))
     return view if view.children else None
+
+
+def _puzzle_items(view: discord.ui.View, controls: PuzzleControls, speaking: Voice) -> None:
+    """An open puzzle's answers and its *Show the solution*; a finished one's *Next puzzle*."""
+    t = speaking.t
+    if controls.over:
+        view.add_item(p.NextPuzzleButton(controls.attempt_id, row=0, t=t))
+        return
+    placeholder = _words(controls.placeholder, speaking, MAX_PLACEHOLDER)
+    options = select_options(controls.choices, speaking)
+    view.add_item(
+        p.PuzzleSelect(
+            controls.attempt_id, controls.version, options=options, placeholder=placeholder, row=0
+        )
+    )
+    view.add_item(p.GiveUpButton(controls.attempt_id, row=1, t=t))

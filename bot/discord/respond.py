@@ -343,8 +343,13 @@ class Responder(InTime):
         receipt: str,
     ) -> None:
         message = await self.message(interaction, reply)
+        clicked = interaction.message
         if reply.ephemeral:
-            await self._private(interaction, message)
+            # A private message's own answer (a puzzle's next moment) takes its place.
+            if placement is Placement.REPLACE and clicked is not None and clicked.flags.ephemeral:
+                await self._edit_clicked(interaction, message)
+            else:
+                await self._private(interaction, message)
             return
         if placement is Placement.BOARD:
             await self._update_board(interaction, reply, message)
@@ -354,7 +359,6 @@ class Responder(InTime):
                 )
             return
         replaced: list[int | None] = [reply.board_message_id] if reply.live_board else []
-        clicked = interaction.message
         in_place = (
             placement is Placement.REPLACE
             and clicked is not None
@@ -362,18 +366,24 @@ class Responder(InTime):
             and not pings_someone_else(reply, interaction.user.id)
         )
         if in_place and clicked is not None:
-            if interaction.response.is_done():
-                await interaction.edit_original_response(**message.edit_kwargs())
-            else:
-                await self._callback(
-                    interaction, interaction.response.edit_message(**message.edit_kwargs())
-                )
+            await self._edit_clicked(interaction, message)
             sent_id = clicked.id
         else:
             sent_id = await self._respond_new(interaction, message)
             if placement is Placement.REPLACE and clicked is not None:
                 replaced.append(clicked.id)
         await self._shown(interaction, reply, sent_id, replaced)
+
+    async def _edit_clicked(
+        self, interaction: discord.Interaction[Any], message: DiscordMessage
+    ) -> None:
+        """Show ``message`` in place of the clicked one."""
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**message.edit_kwargs())
+        else:
+            await self._callback(
+                interaction, interaction.response.edit_message(**message.edit_kwargs())
+            )
 
     async def _update_board(
         self, interaction: discord.Interaction[Any], reply: Reply, message: DiscordMessage

@@ -184,6 +184,25 @@ class Composer:
 
         return Picture(filename, draw)
 
+    def position_picture(
+        self,
+        variant: str,
+        record: Sequence[str],
+        view: renderer.BoardView,
+        caption: Said | None = None,
+    ) -> Picture:
+        """The board at the end of ``record`` (its last action marked), with ``caption``
+        under it, drawn in the language of whoever reads its message."""
+        actions = list(record)
+
+        async def draw(reader: Reader) -> bytes:
+            words = None if caption is None else reader.say(caption)
+            seen = replace(view, language=reader.language, caption=words)
+            drawn: bytes = await self._run_board(self._render_board, variant, actions, seen)
+            return drawn
+
+        return Picture(BOARD_FILENAME, draw)
+
     async def theme_of(self, user_id: int | None) -> str:
         """The theme ``user_id`` chose, else the default."""
         if user_id is not None:

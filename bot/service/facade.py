@@ -10,6 +10,8 @@ Each call is answered by one part; this class only builds them and passes calls 
 * :mod:`bot.service.statistics` — streaks and the leaderboard;
 * :mod:`bot.service.teacher` — hints in games against the bot, reviews of finished games;
 * :mod:`bot.service.shown` — which boards the players have seen, and showing the others;
+* :mod:`bot.service.puzzle_replies` — puzzles (:mod:`bot.service.puzzles`) and the puzzle
+  of the day (:mod:`bot.service.daily`);
 * :mod:`bot.service.compose` — the replies, as data (their words are said at the edge,
   by the adapters, with :mod:`bot.words`).
 """
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -37,10 +40,10 @@ from bot.service.compose import (
     ReplayRenderer,
 )
 from bot.service.kernel import GameKernel, parse_variant, side, utcnow
+from bot.service.puzzle_replies import PuzzleReplies
 from bot.service.rating_replies import RatingReplies
 from bot.service.replies import (
     BadOption,
-    Channel,
     Choice,
     Notice,
     Place,
@@ -51,7 +54,12 @@ from bot.service.replies import (
     UserError,
     not_thinking,
 )
-from bot.service.server_settings import ServerSettings, ServerSettingsBook, SettingsChange
+from bot.service.server_settings import (
+    ServerSettings,
+    ServerSettingsBook,
+    SettingsChange,
+    settings_said,
+)
 from bot.service.shown import ShownBoards
 from bot.service.statistics import Statistics
 from bot.service.teacher import Analyser, Teacher, ThreadAnalyser
@@ -108,7 +116,9 @@ class ShaxService:
         analyser: Analyser | None = None,
         review_depth: int | None = None,
         game_threads: str = DEFAULTS.game_threads,
+        puzzle_hour: int = DEFAULTS.puzzle_hour,
         backups: DailyBackups | None = None,
+        puzzle_rng: random.Random | None = None,
     ) -> None:
         self.storage = storage
         self.backups = backups
@@ -119,6 +129,7 @@ class ShaxService:
                 challenge_expiry=challenge_expiry,
                 threads=game_threads,
                 language=language_code(language) or DEFAULT_LANGUAGE,
+                puzzle_hour=puzzle_hour,
             ),
             now=clock,
         )
@@ -167,6 +178,10 @@ class ShaxService:
         )
         self.composer.summary_notes = self.teacher.hints_summary
         self.boards = ShownBoards(self.kernel, self.composer, self.bots, owns=owns)
+        self.puzzles = PuzzleReplies.over(
+            self.composer, self.servers, now=clock, owns=owns, rng=puzzle_rng
+        )
+        """Puzzles and the puzzle of the day (``/shax puzzle``)."""
         self._on_close = on_close
 
     @classmethod
@@ -211,6 +226,7 @@ class ShaxService:
             default_theme=default_theme,
             language=settings.language,
             game_threads=settings.game_threads,
+            puzzle_hour=settings.puzzle_hour,
             backups=_daily_backups(settings, clock),
         )
 
@@ -278,7 +294,12 @@ class ShaxService:
         In the movement phase a bare point naming one of the player's movable stones
         (``a7``) is the first step of a two-step move: the answer is an ephemeral
         ``DestinationControls`` (the same as :meth:`choose_stone`).
+
+        Typed (no ``game_id``) by a player who is not playing the game in this channel, it
+        answers their open puzzle, if they have one (:meth:`PuzzleDesk.meant`).
         """
+        if game_id is None and await self.puzzles.meant(user, place) is not None:
+            return await self.puzzles.answer(user, place, action)
         return await self.turns.play(user, place, action, game_id, version, thinking=thinking)
 
     async def choose_stone(self, user: User, game_id: int, version: int, src: str) -> Reply:
@@ -286,7 +307,11 @@ class ShaxService:
         return await self.turns.choose_stone(user, game_id, version, src)
 
     async def legal_choices(self, user: User, place: Place, typed: str = "") -> list[Choice]:
-        """Autocomplete for ``/shax move action:``: the legal actions starting with ``typed``."""
+        """Autocomplete for ``/shax move action:``: the legal actions starting with ``typed``,
+        of the game or the puzzle the move would go to."""
+        found = await self.puzzles.meant(user, place)
+        if found is not None:
+            return await self.puzzles.choices(found, typed)
         return await self.turns.legal_choices(user, place, typed)
 
     async def board(self, user: User, place: Place, *, thinking: Thinking = not_thinking) -> Reply:
@@ -327,13 +352,16 @@ class ShaxService:
         return row.variant, row.record
 
     async def posted(self, reply: Reply, message_id: int) -> None:
-        """Remember the message that now shows ``reply`` (see :meth:`ShownBoards.posted`)."""
+        """Remember the message that now shows ``reply`` (see :meth:`ShownBoards.posted`;
+        a puzzle of the day's, :meth:`PuzzleReplies.posted`)."""
         await self.boards.posted(reply, message_id)
+        await self.puzzles.posted(reply, message_id)
 
     async def shown(self, reply: Reply) -> None:
         """Record that ``reply``'s board needs no showing any more (a surface without
         messages showed it, or its channel is gone or closed to the bot)."""
         await self.boards.shown(reply)
+        await self.puzzles.shown(reply)
 
     async def reconcile(self) -> list[Notice]:
         """The boards the players have not seen, to show now (see
@@ -379,19 +407,11 @@ class ShaxService:
             raise UserError(Said.message(messages.ONLY_ON_A_SERVER))
         if change.empty:
             settings = await self.servers.of(place.guild_id)
-            text = Said(
-                "settings_summary",
-                settings,
-                _channels(settings),
-                changed_now=False,
-                outside=place.guild_id is None,
-            )
-            return Reply(text=text, ephemeral=True)
+            return Reply(text=settings_said(place, settings, changed_now=False), ephemeral=True)
         if not may_change:
             raise UserError(Said.message(messages.ONLY_MANAGERS))
         settings = await self.servers.change(place.guild_id, change)
-        text = Said("settings_summary", settings, _channels(settings), changed_now=True)
-        return Reply(text=text, ephemeral=True)
+        return Reply(text=settings_said(place, settings, changed_now=True), ephemeral=True)
 
     async def synced_commands(self) -> str | None:
         """The hash of the command definitions last registered with Discord, if any."""
@@ -404,9 +424,10 @@ class ShaxService:
     # -- the clock, statistics and help --------------------------------------------------
 
     async def tick(self) -> list[Notice]:
-        """Call every ~30 s: challenge expiry, turn timeouts, the bot's waiting moves, and
-        the daily backup when one is due."""
+        """Call every ~30 s: challenge expiry, turn timeouts, the bot's waiting moves, the
+        puzzles of the day, and the daily backup when one is due."""
         notices = await self.clock.tick()
+        notices += await self.puzzles.tick()
         if self.backups is not None:
             await self.backups.tick()
         return notices
@@ -463,10 +484,6 @@ class ShaxService:
             raise BadOption(Said("unknown_language", language))
         await self.storage.set_player_pref(user.id, LANGUAGE_PREF, code)
         return Reply(text=Said("language_set"), ephemeral=True)
-
-
-def _channels(settings: ServerSettings) -> list[Channel]:
-    return [Channel(c) for c in sorted(settings.channels)]
 
 
 def _daily_backups(settings: Settings, clock: Callable[[], datetime]) -> DailyBackups | None:

@@ -51,6 +51,25 @@ ONLY_MANAGERS = N_(
     "Only members with the **Manage Server** permission can change the settings. "
     "`/shax settings` with no options shows them to everyone."
 )
+
 CHANNELS_ON_SERVERS = N_(
     "Game channels belong to a server; outside one, games may start in every channel."
 )
+PUZZLE_ON_SERVERS = N_(
+    "The puzzle of the day belongs to a server: choose its channel with `/shax settings` "
+    "in one of the server's channels."
+)
+
+# -- puzzles -------------------------------------------------------------------
+
+ANSWERED_ALREADY = N_(
+    "That moment of your puzzle is answered already: answer under its newest message."
+)
+ANOTHER_OPEN = N_(
+    "You have another puzzle open: `/shax puzzle` shows it. Solve it or give it up first."
+)
+NO_PUZZLE_OPEN = N_("You have no puzzle open: `/shax puzzle` gives you one.")
+NOT_YOUR_PUZZLE = N_("This puzzle is someone else's: `/shax puzzle` gives you one of your own.")
+ANSWER_PLACEHOLDER = N_("Your answer")
+NO_DAILY = N_("This puzzle of the day is no longer here: `/shax puzzle` gives you one.")
+UNRATED = N_("You had tried this puzzle before, so it is not rated this time.")

@@ -212,7 +212,32 @@ class ChallengeControls:
     challenge_id: int
 
 
-Controls = BoardControls | DestinationControls | ChallengeControls
+@dataclass(frozen=True)
+class PuzzleControls:
+    """Under a player's puzzle: while it is open, its legal actions (the answer) and a
+    button that gives it up for the solution; once it is over, a button for the next."""
+
+    attempt_id: int
+    version: int
+    variant: str
+    record: tuple[str, ...]
+    """The actions that reach the position shown (a surface without pictures draws it)."""
+    choices: tuple[Choice, ...] = ()
+    placeholder: Said | None = None
+
+    @property
+    def over(self) -> bool:
+        return not self.choices
+
+
+@dataclass(frozen=True)
+class DailyControls:
+    """Under a puzzle of the day: the button that opens one's own try of it."""
+
+    daily_id: int
+
+
+Controls = BoardControls | DestinationControls | ChallengeControls | PuzzleControls | DailyControls
 
 
 class Attachment(NamedTuple):

@@ -1,7 +1,8 @@
 """Each server's settings (``/shax settings``): the turn timeout, how long a challenge stays
 open, where games are played (which channels; threads when busy, always or never), the
-board theme and the language. The bot's environment gives the defaults; a server stores
-only what it changed, and a member with Manage Server changes it.
+board theme, the language, and the channel and hour of the puzzle of the day. The bot's
+environment gives the defaults; a server stores only what it changed, and a member with
+Manage Server changes it.
 
 Values are read often (every challenge, every clock tick), so they are kept for a short
 while; a change made through this process is seen at once, one made by another process
@@ -46,6 +47,16 @@ class Setting(StrEnum):
     CHANNELS = "channels"
     THEME = "theme"
     LANGUAGE = "language"
+    PUZZLE_CHANNEL = "puzzle_channel"
+    PUZZLE_HOUR = "puzzle_hour"
+
+
+@dataclass(frozen=True)
+class DailyPlan:
+    """Where and at which hour (UTC) a server wants its puzzle of the day."""
+
+    channel_id: int
+    hour: int
 
 
 @dataclass(frozen=True)
@@ -59,6 +70,10 @@ class ServerSettings:
     """The channels games may start in (and their threads); empty: every channel."""
     theme: str = "dark"
     language: str = "en"
+    puzzle_channel: int | None = None
+    """Where the puzzle of the day is posted; ``None``: no puzzle of the day."""
+    puzzle_hour: int = 9
+    """The hour (UTC) it is posted at."""
     changed: frozenset[Setting] = frozenset()
     """The settings this server chose (the others are the defaults)."""
 
@@ -78,10 +93,22 @@ class SettingsChange:
     threads: str | None = None
     theme: str | None = None
     language: str | None = None
+    puzzle_channel: int | None = None
+    puzzle_hour: int | None = None
     allow_channel: int | None = None
     disallow_channel: int | None = None
     every_channel: bool = False
     reset: Setting | None = None
+
+    @property
+    def names_puzzle(self) -> bool:
+        """Whether it changes the puzzle of the day (a server's own)."""
+        puzzle = (Setting.PUZZLE_CHANNEL, Setting.PUZZLE_HOUR)
+        return (
+            self.puzzle_channel is not None
+            or self.puzzle_hour is not None
+            or (self.reset in puzzle)
+        )
 
     @property
     def empty(self) -> bool:
@@ -152,6 +179,8 @@ class ServerSettingsBook:
     _kept: dict[int, _Kept] = field(default_factory=dict)
     _timeouts: _Kept | None = None
     _timeout_overrides: dict[int, timedelta] = field(default_factory=dict)
+    _plans: _Kept | None = None
+    _plan_values: dict[int, DailyPlan] = field(default_factory=dict)
 
     async def of(self, guild_id: int | None) -> ServerSettings:
         """The settings in effect on a server; outside one (``None``: direct messages, the
@@ -187,6 +216,10 @@ class ServerSettingsBook:
                     s = replace(s, channels=frozenset(int(c) for c in value.split(",") if c))
                 elif setting is Setting.THEME:
                     s = replace(s, theme=value)
+                elif setting is Setting.PUZZLE_CHANNEL:
+                    s = replace(s, puzzle_channel=int(value))
+                elif setting is Setting.PUZZLE_HOUR:
+                    s = replace(s, puzzle_hour=_hour(value))
                 else:
                     s = replace(s, language=value)
             except ValueError:
@@ -202,6 +235,8 @@ class ServerSettingsBook:
         writes: dict[Setting, str | None] = {}
         if guild_id == OUTSIDE_SERVERS and change.names_channels:
             raise UserError(Said.message(messages.CHANNELS_ON_SERVERS))
+        if guild_id == OUTSIDE_SERVERS and change.names_puzzle:
+            raise UserError(Said.message(messages.PUZZLE_ON_SERVERS))
         if change.reset is not None:
             writes[change.reset] = None
         if change.turn_timeout is not None:
@@ -218,6 +253,12 @@ class ServerSettingsBook:
             writes[Setting.THEME] = _choice(Setting.THEME, change.theme, THEMES)
         if change.language is not None:
             writes[Setting.LANGUAGE] = _choice(Setting.LANGUAGE, change.language, LANGUAGES)
+        if change.puzzle_channel is not None:
+            writes[Setting.PUZZLE_CHANNEL] = str(change.puzzle_channel)
+        if change.puzzle_hour is not None:
+            if not 0 <= change.puzzle_hour <= 23:
+                raise UserError(Said("not_an_hour", change.puzzle_hour))
+            writes[Setting.PUZZLE_HOUR] = str(change.puzzle_hour)
 
         def changed(stored: dict[str, str]) -> dict[str, str | None]:
             all_writes = dict(writes)
@@ -227,6 +268,7 @@ class ServerSettingsBook:
         await self.storage.change_guild_settings(guild_id, changed)
         self._kept.pop(guild_id, None)
         self._timeouts = None
+        self._plans = None
         return await self.of(guild_id)
 
     def _channel_writes(
@@ -259,3 +301,43 @@ class ServerSettingsBook:
             }
             self._timeouts = _Kept(self.defaults, now + FRESH_FOR)
         return self._timeout_overrides
+
+    async def daily_plans(self) -> dict[int, DailyPlan]:
+        """The servers that chose a channel for the puzzle of the day, and its hour (for
+        the clock)."""
+        now = self.now()
+        if self._plans is None or self._plans.until <= now:
+            channels = await self.storage.settings_named(Setting.PUZZLE_CHANNEL.value)
+            hours = await self.storage.settings_named(Setting.PUZZLE_HOUR.value)
+            plans = {}
+            for guild, channel in channels.items():
+                try:
+                    hour = _hour(hours[guild]) if guild in hours else self.defaults.puzzle_hour
+                    plans[guild] = DailyPlan(int(channel), hour)
+                except ValueError:
+                    continue  # a value this version cannot read: no puzzle there
+            self._plan_values = plans
+            self._plans = _Kept(self.defaults, now + FRESH_FOR)
+        return self._plan_values
+
+
+def _hour(value: str) -> int:
+    hour = int(value)
+    if not 0 <= hour <= 23:
+        raise ValueError(value)
+    return hour
+
+
+def settings_said(place: Place, settings: ServerSettings, *, changed_now: bool) -> Said:
+    """The answer of ``/shax settings``: every setting of ``place``'s server (or outside
+    servers) with its value, the channels written as the surface writes them."""
+    channels = [Channel(c) for c in sorted(settings.channels)]
+    puzzle = None if settings.puzzle_channel is None else Channel(settings.puzzle_channel)
+    return Said(
+        "settings_summary",
+        settings,
+        channels,
+        changed_now=changed_now,
+        outside=place.guild_id is None,
+        puzzle_channel=puzzle,
+    )

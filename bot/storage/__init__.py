@@ -7,9 +7,11 @@ A game is stored as its variant and record (the actions, space-separated) so it 
 always be replayed and checked; its ``version`` grows with every change, and updates
 say ``WHERE id = ? AND version = ?`` so a stale or concurrent change applies at most once.
 
-* :mod:`.tables` — the tables; :mod:`.rows` — the rows and their vocabularies;
-* :mod:`.store` — :class:`Storage`, every statement; :mod:`.dialects` — what differs
-  between the engines (connections, transactions and locks, upserts);
+* :mod:`.tables` — the tables; :mod:`.rows` — the rows and their vocabularies
+  (:mod:`.puzzle_rows` the puzzles');
+* :mod:`.store` — :class:`Storage`, every statement (the puzzles' in
+  :mod:`.puzzle_store`); :mod:`.dialects` — what differs between the engines
+  (connections, transactions and locks, upserts);
 * :mod:`.migrations` — the schema's history (Alembic), applied on opening;
 * :mod:`.base` — the errors, and database URLs without their secrets;
 * :mod:`.checks` — the start-up checks of a SQLite file;
@@ -24,13 +26,35 @@ from bot.standings import Standings
 from bot.storage import rows
 from bot.storage.base import ChallengeTaken, ChannelTaken, StorageError
 from bot.storage.migrations import SCHEMA_VERSION
+from bot.storage.puzzle_rows import (
+    AttemptRow,
+    AttemptStatus,
+    DailyResults,
+    DailyRow,
+    Ended,
+    Glicko,
+    NewPuzzle,
+    PuzzleRow,
+    Rate,
+    Solver,
+)
 from bot.storage.rows import *  # noqa: F403 - the values of rows.__all__
 from bot.storage.store import Storage
 
 __all__ = [
     "SCHEMA_VERSION",
+    "AttemptRow",
+    "AttemptStatus",
     "ChallengeTaken",
     "ChannelTaken",
+    "DailyResults",
+    "DailyRow",
+    "Ended",
+    "Glicko",
+    "NewPuzzle",
+    "PuzzleRow",
+    "Rate",
+    "Solver",
     "Standings",
     "Storage",
     "StorageError",

@@ -31,6 +31,7 @@ from bot.storage.base import ChannelTaken, check_table
 from bot.storage.challenge_store import ChallengesAndStandings
 from bot.storage.dialects import MIGRATION_LOCK, dialect_for
 from bot.storage.migrations import SCHEMA_VERSION, upgrade
+from bot.storage.puzzle_store import PuzzleStore
 from bot.storage.rating_store import RatingStore
 from bot.storage.rows import (
     Finished,
@@ -61,6 +62,7 @@ from bot.storage.statements import (
     fields,
 )
 from bot.storage.tables import (
+    NUMBERED,
     TABLES,
     games,
     guild_settings,
@@ -73,7 +75,7 @@ from bot.storage.tables import (
 )
 
 
-class Storage(ChallengesAndStandings, RatingStore):
+class Storage(ChallengesAndStandings, RatingStore, PuzzleStore):
     """The bot's database. Open with :meth:`open`; close with :meth:`close`."""
 
     @classmethod
@@ -402,6 +404,6 @@ class Storage(ChallengesAndStandings, RatingStore):
             for name, rows in tables.items():
                 if rows:
                     conn.execute(metadata.tables[check_table(name)].insert(), list(rows))
-            self._d.after_import(conn, ["games", "challenges"])
+            self._d.after_import(conn, list(NUMBERED))
 
         await self._transaction(copy)

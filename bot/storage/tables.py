@@ -35,6 +35,7 @@ from sqlalchemy import (
 from sqlalchemy.types import TypeDecorator, TypeEngine
 
 from bot.standings import TALLY_FIELDS
+from bot.storage.puzzle_rows import AttemptStatus
 from bot.storage.rows import AiColor, ChallengeStatus, GameResult, GameStatus
 
 Id = BigInteger().with_variant(Integer(), "sqlite")
@@ -264,9 +265,95 @@ game_ratings = Table(
 """A rated game's rating of each person in it, before and after: the history a player's
 rating is drawn from, and what recomputing the ratings from the games must give again."""
 
+puzzles = Table(
+    "puzzles",
+    metadata,
+    Column("id", Id, Identity(), primary_key=True),
+    Column("variant", Text, nullable=False),
+    Column("record", Text, nullable=False),
+    Column("solution", Text, nullable=False),
+    Column("moves", Integer, nullable=False),
+    Column("depth", Integer, nullable=False),
+    Column("tempting", Integer, nullable=False),
+    *_glicko(),
+    Column("tries", Integer, nullable=False, server_default="0"),
+    Column("solves", Integer, nullable=False, server_default="0"),
+    Index("puzzles_one_per_position", "variant", "record", unique=True, info=since(6)),
+    Index("puzzles_by_rating", "variant", "rating", info=since(6)),
+    info=since(6),
+)
+"""The puzzles (:mod:`engine.tables.puzzles`), each with its own puzzle rating."""
+
+puzzle_solvers = Table(
+    "puzzle_solvers",
+    metadata,
+    Column("user_id", Id, primary_key=True),
+    Column("name", Text, nullable=False),
+    *_glicko(),
+    Column("rated_at", Moment),
+    Column("solved", Integer, nullable=False, server_default="0"),
+    Column("failed", Integer, nullable=False, server_default="0"),
+    Column("streak", Integer, nullable=False, server_default="0"),
+    Column("best", Integer, nullable=False, server_default="0"),
+    info=since(6),
+)
+"""A player's puzzle rating (apart from games) and puzzle streak."""
+
+daily_puzzles = Table(
+    "daily_puzzles",
+    metadata,
+    Column("id", Id, Identity(), primary_key=True),
+    Column("guild_id", Id, nullable=False),
+    Column("day", Text, nullable=False),
+    Column("puzzle_id", Id, ForeignKey("puzzles.id"), nullable=False),
+    Column("channel_id", Id, nullable=False),
+    Column("message_id", Id),
+    Column("claimed_at", Moment, nullable=False),
+    Index("daily_puzzles_one_a_day", "guild_id", "day", unique=True, info=since(6)),
+    info=since(6),
+)
+"""A server's puzzle of the day: the row is the claim (one per server and day, whichever
+process makes it first), ``message_id`` once it is posted."""
+
+OPEN_ATTEMPT = text("status = 'open'")
+
+puzzle_attempts = Table(
+    "puzzle_attempts",
+    metadata,
+    Column("id", Id, Identity(), primary_key=True),
+    Column("user_id", Id, nullable=False),
+    Column("puzzle_id", Id, ForeignKey("puzzles.id"), nullable=False),
+    Column("daily_id", Id, ForeignKey("daily_puzzles.id")),
+    Column("played", Text, nullable=False, server_default=""),
+    _one_of("status", AttemptStatus, AttemptStatus.OPEN),
+    Column("rated", Boolean(create_constraint=False), nullable=False),
+    Column("wrong", Text),
+    Column("version", Integer, nullable=False, server_default="0"),
+    Column("started_at", Moment, nullable=False),
+    Column("ended_at", Moment),
+    Index(
+        "puzzle_attempts_one_open",
+        "user_id",
+        unique=True,
+        sqlite_where=OPEN_ATTEMPT,
+        postgresql_where=OPEN_ATTEMPT,
+        info=since(6),
+    ),
+    Index("puzzle_attempts_by_player", "user_id", "puzzle_id", info=since(6)),
+    Index("puzzle_attempts_of_daily", "daily_id", "status", info=since(6)),
+    info=since(6),
+)
+"""Each try of a puzzle by a player: the actions played so far (the defence's among
+them), and how it ended."""
+
 TABLES: dict[str, tuple[str, ...]] = {
     # Every table, in the order defined (each after those it refers to), and its key
     # columns (the order a copy reads and compares rows in).
     name: tuple(c.name for c in table.primary_key.columns)
     for name, table in metadata.tables.items()
 }
+
+NUMBERED = tuple(
+    name for name, table in metadata.tables.items() if "id" in table.c and table.c.id.identity
+)
+"""The tables whose rows are numbered by the database (a copy continues their numbers)."""

@@ -22,7 +22,7 @@ are available here as ``words.name``."""
 
 from __future__ import annotations
 
-from bot.words import boards, settings, threads
+from bot.words import boards, puzzles, settings, threads
 from bot.words.actions import (
     ANNOUNCED,
     ENGINE_REASONS,
@@ -227,6 +227,7 @@ __all__ = [
     "outcome_headline",
     "outcome_reason",
     "provisional_note",
+    "puzzles",
     "rating_changes",
     "rating_heading",
     "rating_line",

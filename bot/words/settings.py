@@ -20,8 +20,11 @@ LABELS = {
     "channels": N_("Game channels"),
     "theme": N_("Board theme"),
     "language": N_("Language"),
+    "puzzle_channel": N_("Puzzle of the day"),
+    "puzzle_hour": N_("Puzzle of the day's hour"),
 }
 """Each setting's name (in English also the ``reset:`` choices registered with Discord)."""
+PUZZLE_SETTINGS = ("puzzle_channel", "puzzle_hour")
 THREAD_MODES = {
     "busy": N_("a thread of its own when the channel already has a game"),
     "always": N_("every game in a thread of its own"),
@@ -84,6 +87,14 @@ def channel_not_listed(channel: str, t: Translator = EN) -> str:
 
 
 @sentence
+def not_an_hour(hour: int | str, t: Translator = EN) -> str:
+    return t.gettext(
+        "`{hour}` is not an hour: the puzzle of the day's hour is a whole hour from 0 to 23 (UTC).",
+        hour=hour,
+    )
+
+
+@sentence
 def too_many_channels(limit: int, t: Translator = EN) -> str:
     return t.gettext(
         "At most {limit} game channels. Remove one with `disallow-channel` first.", limit=limit
@@ -105,11 +116,13 @@ def settings_summary(
     channels: Sequence[str],
     *,
     changed_now: bool,
+    puzzle_channel: str | None = None,
     outside: bool = False,
     t: Translator = EN,
 ) -> str:
     """Every setting with its value, marked when the server chose it, and how to change;
-    ``channels`` are the game channels as the surface writes them."""
+    ``channels`` are the game channels and ``puzzle_channel`` the puzzle of the day's, as
+    the surface writes them."""
     games_in = ", ".join(channels) if channels else t.gettext("every channel")
     threads, theme = THREAD_MODES.get(settings.threads), THEMES.get(settings.theme)
     values = {
@@ -122,6 +135,8 @@ def settings_summary(
         "channels": games_in,
         "theme": t.gettext(theme) if theme else settings.theme,
         "language": LANGUAGES.get(settings.language, settings.language),
+        "puzzle_channel": puzzle_channel or t.gettext("none (no puzzle of the day)"),
+        "puzzle_hour": t.gettext("{hour}:00 UTC", hour=settings.puzzle_hour),
     }
     chosen = {s.value for s in settings.changed}
     if changed_now:
@@ -133,6 +148,8 @@ def settings_summary(
     lines = [heading]
     default = t.gettext("*(default)*")
     for name in LABELS:
+        if outside and name in PUZZLE_SETTINGS:
+            continue  # the puzzle of the day is a server's
         mark = "" if name in chosen else f" {default}"
         lines.append(f"• {label(name, t)}: {values[name]}{mark}")
     lines.append(

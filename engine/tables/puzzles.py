@@ -244,7 +244,7 @@ def answer(puzzle: Puzzle, played: Sequence[str], text: str) -> Answer:
     on_line = tuple(played) == puzzle.solution[: len(played)]
     expected = puzzle.solution[len(played)] if on_line else None
     last = not on_line or _last_step(puzzle, position, len(played))
-    child = position.play(action)
+    child = position.apply(action)  # an illegal action raises, as a malformed one does
     now = (*played, notation)
     if child.outcome is not None:
         won = child.outcome.winner is not None and child.outcome.winner.value == solver

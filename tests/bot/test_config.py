@@ -78,6 +78,7 @@ def test_every_setting_is_read(tmp_path: Path) -> None:
         "SHAX_SYNC_COMMANDS": "yes",
         "SHAX_GAME_THREADS": "never",
         "SHAX_LANGUAGE": "so",
+        "SHAX_PUZZLE_HOUR": "18",
         "SHAX_LOG_LEVEL": "debug",
         "SHAX_TABLES_DIR": str(tmp_path / "tables"),
         "SHAX_AI_BACKEND": "Python",
@@ -96,7 +97,7 @@ def test_every_setting_is_read(tmp_path: Path) -> None:
     assert (s.shards, s.shard_ids, s.sync_commands, s.log_level) == (2, (1,), "always", "DEBUG")
     assert s.tick_seconds == 0.5
     assert (s.picture_workers, s.replay_workers) == (4, 2)
-    assert (s.game_threads, s.language) == ("never", "so")
+    assert (s.game_threads, s.language, s.puzzle_hour) == ("never", "so", 18)
     assert (s.tables_dir, s.ai_backend) == (tmp_path / "tables", "python")
     assert s.build_tables == "small"
 

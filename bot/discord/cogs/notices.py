@@ -26,7 +26,7 @@ from discord.ext import commands, tasks
 from bot.discord.app import ShaxBotBase
 from bot.discord.render import to_discord, voice
 from bot.readers import players_language
-from bot.service.replies import Notice, drawn
+from bot.service.replies import DailyControls, Notice, drawn
 from shax_i18n import translator
 
 log = logging.getLogger(__name__)
@@ -138,7 +138,7 @@ class Notices(commands.Cog):
         """Show each notice; one that fails is logged and the others still shown. An
         ``unshown`` board whose channel is gone or closed to the bot is given up (the
         next board shown there, or ``/shax board``, shows the game), so it is not tried
-        again on every reconnect."""
+        again on every reconnect; so is a puzzle of the day (tomorrow's is tried again)."""
         for notice in notices:
             try:
                 await self.show(notice)
@@ -150,7 +150,7 @@ class Notices(commands.Cog):
                 )
                 if not isinstance(error, discord.NotFound | discord.Forbidden):
                     self.bot.responder.undelivered.set()  # tried again soon
-                elif unshown:
+                elif unshown or isinstance(notice.reply.controls, DailyControls):
                     with contextlib.suppress(Exception):  # tried again on reconnect
                         await self.bot.service.shown(notice.reply)
             except Exception:

@@ -18,7 +18,7 @@ from bot.config import Settings
 from bot.console.session import Console, local_user
 from bot.console.typed import help_text
 from bot.discord import ShaxBot, ShaxBotBase
-from bot.discord.components import DYNAMIC_ITEMS
+from bot.discord.items import DYNAMIC_ITEMS
 from bot.service.facade import ShaxService
 from bot.service.replies import Place
 from engine import get_variant

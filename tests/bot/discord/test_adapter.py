@@ -16,23 +16,27 @@ import engine
 import engine.ai
 from bot.config import DEFAULT_API_BASE_URL, Settings
 from bot.discord import ShardedShaxBot, ShaxBot, ShaxBotBase, create_bot, use_endpoints
-from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.context import pings_someone_else
 from bot.discord.custom_ids import (
     CUSTOM_ID_MAX,
     TEMPLATES,
     accept_id,
     act_id,
+    daily_id,
     decline_id,
     destination_action,
     draw_id,
+    giveup_id,
+    nextpuzzle_id,
     nodraw_id,
     parse_custom_id,
+    puzzle_id,
     rematch_id,
     resign_id,
     review_id,
     to_id,
 )
+from bot.discord.items import DYNAMIC_ITEMS
 from bot.discord.render import DiscordMessage, build_view, to_discord, truncate, voice
 from bot.service.replies import (
     BOARD_FILENAME,
@@ -71,10 +75,13 @@ SUBCOMMANDS = {
         "allow-channel",
         "disallow-channel",
         "all-channels",
+        "puzzle-channel",
+        "puzzle-hour",
         "reset",
     ],
     "hint": [],
     "review": [],
+    "puzzle": ["variant", "answer", "give-up"],
 }
 SAMPLE_IDS = {
     "act": act_id(BIG, BIG),
@@ -86,6 +93,10 @@ SAMPLE_IDS = {
     "review": review_id(BIG),
     "accept": accept_id(BIG),
     "decline": decline_id(BIG),
+    "puzzle": puzzle_id(BIG, BIG),
+    "giveup": giveup_id(BIG),
+    "nextpuzzle": nextpuzzle_id(BIG),
+    "daily": daily_id(BIG),
 }
 
 

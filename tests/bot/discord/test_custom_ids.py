@@ -8,10 +8,14 @@ from bot.discord.custom_ids import (
     CustomId,
     accept_id,
     act_id,
+    daily_id,
     decline_id,
     draw_id,
+    giveup_id,
+    nextpuzzle_id,
     nodraw_id,
     parse_custom_id,
+    puzzle_id,
     rematch_id,
     resign_id,
     review_id,
@@ -31,6 +35,10 @@ def test_custom_ids_round_trip_and_fit_discords_limit() -> None:
         review_id(5): CustomId("review", game_id=5),
         accept_id(9): CustomId("accept", challenge_id=9),
         decline_id(9): CustomId("decline", challenge_id=9),
+        puzzle_id(big, big): CustomId("puzzle", attempt_id=big, version=big),
+        giveup_id(big): CustomId("giveup", attempt_id=big),
+        nextpuzzle_id(big): CustomId("nextpuzzle", attempt_id=big),
+        daily_id(big): CustomId("daily", daily_id=big),
     }
     for text, parsed in ids.items():
         assert len(text) <= CUSTOM_ID_MAX

@@ -19,6 +19,7 @@ from bot.storage.copy import copy_database, migrate
 from bot.storage.tables import TABLES
 from tests.bot.storage.conftest import fresh_postgres, new_game, rated, scored
 from tests.bot.storage.pgserver import PostgresServer
+from tests.bot.storage.test_puzzle_store import START, counting, new_puzzle
 
 ROOT = Path(__file__).resolve().parents[3]
 NOW = datetime(2024, 5, 1, 12, 0, 0, 123456, tzinfo=UTC)
@@ -27,7 +28,7 @@ NOW = datetime(2024, 5, 1, 12, 0, 0, 123456, tzinfo=UTC)
 async def fill(storage: Storage) -> None:
     """Some of everything: a finished game and its rematch in play, a bot game, challenges
     open, accepted and expired, tallies, a series, ratings, the bot's facts and preferences, a
-    hint."""
+    hint, puzzles with a puzzle of the day, a try solved and one open."""
     first = await storage.create_game(new_game(1), NOW)
     await storage.finish_game(
         first.id, 0, record=["a1", "b1"], result="white", termination="RESIGNATION",
@@ -60,6 +61,13 @@ async def fill(storage: Storage) -> None:
     await storage.set_meta("commands", "hash")
     await storage.set_guild_setting(1, "threads", "always")
     await storage.set_player_pref(11, "language", "so")
+    await storage.seed_puzzles([new_puzzle(1, 1200), new_puzzle(2, 1300)])
+    daily = await storage.claim_daily(1, "2024-05-01", 3, 2, NOW)
+    assert daily is not None
+    solved = await storage.start_attempt(11, "Amina", 1, NOW, start=START, daily_id=daily.id)
+    assert solved is not None
+    await storage.end_attempt(solved.id, 0, solved=True, played=["c2-c1"], now=NOW, rate=counting)
+    await storage.start_attempt(11, "Amina", 2, NOW, start=START)
 
 
 @pytest.fixture
@@ -87,6 +95,10 @@ async def test_everything_is_copied_and_reads_back_the_same(
         "guild_settings": 1,
         "player_prefs": 1,
         "hints": 1,
+        "puzzles": 2,
+        "puzzle_solvers": 1,
+        "daily_puzzles": 1,
+        "puzzle_attempts": 2,
         "ratings": 2,
         "game_ratings": 2,
     }
@@ -103,6 +115,8 @@ async def test_everything_is_copied_and_reads_back_the_same(
         # New rows continue after the copied ids, and the copy is a working database.
         fresh = await new.create_game(new_game(9), NOW)
         assert fresh.id == 5
+        assert await new.seed_puzzles([new_puzzle(3, 1400)]) == 1
+        assert await new.puzzle_ids("shax-small") == [1, 2, 3]
     finally:
         await old.close()
         await new.close()

@@ -169,6 +169,15 @@ def test_a_wrong_answer_changes_nothing_and_an_illegal_one_is_refused(
         assert got.verdict == "wrong" and got.played == () and got.defence == ()
         with pytest.raises(ShaxError):
             answer(puzzle, (), "zz9")
+        legal = set(position.legal_notations())
+        illegal = next(  # well written, and not legal here
+            f"{v.points[a]}-{v.points[b]}"
+            for a in range(len(v.points))
+            for b in range(len(v.points))
+            if v.adjacent[a] >> b & 1 and f"{v.points[a]}-{v.points[b]}" not in legal
+        )
+        with pytest.raises(ShaxError):
+            answer(puzzle, (), illegal)
 
 
 def test_puzzles_are_graded_and_checked(

@@ -1,0 +1,238 @@
+"""Puzzles as replies: what ``/shax puzzle``, an answer, giving up and the puzzle of the
+day show. The rules are in :mod:`bot.service.puzzles` and :mod:`bot.service.daily`; this
+part builds the messages: the picture (the solver's side at the bottom, the task under
+it, the winning action drawn once the try is lost), the words, and the controls.
+
+A player's puzzle speaks only to them (every reply is ephemeral); the puzzle of the day
+is posted in its channel, with a button that opens each player's own try.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import renderer
+from bot.service import messages
+from bot.service.compose import Composer
+from bot.service.daily import NOT_POSTED, DailyDue, DailyPuzzles
+from bot.service.kernel import Now, parse_variant, side_of
+from bot.service.puzzles import Answered, PuzzleDesk, Standing, Try
+from bot.service.replies import (
+    Choice,
+    DailyControls,
+    Notice,
+    Place,
+    PuzzleControls,
+    Reply,
+    Said,
+    User,
+)
+from bot.service.server_settings import ServerSettingsBook
+from bot.storage import Ended, PuzzleRow
+from engine import Color, get_variant, replay
+
+
+@dataclass
+class PuzzleReplies:
+    """Every puzzle call, answered with :class:`Reply` values."""
+
+    desk: PuzzleDesk
+    daily: DailyPuzzles
+    composer: Composer
+    servers: ServerSettingsBook
+
+    @classmethod
+    def over(
+        cls,
+        composer: Composer,
+        servers: ServerSettingsBook,
+        *,
+        now: Now,
+        owns: Callable[[int | None], bool],
+        rng: random.Random | None = None,
+    ) -> PuzzleReplies:
+        """The puzzles over the composer's storage, with the servers' settings."""
+        desk = PuzzleDesk(composer.kernel.storage, now=now, rng=rng)
+        return cls(desk, DailyPuzzles(desk, now=now, owns=owns), composer, servers)
+
+    async def puzzle(self, user: User, place: Place, variant: str = "shax") -> Reply:
+        """The player's open puzzle, else a new one near their puzzle rating."""
+        board = parse_variant(variant)
+        found, new = await self.desk.start(user, board.id)
+        return await self._open(found, user, place, resumed=not new)
+
+    async def answer(
+        self,
+        user: User,
+        place: Place,
+        action: str,
+        attempt_id: int | None = None,
+        version: int | None = None,
+    ) -> Reply:
+        """Judge one action of the player's open puzzle (or of the try its menu belongs
+        to): the next position after the defence's answer, or the end."""
+        answered = await self.desk.answer(user, action, attempt_id, version)
+        return await self._answered(answered, user, place)
+
+    async def give_up(self, user: User, place: Place, attempt_id: int | None = None) -> Reply:
+        """End the player's open puzzle unsolved: the solution, and the ratings it moved."""
+        return await self._answered(await self.desk.give_up(user, attempt_id), user, place)
+
+    async def next_puzzle(self, user: User, place: Place, attempt_id: int) -> Reply:
+        """A new puzzle on the board of the one just finished (its *Next puzzle* button)."""
+        done = await self.desk.storage.get_attempt(attempt_id)
+        variant = "shax"
+        if done is not None and done.user_id == user.id:
+            variant = (await self.desk.puzzle(done.puzzle_id)).variant
+        return await self.puzzle(user, place, variant)
+
+    async def daily_try(self, user: User, place: Place, daily_id: int) -> Reply:
+        """The player's own try of a puzzle of the day (its *Solve it* button)."""
+        found = await self.daily.start(user, daily_id)
+        return await self._open(found, user, place, resumed=bool(found.attempt.played))
+
+    async def choices(self, found: Try, typed: str) -> list[Choice]:
+        return await self.desk.legal_choices(found, typed)
+
+    async def answer_choices(self, user: User, typed: str = "") -> list[Choice]:
+        """The legal actions of the player's open puzzle starting with ``typed`` (the
+        autocomplete of ``/shax puzzle answer:``, which answers it wherever it is typed)."""
+        found = await self.desk.open_try(user.id)
+        return [] if found is None else await self.desk.legal_choices(found, typed)
+
+    async def meant(self, user: User, place: Place) -> Try | None:
+        """The open puzzle ``/shax move`` answers here, if it answers one (see
+        :meth:`PuzzleDesk.meant`)."""
+        return await self.desk.meant(user, place)
+
+    # -- the puzzle of the day ---------------------------------------------------------
+
+    async def tick(self) -> list[Notice]:
+        """The puzzles of the day due now, to post in their channels."""
+        due = await self.daily.due(await self.servers.daily_plans())
+        return [self._daily_notice(d) for d in due]
+
+    def _daily_notice(self, due: DailyDue) -> Notice:
+        puzzle = due.puzzle
+        solver = _solver(puzzle)
+        parts = [Said("daily_post", due.daily.day, solver, puzzle.moves)]
+        if due.yesterday is not None:
+            y = due.yesterday
+            first = None if y.first is None else User(y.first.user_id, y.first.name)
+            parts.append(Said("daily_yesterday", y.tried, y.solved, first))
+        view = renderer.BoardView(flip=solver is Color.BLACK, theme=self.composer.default_theme)
+        caption = Said("puzzle_task", solver, puzzle.moves)
+        picture = self.composer.position_picture(puzzle.variant, puzzle.record, view, caption)
+        reply = Reply(
+            text=Said.join(parts, "\n"),
+            attachments=(picture,),
+            controls=DailyControls(due.daily.id),
+        )
+        return Notice(due.daily.channel_id, reply, None, due.daily.guild_id)
+
+    async def posted(self, reply: Reply, message_id: int) -> None:
+        """Remember the message that shows a puzzle of the day (it is posted once)."""
+        if isinstance(reply.controls, DailyControls):
+            await self.daily.posted(reply.controls.daily_id, message_id)
+
+    async def shown(self, reply: Reply) -> None:
+        """A puzzle of the day that its channel would not take is not posted again."""
+        await self.posted(reply, NOT_POSTED)
+
+    # -- the messages ----------------------------------------------------------------------
+
+    async def _open(self, found: Try, user: User, place: Place, *, resumed: bool) -> Reply:
+        puzzle = found.puzzle
+        variant = get_variant(puzzle.variant)
+        standing = await self.desk.standing(user.id)
+        heading = Said("puzzle_heading", puzzle.id, variant, puzzle.glicko.rating, resumed)
+        parts = [heading, Said("puzzle_find_the_win", found.solver, found.moves_left)]
+        parts.append(Said("puzzle_how_to_answer", await self._in_game_here(user, place)))
+        parts.append(_standing(standing))
+        return await self._reply(found, user, parts)
+
+    async def _answered(self, answered: Answered, user: User, place: Place) -> Reply:
+        found = answered.now
+        if answered.verdict == "right":
+            parts = [Said("puzzle_right_step", answered.action, answered.defence, found.moves_left)]
+            if answered.defence:
+                parts.append(Said("puzzle_how_to_answer", await self._in_game_here(user, place)))
+            return await self._reply(found, user, parts)
+        if answered.verdict == "solved":
+            parts = [Said("puzzle_solved", answered.action)]
+        elif answered.action:
+            parts = [Said("puzzle_wrong", answered.action, _line(found), found.first_step)]
+        else:
+            parts = [Said("puzzle_given_up", _line(found))]
+        assert answered.ended is not None
+        parts += _ratings(answered.ended)
+        return await self._reply(found, user, parts)
+
+    async def _reply(self, found: Try, user: User, parts: list[Said]) -> Reply:
+        attempt = found.attempt
+        solver = found.solver
+        view = renderer.BoardView(
+            flip=solver is Color.BLACK,
+            theme=await self.composer.theme_of(user.id),
+            suggestion=None if attempt.open or found.attempt.status == "solved" else _next(found),
+        )
+        caption = Said("puzzle_task", solver, found.moves_left) if attempt.open else None
+        picture = self.composer.position_picture(found.puzzle.variant, found.record, view, caption)
+        controls = PuzzleControls(
+            attempt.id,
+            attempt.version,
+            found.puzzle.variant,
+            found.record,
+            found.choices(),
+            Said.message(messages.ANSWER_PLACEHOLDER),
+        )
+        return Reply(
+            text=Said.join(parts, "\n"),
+            ephemeral=True,
+            attachments=(picture,),
+            controls=controls,
+        )
+
+    async def _in_game_here(self, user: User, place: Place) -> bool:
+        game = await self.desk.storage.active_game_in_channel(place.channel_id)
+        return game is not None and side_of(game, user.id) is not None
+
+
+def _solver(puzzle: PuzzleRow) -> Color:
+    return Color(replay(puzzle.variant, puzzle.record).turn)
+
+
+def _next(found: Try) -> str | None:
+    rest = found.solution_from_here()
+    return rest[0] if rest else None
+
+
+def _line(found: Try) -> list[tuple[str, bool]]:
+    """The winning line from where the try ended, each action marked when it is the
+    solver's."""
+    position = found.position
+    line = []
+    for action in found.solution_from_here():
+        line.append((action, position.turn == found.solver.value))
+        position = position.apply(action)
+    return line
+
+
+def _standing(standing: Standing) -> Said:
+    return Said("puzzle_standing", standing.rating.shown, standing.streak)
+
+
+def _ratings(ended: Ended) -> list[Said]:
+    """What the end of a try changed: the puzzle rating and the streak (or that it was
+    not rated)."""
+    before, after = ended.solver
+    if ended.puzzle is None or after.glicko is None:
+        return [Said.message(messages.UNRATED)]
+    was = before.glicko.rating if before.glicko is not None else Standing.of(None).rating.rating
+    shown = Standing.of(after).rating
+    return [
+        Said("puzzle_rating_change", was, after.glicko.rating, shown.provisional),
+        Said("puzzle_streak", after.streak, before.streak, after.best),
+    ]

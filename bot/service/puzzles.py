@@ -1,0 +1,366 @@
+"""Puzzles: a player's rated puzzles, answered one action at a time.
+
+A puzzle (:mod:`engine.tables.puzzles`) is a position where exactly one move wins, by
+the endgame tables. ``/shax puzzle`` opens a try of one rated near the player's puzzle
+rating (one they never tried), or shows again the one they have open: a player has one
+puzzle open at a time, and it is theirs alone (its messages are ephemeral). Each answer
+is judged by :func:`engine.tables.puzzles.answer`: a right action is stored and the
+tables' defence answers it; the last right action solves the puzzle; a wrong one is
+not played — it ends the try and shows the winning line.
+
+Only a player's first try of a puzzle is rated. It moves two Glicko-2 ratings, kept
+apart from the game ratings: the player's puzzle rating and the puzzle's, each rated
+against the other (:func:`rated`); and the player's puzzle streak (puzzles solved in a
+row). Nothing else changes: no game, no tally, no game rating.
+
+Which one ``/shax move`` means (:meth:`PuzzleDesk.meant`): the game in the channel when
+the player is one of its players, else their open puzzle. The puzzle's own menu always
+answers the puzzle.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from bot.service import glicko, messages
+from bot.service.kernel import Now, side_of, valid_id
+from bot.service.replies import Choice, IllegalAction, Place, Said, StaleBoard, User, UserError
+from bot.storage import (
+    AttemptRow,
+    Ended,
+    Glicko,
+    NewPuzzle,
+    PuzzleRow,
+    Solver,
+    Storage,
+)
+from engine import Color, Kind, Position, ShaxError, Step, replay
+from engine.tables.puzzles import Puzzle, answer, shipped
+
+VARIANTS = ("shax", "shax-small")
+"""The boards with shipped puzzles."""
+PUZZLE_DEVIATION = 200.0
+"""A new puzzle's rating deviation: its starting rating is an estimate from its grade
+(:func:`engine.tables.puzzles.starting_rating`), surer than a newcomer's 350."""
+START = Glicko(glicko.START_RATING, glicko.START_DEVIATION, glicko.START_VOLATILITY)
+"""A player's puzzle rating before their first rated try."""
+NEAREST = 8
+"""A new puzzle is one of the this many untried ones rated nearest the player."""
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's puzzle rating, as shown, and their puzzle streak."""
+
+    rating: glicko.Rating
+    streak: int
+    best: int
+    solved: int
+    failed: int
+
+    @classmethod
+    def of(cls, solver: Solver | None) -> Standing:
+        if solver is None:
+            return cls(glicko.Rating(), 0, 0, 0, 0)
+        return cls(_rating(solver.glicko or START), solver.streak, solver.best,
+                   solver.solved, solver.failed)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Try:
+    """A try as the player sees it: the puzzle, where it stands, and who plays what."""
+
+    attempt: AttemptRow
+    puzzle: PuzzleRow
+    position: Position
+    """The position now (the solver to act while the try is open)."""
+    solver: Color
+
+    @property
+    def moves_left(self) -> int:
+        """The solver's steps still to find (a move and its removal are one step: while
+        the removal is due, the step is still to finish)."""
+        made = _steps_made(self.puzzle, self.attempt.played, self.solver)
+        removing = self.position.step is Step.REMOVE and self.position.turn == self.solver.value
+        return self.puzzle.moves - made + removing
+
+    @property
+    def first_step(self) -> bool:
+        """Whether the solver is still to take the puzzle's first action (where every
+        other move draws or loses; later, another may win, only not as soon)."""
+        return not self.attempt.played
+
+    @property
+    def record(self) -> tuple[str, ...]:
+        """The actions from the empty board to now."""
+        return (*self.puzzle.record, *self.attempt.played)
+
+    def solution_from_here(self) -> tuple[str, ...]:
+        """The winning line from where the solver went wrong (or gave up)."""
+        return self.puzzle.solution[len(self.attempt.played) :]
+
+    def choices(self) -> tuple[Choice, ...]:
+        if not self.attempt.open:
+            return ()
+        return tuple(Choice(label=a, value=a) for a in sorted(self.position.legal_notations()))
+
+
+@dataclass(frozen=True)
+class Answered:
+    """What an answer did: ``"right"`` (go on), ``"solved"`` or ``"wrong"``, the action
+    as notation, the defence's reply, and the try after it (with the ratings it moved,
+    once it ended)."""
+
+    verdict: str
+    action: str
+    defence: tuple[str, ...]
+    now: Try
+    ended: Ended | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.verdict != "right"
+
+
+def rated(before: Solver, puzzle: Glicko, solved: bool, now: datetime) -> tuple[Solver, Glicko]:
+    """The player's standing and the puzzle's rating after a rated try: each rated
+    against the other as they stood (the player's deviation first grown by the days since
+    their last rated try), the solver winning when they solve it; the streak grows by a
+    solve and ends with a failure."""
+    mine = _rating(before.glicko or START)
+    if before.rated_at is not None:
+        mine = glicko.idle(mine, (now - before.rated_at).total_seconds() / 86_400)
+    it = _rating(puzzle)
+    score = 1.0 if solved else 0.0
+    mine_after = glicko.rate(mine, [glicko.Result(it, score)])
+    it_after = glicko.rate(it, [glicko.Result(mine, 1.0 - score)])
+    streak = before.streak + 1 if solved else 0
+    after = replace(
+        before,
+        glicko=_stored(mine_after),
+        solved=before.solved + solved,
+        failed=before.failed + (not solved),
+        streak=streak,
+        best=max(before.best, streak),
+    )
+    return after, _stored(it_after)
+
+
+class PuzzleDesk:
+    """Players' puzzles over the storage."""
+
+    def __init__(self, storage: Storage, *, now: Now, rng: random.Random | None = None) -> None:
+        self.storage = storage
+        self.now = now
+        self.rng = rng or random.Random()
+        self._seeded = False
+        self._seeding = asyncio.Lock()
+
+    async def ready(self) -> None:
+        """Store the shipped puzzles not yet stored (once a process)."""
+        if self._seeded:
+            return
+        async with self._seeding:
+            if not self._seeded:
+                await self.storage.seed_puzzles([_new(p) for v in VARIANTS for p in shipped(v)])
+                self._seeded = True
+
+    async def standing(self, user_id: int) -> Standing:
+        return Standing.of(await self.storage.solver(user_id))
+
+    async def open_try(self, user_id: int) -> Try | None:
+        attempt = await self.storage.open_attempt(user_id)
+        return None if attempt is None else await self._try(attempt)
+
+    async def start(self, user: User, variant: str) -> tuple[Try, bool]:
+        """The player's open puzzle (and ``False``), else a new one near their puzzle
+        rating that they never tried (and ``True``)."""
+        await self.ready()
+        found = await self.open_try(user.id)
+        if found is not None:
+            return found, False
+        rating = (await self.standing(user.id)).rating.rating
+        near = await self.storage.puzzles_near(variant, rating, user.id, NEAREST)
+        if not near:
+            raise UserError(Said("puzzles_all_tried", variant))
+        chosen = self.rng.choice(near)
+        attempt = await self.storage.start_attempt(
+            user.id, user.name, chosen.id, self.now(), start=START
+        )
+        if attempt is None:  # another request opened one meanwhile: that one stands
+            found = await self.open_try(user.id)
+            if found is None:
+                raise StaleBoard(Said.message(messages.ANSWERED_ALREADY))
+            return found, False
+        return await self._try(attempt, chosen), True
+
+    async def start_puzzle(self, user: User, puzzle_id: int, daily_id: int | None) -> Try:
+        """Open a try of one given puzzle (the puzzle of the day): the player's open try of
+        it if they have one; a refusal if another puzzle is open."""
+        await self.ready()
+        found = await self.open_try(user.id)
+        if found is not None:
+            if found.puzzle.id == puzzle_id:
+                return found
+            raise UserError(Said.message(messages.ANOTHER_OPEN))
+        attempt = await self.storage.start_attempt(
+            user.id, user.name, puzzle_id, self.now(), start=START, daily_id=daily_id
+        )
+        if attempt is None:
+            raise UserError(Said.message(messages.ANOTHER_OPEN))
+        return await self._try(attempt)
+
+    async def meant(self, user: User, place: Place) -> Try | None:
+        """The open puzzle ``/shax move`` answers here: ``None`` when the player is one of
+        the players of the game in this channel (the move is theirs there) or has no
+        puzzle open."""
+        found = await self.open_try(user.id)
+        if found is None:
+            return None
+        game = await self.storage.active_game_in_channel(place.channel_id)
+        if game is not None and side_of(game, user.id) is not None:
+            return None
+        return found
+
+    async def legal_choices(self, found: Try, typed: str) -> list[Choice]:
+        """The legal actions of the puzzle starting with ``typed`` (autocomplete)."""
+        prefix = typed.strip().lower()
+        return [c for c in found.choices() if c.value.startswith(prefix)]
+
+    async def answer(
+        self, user: User, text: str, attempt_id: int | None = None, version: int | None = None
+    ) -> Answered:
+        """Judge the player's action in their open puzzle (or the try ``attempt_id`` at
+        ``version``, from its menu): a right one is stored with the defence's reply; a
+        solve or a wrong one ends the try and rates it. An action that is not legal is
+        refused and changes nothing; so is a second answer to the same moment."""
+        found = await self._answering(user, attempt_id, version)
+        puzzle = _engine_puzzle(found.puzzle)
+        attempt = found.attempt
+        try:
+            judged = answer(puzzle, attempt.played, text.strip().lower())
+        except ShaxError as exc:
+            if text.strip().lower() in attempt.played:
+                # The same answer sent again after it was played (a double send).
+                raise StaleBoard(Said.message(messages.ANSWERED_ALREADY)) from None
+            legal = sorted(found.position.legal_notations())
+            raise IllegalAction(
+                Said("puzzle_not_an_action", text, legal), text, str(exc), legal
+            ) from None
+        action = judged.played[len(attempt.played)] if judged.verdict != "wrong" else text
+        if judged.verdict == "right":
+            stored = await self.storage.advance_attempt(attempt.id, attempt.version, judged.played)
+            if stored is None:
+                raise StaleBoard(Said.message(messages.ANSWERED_ALREADY))
+            return Answered("right", action, judged.defence, await self._try(stored, found.puzzle))
+        wrong = None
+        if judged.verdict == "wrong":
+            wrong = found.position.parse(text.strip().lower()).notation(found.position.variant)
+            action = wrong
+        ended = await self._end(
+            found, judged.played, solved=judged.verdict == "solved", wrong=wrong
+        )
+        return Answered(
+            judged.verdict, action, (), await self._try(ended.attempt, found.puzzle), ended
+        )
+
+    async def give_up(self, user: User, attempt_id: int | None = None) -> Answered:
+        """End the player's open puzzle unsolved and show its solution (a failure for the
+        ratings, as a wrong answer is)."""
+        found = await self._answering(user, attempt_id, None)
+        ended = await self._end(found, found.attempt.played, solved=False, wrong=None)
+        return Answered("wrong", "", (), await self._try(ended.attempt, found.puzzle), ended)
+
+    async def _end(
+        self, found: Try, played: Sequence[str], *, solved: bool, wrong: str | None
+    ) -> Ended:
+        now = self.now()
+        ended = await self.storage.end_attempt(
+            found.attempt.id,
+            found.attempt.version,
+            solved=solved,
+            played=played,
+            wrong=wrong,
+            now=now,
+            rate=lambda before, puzzle, won: rated(before, puzzle, won, now),
+        )
+        if ended is None:
+            raise StaleBoard(Said.message(messages.ANSWERED_ALREADY))
+        return ended
+
+    async def _answering(self, user: User, attempt_id: int | None, version: int | None) -> Try:
+        """The open try an answer is for, checked: the player's own, and still at the
+        version its menu showed."""
+        if attempt_id is None:
+            found = await self.open_try(user.id)
+            if found is None:
+                raise UserError(Said.message(messages.NO_PUZZLE_OPEN))
+            return found
+        attempt = await self.storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
+        if attempt is None or attempt.user_id != user.id:
+            raise UserError(Said.message(messages.NOT_YOUR_PUZZLE))
+        if not attempt.open or (version is not None and version != attempt.version):
+            raise StaleBoard(Said.message(messages.ANSWERED_ALREADY))
+        return await self._try(attempt)
+
+    async def _try(self, attempt: AttemptRow, puzzle: PuzzleRow | None = None) -> Try:
+        if puzzle is None or puzzle.id != attempt.puzzle_id:
+            puzzle = await self.puzzle(attempt.puzzle_id)
+        start = replay(puzzle.variant, puzzle.record)
+        position = start
+        for action in attempt.played:
+            position = position.apply(action)
+        return Try(attempt, puzzle, position, Color(start.turn))
+
+    async def puzzle(self, puzzle_id: int) -> PuzzleRow:
+        found = await self.storage.get_puzzle(puzzle_id)
+        assert found is not None  # puzzles are never deleted
+        return found
+
+
+def _engine_puzzle(row: PuzzleRow) -> Puzzle:
+    return Puzzle(
+        variant=row.variant,
+        record=row.record,
+        solution=row.solution,
+        moves=row.moves,
+        depth=row.depth,
+        tempting=row.tempting,
+        rating=round(row.glicko.rating),
+    )
+
+
+def _steps_made(puzzle: PuzzleRow, played: Sequence[str], solver: Color) -> int:
+    """How many of the solver's steps ``played`` holds: one for each of their moves (a
+    removal goes with the move that earned it)."""
+    position = replay(puzzle.variant, puzzle.record)
+    steps = 0
+    for notation in played:
+        action = position.parse(notation)
+        steps += position.turn == solver.value and action.kind is not Kind.REMOVE
+        position = position.play(action)
+    return steps
+
+
+def _new(puzzle: Puzzle) -> NewPuzzle:
+    return NewPuzzle(
+        variant=puzzle.variant,
+        record=" ".join(puzzle.record),
+        solution=" ".join(puzzle.solution),
+        moves=puzzle.moves,
+        depth=puzzle.depth,
+        tempting=puzzle.tempting,
+        glicko=Glicko(float(puzzle.rating), PUZZLE_DEVIATION, glicko.START_VOLATILITY),
+    )
+
+
+def _rating(g: Glicko) -> glicko.Rating:
+    return glicko.Rating(g.rating, g.deviation, g.volatility)
+
+
+def _stored(r: glicko.Rating) -> Glicko:
+    return Glicko(r.rating, r.deviation, r.volatility)

@@ -1,0 +1,209 @@
+"""Puzzles and the puzzle of the day (the plain messages are in :mod:`bot.service.messages`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.words.registry import sentence
+from bot.words.terms import EN, Surface, color_name, variant_title
+from engine import Color, Variant
+from shax_i18n import Translator
+
+
+@sentence
+def puzzles_all_tried(variant: Variant, t: Translator = EN) -> str:
+    return t.gettext(
+        "You have tried every puzzle of {board}: try the other board, or the puzzle of the day.",
+        board=variant_title(variant, t),
+    )
+
+
+@sentence
+def puzzle_not_an_action(text: str, legal: Sequence[str], t: Translator = EN) -> str:
+    return t.gettext(
+        "`{text}` is not an action you can take in this puzzle. You can take: {legal}.",
+        text=text,
+        legal=", ".join(legal),
+    )
+
+
+@sentence
+def puzzle_task(color: Color, moves: int, t: Translator = EN) -> str:
+    """What the puzzle asks (also the picture's caption): ``"White to play and win in 2"``."""
+    if color is Color.WHITE:
+        return t.ngettext(
+            "White to play and win in {n} move", "White to play and win in {n} moves", moves
+        )
+    return t.ngettext(
+        "Black to play and win in {n} move", "Black to play and win in {n} moves", moves
+    )
+
+
+@sentence
+def puzzle_how_to_answer(in_game_here: bool, t: Translator = EN, *, surface: Surface) -> str:
+    """How to answer, and, where ``/shax move`` means the player's game, that it does."""
+    if in_game_here:
+        return t.gettext(
+            "You are playing a game in this channel, so `/shax move` plays there: answer the "
+            "puzzle with `/shax puzzle answer:`."
+        )
+    if surface is Surface.DISCORD:
+        return t.gettext("Answer with the menu or `/shax move` (only you see this puzzle).")
+    return t.gettext("Answer with `/shax move`, or `/shax puzzle give-up:true` for the solution.")
+
+
+@sentence
+def puzzle_heading(
+    number: int, variant: Variant, rating: float, resumed: bool, t: Translator = EN
+) -> str:
+    if resumed:
+        return t.gettext(
+            "**Puzzle {number}** · {board} · rated {rating} · still open",
+            number=number,
+            board=variant_title(variant, t),
+            rating=round(rating),
+        )
+    return t.gettext(
+        "**Puzzle {number}** · {board} · rated {rating}",
+        number=number,
+        board=variant_title(variant, t),
+        rating=round(rating),
+    )
+
+
+@sentence
+def puzzle_find_the_win(color: Color, moves: int, t: Translator = EN) -> str:
+    return t.ngettext(
+        "You play {color}: find the only move that wins, in {n} move.",
+        "You play {color}: find the only move that wins, in {n} moves.",
+        moves,
+        color=color_name(color, t),
+    )
+
+
+@sentence
+def puzzle_right_step(
+    action: str, defence: Sequence[str], moves_left: int, t: Translator = EN
+) -> str:
+    """A right action: the removal is next, or the defence answered and ``moves_left``
+    remain."""
+    if not defence:
+        return t.gettext("**{action}** is right: now the removal it earns.", action=action)
+    return t.ngettext(
+        "**{action}** is right. The defence answers **{reply}**: now win in {n} move.",
+        "**{action}** is right. The defence answers **{reply}**: now win in {n} moves.",
+        moves_left,
+        action=action,
+        reply=" ".join(defence),
+    )
+
+
+@sentence
+def puzzle_solved(action: str, t: Translator = EN) -> str:
+    return t.gettext("**{action}** wins. Solved!", action=action)
+
+
+def line(steps: Sequence[tuple[str, bool]], t: Translator = EN) -> str:
+    """A line of play: the solver's actions in bold, the defence's plain."""
+    return " ".join(f"**{a}**" if mine else a for a, mine in steps)
+
+
+@sentence
+def puzzle_wrong(
+    action: str, steps: Sequence[tuple[str, bool]], first: bool, t: Translator = EN
+) -> str:
+    """A wrong action, not played, and the line that wins from there. On the first step
+    every other action draws or loses; later, another may still win, but not as soon."""
+    if first:
+        return t.gettext(
+            "**{action}** lets the win go: with the best defence it draws or loses, by the "
+            "endgame tables. The win was {line}.",
+            action=action,
+            line=line(steps, t),
+        )
+    return t.gettext(
+        "**{action}** misses the quickest win: with the best defence it wins later or not "
+        "at all, by the endgame tables. The win was {line}.",
+        action=action,
+        line=line(steps, t),
+    )
+
+
+@sentence
+def puzzle_given_up(steps: Sequence[tuple[str, bool]], t: Translator = EN) -> str:
+    return t.gettext("The win was {line}.", line=line(steps, t))
+
+
+@sentence
+def puzzle_rating_change(before: float, after: float, provisional: bool, t: Translator = EN) -> str:
+    shown = f"{round(after)}{'?' if provisional else ''}"
+    change = round(after) - round(before)
+    return t.gettext(
+        "Puzzle rating: {before} → {after} ({change}).",
+        before=round(before),
+        after=shown,
+        change=f"{change:+d}",
+    )
+
+
+@sentence
+def puzzle_streak(streak: int, ended: int, best: int, t: Translator = EN) -> str:
+    """The puzzle streak after a try: ``streak`` solved in a row now, or, after a failure,
+    the run of ``ended`` it ends (nothing to say when there was none)."""
+    if streak > 0:
+        return t.ngettext(
+            "Puzzle streak: {n} solved in a row.", "Puzzle streak: {n} solved in a row.", streak
+        )
+    if ended == 0:
+        return ""
+    return t.ngettext(
+        "Your run of {n} solved puzzle ends (best: {best}).",
+        "Your run of {n} solved puzzles ends (best: {best}).",
+        ended,
+        best=best,
+    )
+
+
+@sentence
+def puzzle_standing(rating: str, streak: int, t: Translator = EN) -> str:
+    return t.ngettext(
+        "Your puzzle rating: {rating} · streak {n}.",
+        "Your puzzle rating: {rating} · streak {n}.",
+        streak,
+        rating=rating,
+    )
+
+
+@sentence
+def daily_post(day: str, color: Color, moves: int, t: Translator = EN) -> str:
+    return t.gettext(
+        "**Puzzle of the day**, {day}: {task}. Press *Solve it*: your answers are yours alone.",
+        day=day,
+        task=puzzle_task(color, moves, t),
+    )
+
+
+@sentence
+def daily_yesterday(tried: int, solved_by: int, first: str | None, t: Translator = EN) -> str:
+    """Yesterday's puzzle of the day: how many solved it, and who first (``first``
+    as the surface writes a player)."""
+    if first is None:
+        return t.ngettext(
+            "Yesterday's puzzle: nobody solved it ({n} tried).",
+            "Yesterday's puzzle: nobody solved it ({n} tried).",
+            tried,
+        )
+    return t.ngettext(
+        "Yesterday's puzzle: solved by {n} of {tried}, first by {player}.",
+        "Yesterday's puzzle: solved by {n} of {tried}, first by {player}.",
+        solved_by,
+        tried=tried,
+        player=first,
+    )
+
+
+@sentence
+def daily_done(solved: bool, t: Translator = EN) -> str:
+    if solved:
+        return t.gettext("You solved this puzzle of the day already. Well done!")
+    return t.gettext("You tried this puzzle of the day already: tomorrow brings another.")

@@ -1,0 +1,160 @@
+"""Puzzles through the fake Discord: ``/shax puzzle`` shows the player alone a picture, the
+task and a menu of the legal actions; each pick replaces the message with the defence's
+answer, to the win; ``/shax move`` (its autocomplete offering the puzzle's actions)
+answers the puzzle where the player has no game, and plays in their game where they do;
+a wrong answer shows the winning line and touches no game. The puzzle of the day is
+posted in the channel the server chose, once, with a button that opens each player's own
+try."""
+
+from __future__ import annotations
+
+import io
+from datetime import UTC, datetime
+from typing import cast
+
+from PIL import Image
+
+from bot.discord.cogs.notices import Notices
+from bot.discord.custom_ids import daily_id, giveup_id, nextpuzzle_id, parse_custom_id
+from bot.service.puzzles import Try
+from bot.service.replies import BOARD_FILENAME
+from tests.bot.discord.helpers import button_ids, option_values, shown
+from tests.e2e.conftest import (
+    Live,
+    assert_refused,
+    board_size,
+    db_rows,
+    game_state,
+    game_version,
+    stale_click,
+    start_game,
+)
+from tests.fakediscord import FakeMessage, FakeUser
+
+MANAGE_GUILD = 1 << 5
+
+
+def assert_puzzle_png(message: FakeMessage, variant: str) -> None:
+    """The message shows a real PNG of the board as its embed's image, with the task in a
+    strip under it."""
+    attachment = message.attachment(BOARD_FILENAME)
+    with Image.open(io.BytesIO(attachment.data)) as image:
+        image.load()
+        width, height = board_size(variant)
+        assert image.format == "PNG" and image.width == width and image.height > height
+    assert message.embeds and message.embeds[0]["image"]["url"] == attachment.url
+
+
+def puzzle_select(message: FakeMessage) -> dict[str, object]:
+    selects = [s for s in message.selects() if s["custom_id"].startswith("shax:puzzle:")]
+    assert len(selects) == 1, message.custom_ids()
+    return selects[0]
+
+
+async def open_try(live: Live, user: FakeUser) -> Try:
+    found = await live.service.puzzles.desk.open_try(user.id)
+    assert found is not None
+    return found
+
+
+async def test_a_puzzle_solved_by_its_menu_only_its_player_sees(live: Live) -> None:
+    scene, fake = live.scene, live.fake
+    asked = await fake.slash(scene.amina, scene.channel, "shax", "puzzle", {"variant": "shax"})
+    message = await shown(live.bot, asked)
+    assert message.ephemeral
+    assert_puzzle_png(message, "shax")
+    found = await open_try(live, scene.amina)
+    assert f"**Puzzle {found.puzzle.id}**" in message.content
+    assert sorted(option_values(puzzle_select(message))) == sorted(found.position.legal_notations())
+    assert giveup_id(found.attempt.id) in button_ids(message)
+    while (current := await live.service.puzzles.desk.open_try(scene.amina.id)) is not None:
+        action = current.puzzle.solution[len(current.attempt.played)]
+        picked = await fake.select(
+            scene.amina, message, str(puzzle_select(message)["custom_id"]), [action]
+        )
+        message = await shown(live.bot, picked)
+        assert message.ephemeral
+    assert "Solved!" in message.content and "Puzzle rating: 1500 →" in message.content
+    assert button_ids(message) == [nextpuzzle_id(found.attempt.id)] and not message.selects()
+    # Nobody else saw anything: nothing public was posted.
+    assert [m for m in fake.messages(scene.channel) if not m.ephemeral] == []
+    # The next puzzle comes as a new private message.
+    nxt = await shown(
+        live.bot, await fake.click(scene.amina, message, nextpuzzle_id(found.attempt.id))
+    )
+    assert nxt.ephemeral and nxt.id != message.id and puzzle_select(nxt)
+
+
+async def test_move_answers_the_puzzle_only_where_the_player_has_no_game(live: Live) -> None:
+    scene, fake = live.scene, live.fake
+    board = await start_game(live)  # Amina and Bashir play in #shax
+    game_id, version = game_version(board)
+    await shown(live.bot, await fake.slash(scene.cawo, scene.channel, "shax", "puzzle", {}))
+    found = await open_try(live, scene.cawo)
+    offered = await fake.autocomplete(
+        scene.cawo, scene.channel, "shax", "move", {"action": ""}, focused="action"
+    )
+    assert sorted(c["value"] for c in offered) == sorted(found.position.legal_notations())
+    wrong = next(a for a in found.position.legal_notations() if a != found.puzzle.solution[0])
+    before = db_rows(scene.db_path)
+    answered = await shown(
+        live.bot, await fake.slash(scene.cawo, scene.channel, "shax", "move", {"action": wrong})
+    )
+    assert answered.ephemeral and "lets the win go" in answered.content
+    assert found.puzzle.solution[0] in answered.content
+    assert db_rows(scene.db_path) == before  # no game, tally or series changed
+    assert game_state(scene.db_path, game_id)[1] == version
+    # Amina, with a puzzle open too, plays in her game here with /shax move.
+    await shown(live.bot, await fake.slash(scene.amina, scene.channel, "shax", "puzzle", {}))
+    mine = await open_try(live, scene.amina)
+    moved = await fake.slash(scene.amina, scene.channel, "shax", "move", {"action": "d7"})
+    assert not (await shown(live.bot, moved)).ephemeral
+    assert game_state(scene.db_path, game_id)[0] == ("d7",)
+    assert (await open_try(live, scene.amina)).attempt == mine.attempt
+
+
+async def test_the_puzzle_of_the_day_is_posted_once_and_each_player_solves_their_own(
+    live: Live,
+) -> None:
+    scene, fake = live.scene, live.fake
+    live.clock.moment = datetime(2026, 11, 26, 8, 0, tzinfo=UTC)
+    fake.world.members[scene.amina.id].permissions |= MANAGE_GUILD
+    chose = await fake.slash(
+        scene.amina,
+        scene.channel,
+        "shax",
+        "settings",
+        {"puzzle-channel": scene.channel, "puzzle-hour": 9},
+    )
+    assert "Puzzle of the day" in (await shown(live.bot, chose)).content
+    notices = cast("Notices", live.bot.get_cog("Notices"))
+    live.clock.advance(hours=1)
+
+    def public() -> list[FakeMessage]:
+        return [m for m in fake.messages(scene.channel) if not m.ephemeral]
+
+    for _ in range(3):  # the bot's own clock may tick meanwhile: still one post
+        for notice in await live.service.tick():
+            await notices.show(notice)
+    await fake.wait_for(public, what="the puzzle of the day")
+    assert await live.bot.responder.wait_idle(10)
+    posts = public()
+    assert len(posts) == 1
+    post = posts[0]
+    assert "**Puzzle of the day**, 2026-11-26" in post.content
+    assert_puzzle_png(post, "shax")
+    [solve] = button_ids(post)
+    parsed = parse_custom_id(solve)
+    assert parsed is not None and parsed.daily_id is not None and solve == daily_id(parsed.daily_id)
+    mine = await shown(live.bot, await fake.click(scene.bashir, post, solve))
+    assert mine.ephemeral and puzzle_select(mine)
+    again = await fake.click(scene.cawo, post, solve)
+    assert (await shown(live.bot, again)).ephemeral
+    assert (await open_try(live, scene.bashir)).puzzle == (await open_try(live, scene.cawo)).puzzle
+    # Someone else's menu is theirs alone, even from a tampered client.
+    found = await open_try(live, scene.bashir)
+    forged = await stale_click(
+        fake, scene.cawo, mine, str(puzzle_select(mine)["custom_id"]), [found.puzzle.solution[0]]
+    )
+    assert_refused(forged, "someone else's")
+    assert (await open_try(live, scene.bashir)).attempt == found.attempt
