@@ -11,6 +11,10 @@ are the independent samples and their interval is the one to quote).
     python -m engine.arena --a master --b baseline@3a13e0e --movetime 0.3 --games 40
     python -m engine.arena --a master --b hard --games 20 --records /tmp/games.jsonl
 
+``--tables-a DIR`` and ``--tables-b DIR`` give a side its own endgame tables and
+full-board values (``SHAX_TABLES_DIR`` for its moves; an empty folder: none), so that
+two installs can be compared as each would play.
+
 ``--records`` appends each game to a file as a line of JSON (players by colour, winner,
 termination, record); ``jq -r .record /tmp/games.jsonl | python -m engine analyse``
 then scores every move of them.
@@ -56,7 +60,9 @@ class Player:
     """One side of a match: a level (or ``random``), with an optional fixed time or depth.
 
     ``revision`` names a git revision to play instead of the current code (a baseline);
-    ``tree`` is the directory it was extracted and built in.
+    ``tree`` is the directory it was extracted and built in. ``tables`` is the folder of
+    endgame tables and full-board values it plays with (default: ``SHAX_TABLES_DIR`` as
+    the arena found it).
     """
 
     level: str
@@ -64,6 +70,7 @@ class Player:
     depth: int | None = None
     revision: str | None = None
     tree: str | None = None
+    tables: str | None = None
 
     @property
     def label(self) -> str:
@@ -158,11 +165,33 @@ def baseline_tree(revision: str) -> Iterator[Path]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+TABLES_ENV = "SHAX_TABLES_DIR"
+
+
+@contextlib.contextmanager
+def tables_folder(folder: str | None) -> Iterator[None]:
+    """``SHAX_TABLES_DIR`` is ``folder`` inside (unchanged for ``None``), for one side's move."""
+    if folder is None:
+        yield
+        return
+    before = os.environ.get(TABLES_ENV)
+    os.environ[TABLES_ENV] = folder
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[TABLES_ENV]
+        else:
+            os.environ[TABLES_ENV] = before
+
+
 class Engine:
     """A baseline's process: one JSON line in, one out."""
 
-    def __init__(self, tree: str) -> None:
+    def __init__(self, tree: str, tables: str | None = None) -> None:
         env = dict(os.environ, PYTHONPATH=tree)
+        if tables is not None:
+            env[TABLES_ENV] = tables
         self.proc = subprocess.Popen(
             [sys.executable, "-c", SERVER],
             cwd=tree,
@@ -216,14 +245,16 @@ class Engine:
                 self.proc.kill()
 
 
-_ENGINES: dict[str, Engine] = {}
+_ENGINES: dict[tuple[str, str | None], Engine] = {}
 
 
-def engine_for(tree: str) -> Engine:
-    """This process's baseline engine for ``tree`` (started on first use)."""
-    if tree not in _ENGINES:
-        _ENGINES[tree] = Engine(tree)
-    return _ENGINES[tree]
+def engine_for(tree: str, tables: str | None = None) -> Engine:
+    """This process's baseline engine for ``tree`` with the tables in ``tables`` (started
+    on first use)."""
+    key = (tree, tables)
+    if key not in _ENGINES:
+        _ENGINES[key] = Engine(tree, tables)
+    return _ENGINES[key]
 
 
 @dataclass(frozen=True)
@@ -296,18 +327,19 @@ def play_game(
         if player.level == RANDOM:
             action = rng.choice(position.legal_actions()).notation(position.variant)
         elif player.tree is not None:
-            action = engine_for(player.tree).choose(
+            action = engine_for(player.tree, player.tables).choose(
                 variant, record, player.level, player.movetime, rng.getrandbits(32), player.depth
             )
         else:
-            action = choose_action(
-                variant,
-                record,
-                player.level,
-                movetime=player.movetime,
-                seed=rng.getrandbits(32),
-                depth=player.depth,
-            ).action
+            with tables_folder(player.tables):
+                action = choose_action(
+                    variant,
+                    record,
+                    player.level,
+                    movetime=player.movetime,
+                    seed=rng.getrandbits(32),
+                    depth=player.depth,
+                ).action
         times[mover] += time.perf_counter() - t0
         moves[mover] += 1
         position = position.apply(action)
@@ -502,14 +534,29 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-open", type=int, default=6, help="most random placements")
     parser.add_argument("--quiet", action="store_true", help="print the summary only")
     parser.add_argument("--records", metavar="FILE", help="append each game's record as JSON")
+    for side in ("a", "b"):
+        parser.add_argument(
+            f"--tables-{side}",
+            metavar="DIR",
+            default=None,
+            help=f"the endgame tables and full-board values --{side} plays with "
+            f"(default ${TABLES_ENV}; an empty folder for none)",
+        )
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    a = replace(args.a, movetime=args.movetime_a or args.movetime, depth=args.depth_a)
-    b = replace(args.b, movetime=args.movetime_b or args.movetime, depth=args.depth_b)
+    for side, folder in (("a", args.tables_a), ("b", args.tables_b)):
+        if folder is not None and not os.path.isdir(folder):
+            parser.error(f"--tables-{side}: {folder} is not a folder")
+    a = replace(
+        args.a, movetime=args.movetime_a or args.movetime, depth=args.depth_a, tables=args.tables_a
+    )
+    b = replace(
+        args.b, movetime=args.movetime_b or args.movetime, depth=args.depth_b, tables=args.tables_b
+    )
     if args.records:
         try:  # before hours of games, not after
             with open(args.records, "a"):
@@ -536,6 +583,9 @@ def main(argv: list[str] | None = None) -> int:
         write_records(args.records, args.variant, a, b, results)
     print(summarize(a, b, results))
     print(f"  {time.perf_counter() - t0:.0f} s on {args.workers} workers, variant {args.variant}")
+    for p in (a, b):
+        if p.tables is not None:
+            print(f"  {p.label} played with the tables in {p.tables}")
     return 0
 
 

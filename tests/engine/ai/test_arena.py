@@ -19,6 +19,7 @@ from engine.arena import (
     baselines,
     elo,
     elo_interval,
+    engine_for,
     main,
     opening,
     pair_interval,
@@ -27,9 +28,11 @@ from engine.arena import (
     resolve_revision,
     run_match,
     summarize,
+    tables_folder,
 )
 from engine.position import Position
 from engine.record import replay
+from engine.tables import tables_dir
 from engine.variants import Color
 
 
@@ -118,6 +121,32 @@ def test_a_records_file_that_cannot_be_written_is_named_before_any_game(
     assert f"--records: cannot write {path}" in out.err and "game" not in out.out
 
 
+def test_a_side_plays_with_its_own_tables_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SHAX_TABLES_DIR", str(tmp_path / "shared"))
+    with tables_folder(str(tmp_path / "mine")):
+        assert tables_dir() == tmp_path / "mine"
+    assert tables_dir() == tmp_path / "shared"
+    with tables_folder(None):
+        assert tables_dir() == tmp_path / "shared"
+    monkeypatch.delenv("SHAX_TABLES_DIR")
+    with tables_folder(str(tmp_path / "mine")):
+        assert tables_dir() == tmp_path / "mine"
+    assert tables_dir() != tmp_path / "mine"
+
+
+def test_a_tables_folder_that_is_not_there_is_named_before_any_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "no-tables"
+    with pytest.raises(SystemExit) as stop:
+        main(["--a", "easy", "--b", "random", "--variant", "jar", "--tables-b", str(missing)])
+    assert stop.value.code == 2
+    out = capsys.readouterr()
+    assert f"--tables-b: {missing} is not a folder" in out.err and "game" not in out.out
+
+
 def test_baseline_names_are_parsed_and_bad_ones_named() -> None:
     assert parse_player("baseline@abc123") == Player("master", revision="abc123")
     assert parse_player("baseline@main:hard") == Player("hard", revision="main")
@@ -143,12 +172,16 @@ def test_balanced_openings_are_balanced() -> None:
         assert abs(core.search(position, params).score) <= BALANCE
 
 
-def test_match_against_the_baseline_at_head_runs_in_its_own_process() -> None:
-    """The plumbing: HEAD extracted, built and played as another process, colours swapped."""
+def test_match_against_the_baseline_at_head_runs_in_its_own_process(tmp_path: Path) -> None:
+    """The plumbing: HEAD extracted, built and played as another process, colours swapped,
+    with the tables folder it is given."""
     us = Player("master", depth=2)
-    with baselines(us, Player("master", depth=2, revision="HEAD")) as (a, b):
+    theirs = Player("master", depth=2, revision="HEAD", tables=str(tmp_path))
+    with baselines(us, theirs) as (a, b):
         assert b.tree is not None and Path(b.tree, "engine", "ai", "_core.c").exists()
-        assert b.revision == resolve_revision("HEAD")[:10]
+        assert b.revision == resolve_revision("HEAD")[:10] and b.tables == str(tmp_path)
+        environ = Path(f"/proc/{engine_for(b.tree, b.tables).proc.pid}/environ").read_bytes()
+        assert f"SHAX_TABLES_DIR={tmp_path}".encode() in environ.split(b"\0")
         results = run_match(
             "shax-small", a, b, 2, seed=2, workers=1, min_open=2, max_open=4, verbose=False
         )
