@@ -94,7 +94,9 @@ class Composer:
         white_key = series_key(row, white)
         series = await self.kernel.storage.series(row.guild_id, white_key, series_key(row, black))
         outcome = row_outcome(row)
-        ratings = await self.ratings.on_board(row) if self.ratings is not None else ("", "")
+        ratings = (
+            await self.ratings.on_board(row, finished) if self.ratings is not None else ("", "")
+        )
         view = renderer.BoardView(
             white_name=row.white_name,
             black_name=row.black_name,

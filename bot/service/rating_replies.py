@@ -16,7 +16,14 @@ import renderer
 from bot.service import glicko
 from bot.service.compose import Offload
 from bot.service.kernel import row_outcome, side
-from bot.service.ratings import RATED_FAMILIES, current, family_of, level_rating, rerate
+from bot.service.ratings import (
+    RATED_FAMILIES,
+    current,
+    family_of,
+    level_rating,
+    people_of,
+    rerate,
+)
 from bot.service.replies import Picture, Place, Reader, Reply, Said, User
 from bot.storage import Finished, GameRow, RatingChange, Storage, StoredRating
 from engine import Color
@@ -48,13 +55,18 @@ class RatingReplies:
         self._run_picture = run_picture
         self._render_history = render_history
 
-    async def on_board(self, row: GameRow) -> tuple[str, str]:
+    async def on_board(self, row: GameRow, finished: Finished | None = None) -> tuple[str, str]:
         """White's and black's ratings as the board picture shows them (a bot's level's
-        rating; ``""`` in an unrated variant)."""
+        rating; ``""`` in an unrated variant). The people's ratings are read, except
+        those the game's finish (``finished``) has just written."""
         family = family_of(row.variant)
         if family is None:
             return "", ""
-        stored = await self.storage.ratings(row.guild_id, family, [row.white_id, row.black_id])
+        known = {} if finished is None else {u: a for u, (_, a) in finished.ratings.items()}
+        unknown = [user for user in people_of(row).values() if user not in known]
+        stored = known | (
+            await self.storage.ratings(row.guild_id, family, unknown) if unknown else {}
+        )
         now = self.now()
         shown = []
         for color in Color:

@@ -179,16 +179,39 @@ async def test_a_bot_game_is_rated_against_the_levels_rating_and_moves_only_the_
 
 async def test_the_board_shows_each_players_rating(service: ShaxService) -> None:
     drawn: list[object] = []
+    reads: list[list[int]] = []
+    read = service.storage.ratings
 
     def render(variant: str, record: list[str], view: object) -> bytes:
         drawn.append(view)
         return b"png"
 
+    async def counted(guild: int | None, family: str, users: list[int]) -> object:
+        reads.append(list(users))
+        return await read(guild, family, users)
+
     service.composer._render_board = render
+    service.storage.ratings = counted  # type: ignore[method-assign,assignment]
     await service.play_bot(AMINA, HERE, "medium", "shax", "me")
     await files(await service.board(AMINA, HERE))
     view = drawn[-1]
     assert (view.white_rating, view.black_rating) == ("1500?", str(LEVEL_TABLE["medium"].rating))  # type: ignore[attr-defined]
+    assert reads[-1] == [AMINA.id]  # the bot's level is not read
+    await service.resign(AMINA, HERE)
+    start = await start_game(service, "shax")
+    first = on_turn(start)
+    await service.play(first, HERE, "d7")
+    await service.play(BASHIR if first == AMINA else AMINA, HERE, "a7")
+    reads.clear()
+    await files(await service.resign(BASHIR, HERE))
+    assert reads == []  # the finish's own ratings are shown, not read again
+    after = await read(GUILD, "shax", [AMINA.id, BASHIR.id])
+    view = drawn[-1]
+    shown = {view.white_name: view.white_rating, view.black_name: view.black_rating}  # type: ignore[attr-defined]
+    assert shown == {
+        name: f"{round(after[user.id].rating)}?"
+        for name, user in (("Amina", AMINA), ("Bashir", BASHIR))
+    }
 
 
 async def test_the_rating_command_shows_the_figures_and_a_picture(service: ShaxService) -> None:
