@@ -56,6 +56,11 @@ def change_row(change: RatingChange) -> dict[str, Any]:
     }
 
 
+OF_USERS = select(ratings).where(
+    ratings.c.guild_id == bindparam("guild"),
+    ratings.c.family == bindparam("family"),
+    ratings.c.user_id.in_(bindparam("users", expanding=True)),
+)
 RANKED = (
     select(ratings)
     .where(
@@ -89,11 +94,8 @@ class RatingStore(Statements):
         self, guild_id: int | None, family: str, user_ids: Sequence[int]
     ) -> dict[int, StoredRating]:
         """The stored ratings of those of ``user_ids`` rated in ``family`` on a server."""
-        c = ratings.c
         rows = await self._rows(
-            select(ratings).where(
-                c.guild_id == guild_key(guild_id), c.family == family, c.user_id.in_(user_ids)
-            )
+            OF_USERS, guild=guild_key(guild_id), family=family, users=list(user_ids)
         )
         found = {int(r["user_id"]): rating_of(r) for r in rows}
         return {user: rating for user, rating in found.items() if rating is not None}
