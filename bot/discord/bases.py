@@ -68,30 +68,33 @@ class VersionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"(
 
 
 class NumberedButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
-    """A button whose custom id carries one number (named ``group`` in its template: a
-    challenge, a puzzle's try, a puzzle of the day); a subclass says its id, label, look
-    and :meth:`act`, the typed service call, and where its reply goes."""
+    """A button whose custom id carries numbers (named ``groups`` in its template: a
+    challenge, a puzzle's try, a puzzle of the day, a game and its version); a subclass
+    says its id, label, look and :meth:`act`, the typed service call, and where its reply
+    goes."""
 
     style = discord.ButtonStyle.secondary
     emoji: str | None = None
-    group = "challenge_id"
+    groups: tuple[str, ...] = ("challenge_id",)
     placement = Placement.REPLACE
 
-    def __init__(self, number: int, *, row: int | None = None, t: Translator = EN) -> None:
+    def __init__(self, *numbers: int, row: int | None = None, t: Translator = EN) -> None:
         super().__init__(
             discord.ui.Button(
-                custom_id=self.make_id(number),
+                custom_id=self.make_id(*numbers),
                 label=self.label_in(t),
                 style=self.style,
                 emoji=self.emoji,
                 row=row,
             )
         )
-        self.number = number
+        self.numbers = numbers
 
-    @staticmethod
-    def make_id(number: int, /) -> str:
-        raise NotImplementedError
+    @property
+    def number(self) -> int:
+        return self.numbers[0]
+
+    make_id: staticmethod[..., str]
 
     @staticmethod
     def label_in(t: Translator) -> str:
@@ -105,7 +108,7 @@ class NumberedButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Self:
-        return cls(int(match[cls.group]))
+        return cls(*(int(match[group]) for group in cls.groups))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         service = service_of(interaction)

@@ -115,54 +115,19 @@ class ToSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLATE
         )
 
 
-class _GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+class _GameButton(NumberedButton, template=r"(?!)"):
     """A button of one game version; subclasses set the template, the look, the id
     builder and :meth:`act`, the typed service call a click makes."""
 
-    style = discord.ButtonStyle.secondary
-    emoji: str | None = None
+    groups = ("game_id", "version")
 
-    def __init__(
-        self, game_id: int, version: int, *, row: int | None = None, t: Translator = EN
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                custom_id=self.make_id(game_id, version),
-                label=self.label_in(t),
-                style=self.style,
-                emoji=self.emoji,
-                row=row,
-            )
-        )
-        self.game_id = game_id
-        self.version = version
+    @property
+    def game_id(self) -> int:
+        return self.numbers[0]
 
-    @staticmethod
-    def make_id(game_id: int, version: int) -> str:
-        raise NotImplementedError
-
-    @staticmethod
-    def label_in(t: Translator) -> str:
-        """The button's label in ``t``'s language."""
-        raise NotImplementedError
-
-    async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
-        raise NotImplementedError
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> Self:
-        return cls(int(match["game_id"]), int(match["version"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        service = service_of(interaction)
-        user, place = actor(interaction), place_of(interaction)
-
-        async def call(thinking: Thinking) -> Reply:
-            return await self.act(service, user, place)
-
-        await client_of(interaction).responder.click(interaction, call, Placement.REPLACE)
+    @property
+    def version(self) -> int:
+        return self.numbers[1]
 
 
 class ResignButton(_GameButton, template=TEMPLATES["resign"]):

@@ -42,7 +42,7 @@ class GiveUpButton(NumberedButton, template=TEMPLATES["giveup"]):
     """Under an open puzzle: end it unsolved and see the solution."""
 
     emoji = "🏳️"
-    group = "attempt_id"
+    groups = ("attempt_id",)
     make_id = staticmethod(giveup_id)
 
     @staticmethod
@@ -58,7 +58,7 @@ class NextPuzzleButton(NumberedButton, template=TEMPLATES["nextpuzzle"]):
 
     style = discord.ButtonStyle.primary
     emoji = "🧩"
-    group = "attempt_id"
+    groups = ("attempt_id",)
     placement = Placement.NEW
     make_id = staticmethod(nextpuzzle_id)
 
@@ -75,7 +75,7 @@ class SolveDailyButton(NumberedButton, template=TEMPLATES["daily"]):
 
     style = discord.ButtonStyle.primary
     emoji = "🧩"
-    group = "daily_id"
+    groups = ("daily_id",)
     placement = Placement.NEW
     make_id = staticmethod(daily_id)
 
