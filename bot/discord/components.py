@@ -187,39 +187,15 @@ class NoDrawButton(_GameButton, template=TEMPLATES["nodraw"]):
         return await service.decline_draw(user, place, self.game_id, self.version)
 
 
-class _FinishedGameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+class _FinishedGameButton(NumberedButton, template=r"(?!)"):
     """A button under a finished game (its id carries the game only): a subclass says
     its id, label, style and emoji, and how it answers."""
 
-    style = discord.ButtonStyle.secondary
-    emoji: str | None = None
+    groups = ("game_id",)
 
-    def __init__(self, game_id: int, *, row: int | None = None, t: Translator = EN) -> None:
-        super().__init__(
-            discord.ui.Button(
-                custom_id=self.make_id(game_id),
-                label=self.label_in(t),
-                style=self.style,
-                emoji=self.emoji,
-                row=row,
-            )
-        )
-        self.game_id = game_id
-
-    @staticmethod
-    def make_id(game_id: int) -> str:
-        raise NotImplementedError
-
-    @staticmethod
-    def label_in(t: Translator) -> str:
-        """The button's label in ``t``'s language."""
-        raise NotImplementedError
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> Self:
-        return cls(int(match["game_id"]))
+    @property
+    def game_id(self) -> int:
+        return self.number
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await self.answer(
