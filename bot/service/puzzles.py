@@ -241,10 +241,11 @@ class PuzzleDesk:
         found = await self._answering(user, attempt_id, version)
         puzzle = _engine_puzzle(found.puzzle)
         attempt = found.attempt
+        typed = text.strip().lower()
         try:
-            judged = answer(puzzle, attempt.played, text.strip().lower())
+            judged = answer(puzzle, attempt.played, typed)
         except ShaxError as exc:
-            if text.strip().lower() in attempt.played:
+            if typed in attempt.played:
                 # The same answer sent again after it was played (a double send).
                 raise StaleBoard(Said.message(messages.ANSWERED_ALREADY)) from None
             legal = sorted(found.position.legal_notations())
@@ -259,7 +260,7 @@ class PuzzleDesk:
             return Answered("right", action, judged.defence, await self._try(stored, found.puzzle))
         wrong = None
         if judged.verdict == "wrong":
-            wrong = found.position.parse(text.strip().lower()).notation(found.position.variant)
+            wrong = found.position.parse(typed).notation(found.position.variant)
             action = wrong
         ended = await self._end(
             found, judged.played, solved=judged.verdict == "solved", wrong=wrong
