@@ -73,13 +73,14 @@ class DailyPuzzles:
         now = self.now()
         today = now.date()
         found: list[DailyDue] = []
+        puzzle_id: int | None = None  # read once, at the first server that claims today
         for guild_id, plan in sorted(plans.items()):
             if not self.owns(guild_id) or now.hour < plan.hour:
                 continue
             day = today.isoformat()
             stored = await self.storage.daily(guild_id, day)
             if stored is None:
-                puzzle_id = await self.of_the_day(today)
+                puzzle_id = puzzle_id or await self.of_the_day(today)
                 if puzzle_id is None:
                     return []
                 claimed = await self.storage.claim_daily(

@@ -138,3 +138,23 @@ async def test_the_puzzle_of_the_day_is_a_servers_and_not_set_outside_one(
     shown = await service.settings(outside, SettingsChange(), may_change=True, operator=True)
     assert "Puzzle of the day" not in words(shown.text)
     assert dailies(await service.tick()) == []
+
+
+async def test_the_days_puzzle_is_looked_up_once_for_all_the_servers_due_at_a_tick(
+    service: ShaxService, clock: FakeClock
+) -> None:
+    clock.moment = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
+    for guild in (GUILD, OTHER_GUILD, OTHER_GUILD + 1):
+        await choose(service, guild)
+    storage = service.storage
+    lookups: list[str] = []
+    puzzle_ids = storage.puzzle_ids
+
+    async def counted(variant: str) -> list[int]:
+        lookups.append(variant)
+        return await puzzle_ids(variant)
+
+    storage.puzzle_ids = counted  # type: ignore[method-assign]
+    posts = dailies(await service.tick())
+    assert {p.guild_id for p in posts} == {GUILD, OTHER_GUILD, OTHER_GUILD + 1}
+    assert lookups == ["shax"]
