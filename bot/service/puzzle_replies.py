@@ -17,7 +17,7 @@ import renderer
 from bot.service import messages
 from bot.service.compose import Composer
 from bot.service.daily import NOT_POSTED, DailyDue, DailyPuzzles
-from bot.service.kernel import Now, parse_variant, side_of
+from bot.service.kernel import Now, parse_variant
 from bot.service.puzzles import Answered, PuzzleDesk, Standing, Try
 from bot.service.replies import (
     Choice,
@@ -149,7 +149,7 @@ class PuzzleReplies:
         standing = await self.desk.standing(user.id)
         heading = Said("puzzle_heading", puzzle.id, variant, puzzle.glicko.rating, resumed)
         parts = [heading, Said("puzzle_find_the_win", found.solver, found.moves_left)]
-        parts.append(Said("puzzle_how_to_answer", await self._in_game_here(user, place)))
+        parts.append(Said("puzzle_how_to_answer", await self.desk.in_game_here(user, place)))
         parts.append(_standing(standing))
         return await self._reply(found, user, parts)
 
@@ -158,7 +158,8 @@ class PuzzleReplies:
         if answered.verdict == "right":
             parts = [Said("puzzle_right_step", answered.action, answered.defence, found.moves_left)]
             if answered.defence:
-                parts.append(Said("puzzle_how_to_answer", await self._in_game_here(user, place)))
+                in_game = await self.desk.in_game_here(user, place)
+                parts.append(Said("puzzle_how_to_answer", in_game))
             return await self._reply(found, user, parts)
         if answered.verdict == "solved":
             parts = [Said("puzzle_solved", answered.action)]
@@ -194,10 +195,6 @@ class PuzzleReplies:
             attachments=(picture,),
             controls=controls,
         )
-
-    async def _in_game_here(self, user: User, place: Place) -> bool:
-        game = await self.desk.storage.active_game_in_channel(place.channel_id)
-        return game is not None and side_of(game, user.id) is not None
 
 
 def _solver(puzzle: PuzzleRow) -> Color:

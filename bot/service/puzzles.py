@@ -219,12 +219,14 @@ class PuzzleDesk:
         the players of the game in this channel (the move is theirs there) or has no
         puzzle open."""
         found = await self.open_try(user.id)
-        if found is None:
-            return None
-        game = await self.storage.active_game_in_channel(place.channel_id)
-        if game is not None and side_of(game, user.id) is not None:
+        if found is None or await self.in_game_here(user, place):
             return None
         return found
+
+    async def in_game_here(self, user: User, place: Place) -> bool:
+        """Whether the player is one of the players of the game in this channel."""
+        game = await self.storage.active_game_in_channel(place.channel_id)
+        return game is not None and side_of(game, user.id) is not None
 
     async def legal_choices(self, found: Try, typed: str) -> list[Choice]:
         """The legal actions of the puzzle starting with ``typed`` (autocomplete)."""
