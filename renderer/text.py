@@ -405,7 +405,7 @@ def _small(color: Color, t: Translator) -> str:
     return t.pgettext("color", "white") if color is Color.WHITE else t.pgettext("color", "black")
 
 
-_REASONS = {
+OUTCOME_REASONS: dict[Termination, str] = {
     Termination.TWO_PIECES: N_("{loser} has only two stones left"),
     Termination.THREE_IN_A_ROW: N_("three in a row"),
     Termination.RESIGNATION: N_("{loser} resigned"),
@@ -426,7 +426,7 @@ def outcome_lines(outcome: Outcome, t: Translator) -> tuple[str, str]:
     else:
         head = t.gettext("Draw")
     loser = _small(Color.BLACK if outcome.winner is Color.WHITE else Color.WHITE, t)
-    return head, t.gettext(_REASONS[outcome.termination], loser=loser)
+    return head, t.gettext(OUTCOME_REASONS[outcome.termination], loser=loser)
 
 
 def status_lines(

@@ -133,7 +133,6 @@ from bot.words.teacher import (
     unknown_theme,
 )
 from bot.words.terms import (
-    _REASONS,
     EN,
     LEGAL_LIMIT,
     STONE,
@@ -160,7 +159,6 @@ __all__ = [
     "SHOWN_INPUT",
     "STONE",
     "_NOT_OPEN",
-    "_REASONS",
     "Surface",
     "Voice",
     "_badges",

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from enum import Enum
 
 from bot.words.registry import sentence
 from engine import (
     Color,
     Outcome,
-    Termination,
     Variant,
 )
-from shax_i18n import N_, Translator, translator
+from renderer.text import OUTCOME_REASONS
+from shax_i18n import Translator, translator
 
 EN = translator("en")
 """English: the language of a sentence asked for without a translator (tests, logs)."""
@@ -106,17 +106,6 @@ def legal_list(legal: list[str], t: Translator = EN) -> str:
 
 # -- outcomes ---------------------------------------------------------------------------
 
-_REASONS: Mapping[Termination, str] = {
-    Termination.TWO_PIECES: N_("{loser} has only two stones left"),
-    Termination.THREE_IN_A_ROW: N_("three in a row"),
-    Termination.RESIGNATION: N_("{loser} resigned"),
-    Termination.TIMEOUT: N_("{loser} ran out of time"),
-    Termination.MUTUAL_BLOCKADE: N_("neither player can move"),
-    Termination.THREEFOLD_REPETITION: N_("the same position occurred three times"),
-    Termination.MOVE_LIMIT: N_("100 moves without a capture"),
-    Termination.AGREEMENT: N_("both players agreed"),
-}
-
 
 def outcome_headline(outcome: Outcome, t: Translator = EN) -> str:
     """``"White wins"``, ``"Black wins"`` or ``"Draw"``."""
@@ -134,7 +123,7 @@ def outcome_reason(
     white = color_name(Color.WHITE, t) if white is None else white
     black = color_name(Color.BLACK, t) if black is None else black
     loser = black if outcome.winner is Color.WHITE else white
-    return t.gettext(_REASONS[outcome.termination], loser=loser)
+    return t.gettext(OUTCOME_REASONS[outcome.termination], loser=loser)
 
 
 def result_sentence(outcome: Outcome, white_name: str, black_name: str, t: Translator = EN) -> str:
