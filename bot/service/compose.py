@@ -195,15 +195,9 @@ class Composer:
     ) -> Picture:
         """The board at the end of ``record`` (its last action marked), with ``caption``
         under it, drawn in the language of whoever reads its message."""
-        actions = list(record)
-
-        async def draw(reader: Reader) -> bytes:
-            words = None if caption is None else reader.say(caption)
-            seen = replace(view, language=reader.language, caption=words)
-            drawn: bytes = await self._run_board(self._render_board, variant, actions, seen)
-            return drawn
-
-        return Picture(BOARD_FILENAME, draw)
+        return board_picture(
+            BOARD_FILENAME, self._run_board, self._render_board, variant, record, view, caption
+        )
 
     async def theme_of(self, user_id: int | None) -> str:
         """The theme ``user_id`` chose, else the default."""
@@ -281,3 +275,25 @@ def _streak_change(row: GameRow, outcome: Outcome, finished: Finished) -> Said:
         loser.name,
         None if loser.is_bot else loser_before,
     )
+
+
+def board_picture(
+    filename: str,
+    run: Offload,
+    render: BoardRenderer,
+    variant: str,
+    record: Sequence[str],
+    view: renderer.BoardView,
+    caption: Said | None = None,
+) -> Picture:
+    """The board at the end of ``record``, with ``caption`` under it, drawn by ``render``
+    (run by ``run``) in the language of whoever reads its message (the caption too)."""
+    actions = list(record)
+
+    async def draw(reader: Reader) -> bytes:
+        words = None if caption is None else reader.say(caption)
+        seen = replace(view, language=reader.language, caption=words)
+        drawn: bytes = await run(render, variant, actions, seen)
+        return drawn
+
+    return Picture(filename, draw)

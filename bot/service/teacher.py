@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Protocol
 
 import renderer
 from bot.service import messages
-from bot.service.compose import BoardRenderer, Offload
+from bot.service.compose import BoardRenderer, Offload, board_picture
 from bot.service.kernel import GameKernel, side
 from bot.service.replies import (
     Attachment,
@@ -31,7 +30,6 @@ from bot.service.replies import (
     NoGameHere,
     Picture,
     Place,
-    Reader,
     Reply,
     Said,
     Thinking,
@@ -158,14 +156,9 @@ class Teacher:
         caption: Said | None = None,
     ) -> Picture:
         """A board drawn in the language of whoever reads it (and its caption too)."""
-
-        async def draw(reader: Reader) -> bytes:
-            words = None if caption is None else reader.say(caption)
-            seen = replace(view, caption=words, language=reader.language)
-            png: bytes = await self._run_picture(self._render_board, variant, list(record), seen)
-            return png
-
-        return Picture(filename, draw)
+        return board_picture(
+            filename, self._run_picture, self._render_board, variant, record, view, caption
+        )
 
     async def hints_summary(self, row: GameRow) -> Said | None:
         """The hints line of a finished bot game's summary (``None`` when none were taken)."""
