@@ -27,7 +27,6 @@ from bot.words.actions import (
     ANNOUNCED,
     ENGINE_REASONS,
     SHOWN_INPUT,
-    _unknown_point,
     action_events,
     action_line,
     describe_action,
@@ -39,7 +38,6 @@ from bot.words.actions import (
     turn_prompt,
 )
 from bot.words.challenges import (
-    _NOT_OPEN,
     accept_own_challenge,
     already_challenged,
     challenge_a_bot_account,
@@ -97,7 +95,6 @@ from bot.words.ratings import (
     unknown_table,
 )
 from bot.words.streaks import (
-    _badges,
     against_bot,
     against_people,
     bot_no_games_yet,
@@ -158,11 +155,8 @@ __all__ = [
     "REVIEWING",
     "SHOWN_INPUT",
     "STONE",
-    "_NOT_OPEN",
     "Surface",
     "Voice",
-    "_badges",
-    "_unknown_point",
     "accept_own_challenge",
     "action_events",
     "action_line",
