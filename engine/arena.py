@@ -47,6 +47,7 @@ from pathlib import Path
 from engine.ai import DEFAULT_MOVETIME, LEVELS, choose_action, core
 from engine.ai.levels import weights_for
 from engine.position import Position
+from engine.tables import TABLES_ENV
 from engine.variants import VARIANT_IDS, Color
 
 RANDOM = "random"
@@ -163,9 +164,6 @@ def baseline_tree(revision: str) -> Iterator[Path]:
         yield tmp
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-
-
-TABLES_ENV = "SHAX_TABLES_DIR"
 
 
 @contextlib.contextmanager

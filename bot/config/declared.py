@@ -18,6 +18,7 @@ from pydantic_settings import (
 
 from bot.config.fields import _extra, _name, _Refused, _sentence, _sqlite_file, setting
 from engine.ai import BACKEND_ENV, BACKENDS
+from engine.tables import TABLES_ENV
 from shax_i18n import LANGUAGES
 
 DEFAULT_API_BASE_URL = "https://discord.com/api/v10"
@@ -203,7 +204,7 @@ class Settings(BaseSettings):
         choices=("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"),
     )
     tables_dir: Path | None = setting(
-        "SHAX_TABLES_DIR",
+        TABLES_ENV,
         None,
         "Where the AI finds the endgame tables (empty: the user's cache folder, "
         "~/.cache/shax/tables); `python -m engine.tables build --max 5 --dir DIR` builds "

@@ -40,8 +40,12 @@ HEADER = struct.Struct("<8s4I6Q2Id40x")
 MIN_STONES = 3
 """A player with two stones has lost: tables start at three."""
 
+TABLES_ENV = "SHAX_TABLES_DIR"
+"""The environment variable naming the folder of the tables (:func:`tables_dir`)."""
+
 __all__ = [
     "MIN_STONES",
+    "TABLES_ENV",
     "Probe",
     "TableAnswer",
     "TableInfo",
@@ -61,7 +65,7 @@ __all__ = [
 
 def tables_dir() -> Path:
     """Where the tables live: ``$SHAX_TABLES_DIR``, else the user's cache directory."""
-    override = os.environ.get("SHAX_TABLES_DIR")
+    override = os.environ.get(TABLES_ENV)
     if override:
         return Path(override).expanduser()
     cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
