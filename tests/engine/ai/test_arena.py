@@ -6,9 +6,11 @@ import argparse
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from engine import arena
 from engine.ai import core
 from engine.ai.levels import weights_for
 from engine.arena import (
@@ -32,7 +34,7 @@ from engine.arena import (
 )
 from engine.position import Position
 from engine.record import replay
-from engine.tables import tables_dir
+from engine.tables import TABLES_ENV, tables_dir
 from engine.variants import Color
 
 
@@ -121,7 +123,7 @@ def test_a_records_file_that_cannot_be_written_is_named_before_any_game(
     assert f"--records: cannot write {path}" in out.err and "game" not in out.out
 
 
-def test_a_side_plays_with_its_own_tables_folder(
+def test_a_tables_folder_is_set_inside_and_restored_after(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SHAX_TABLES_DIR", str(tmp_path / "shared"))
@@ -134,6 +136,24 @@ def test_a_side_plays_with_its_own_tables_folder(
     with tables_folder(str(tmp_path / "mine")):
         assert tables_dir() == tmp_path / "mine"
     assert tables_dir() != tmp_path / "mine"
+
+
+def test_each_side_chooses_its_moves_with_its_own_tables_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(TABLES_ENV, str(tmp_path / "shared"))
+    seen: dict[str, set[Path]] = {"a": set(), "b": set()}
+    real = arena.choose_action
+
+    def choose(variant: str, record: list[str], level: str, **kw: Any) -> Any:
+        seen["a" if level == "easy" else "b"].add(tables_dir())
+        return real(variant, record, level, **kw)
+
+    monkeypatch.setattr(arena, "choose_action", choose)
+    a = Player("easy", depth=1, tables=str(tmp_path / "a"))
+    b = Player("hard", depth=1)
+    arena.play_game("jar", a, b, Color.WHITE, [], seed=3, index=0)
+    assert seen == {"a": {tmp_path / "a"}, "b": {tmp_path / "shared"}}
 
 
 def test_a_tables_folder_that_is_not_there_is_named_before_any_game(
