@@ -293,7 +293,7 @@ class ShaxService:
 
         In the movement phase a bare point naming one of the player's movable stones
         (``a7``) is the first step of a two-step move: the answer is an ephemeral
-        ``DestinationControls`` (the same as :meth:`choose_stone`).
+        ``DestinationControls``: where that stone can go.
 
         Typed (no ``game_id``) by a player who is not playing the game in this channel, it
         answers their open puzzle, if they have one (:meth:`PuzzleDesk.meant`).
@@ -301,10 +301,6 @@ class ShaxService:
         if game_id is None and await self.puzzles.meant(user, place) is not None:
             return await self.puzzles.answer(user, place, action)
         return await self.turns.play(user, place, action, game_id, version, thinking=thinking)
-
-    async def choose_stone(self, user: User, game_id: int, version: int, src: str) -> Reply:
-        """The first step of a two-step move: where the stone on ``src`` can go."""
-        return await self.turns.choose_stone(user, game_id, version, src)
 
     async def legal_choices(self, user: User, place: Place, typed: str = "") -> list[Choice]:
         """Autocomplete for ``/shax move action:``: the legal actions starting with ``typed``,

@@ -164,7 +164,7 @@ class BoardControls:
     ``actions`` are every legal action; in the movement phase ``stones`` are the
     movable stones (value: the point; description: where each can go), for the
     two-step move a caller with a small select uses (:meth:`menu`): picking a stone
-    asks for its destination (``ShaxService.choose_stone`` answers with
+    asks for its destination (``ShaxService.play`` with the bare point answers with
     :class:`DestinationControls`). The buttons: Resign, Offer draw / Accept draw
     (while ``draw_offered_by`` is set), Decline draw (only while an offer stands),
     and Rematch once ``rematch`` is true (the game is over; then there are no

@@ -90,13 +90,6 @@ class Turns:
             row, events=events, finished=finished or bot_finished, viewer=user.id
         )
 
-    async def choose_stone(self, user: User, game_id: int, version: int, src: str) -> Reply:
-        """The first step of a two-step move: where the stone on ``src`` can go."""
-        k = self.kernel
-        row = await k.game(game_id)
-        k.check_turn(row, user, version)
-        return destinations(row, k.position(row), src.strip().lower())
-
     async def legal_choices(self, user: User, place: Place, typed: str = "") -> list[Choice]:
         """The legal actions starting with ``typed`` (none when there is no game here or it
         is not ``user``'s turn), for autocomplete."""

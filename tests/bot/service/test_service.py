@@ -289,12 +289,12 @@ async def test_more_moves_than_a_menu_holds_become_a_two_step_choice(
     assert menu.two_step
     assert [c.value for c in menu.choices] == ["a1", "a2", "b3"]
     assert words(menu.choices[2].description) == "to b2, c3"
-    ask = await service.choose_stone(AMINA, controls.game_id, controls.version, "b3")
+    ask = await service.play(AMINA, HERE, "b3", controls.game_id, controls.version)
     assert isinstance(ask.controls, DestinationControls) and ask.controls.src == "b3"
     done = await service.play(AMINA, HERE, "b3-c3", controls.game_id, controls.version)
     assert words(done.text).startswith("Amina moved b3-c3.")
     with pytest.raises(StaleBoard):
-        await service.choose_stone(BASHIR, controls.game_id, controls.version, "c1")
+        await service.play(BASHIR, HERE, "c1", controls.game_id, controls.version)
 
 
 async def test_board_is_a_fresh_live_board_and_remembers_the_message(
