@@ -52,6 +52,7 @@ import contextlib
 import contextvars
 import functools
 import gc
+import inspect
 import itertools
 import json
 import os
@@ -174,8 +175,9 @@ def _time_calls(spans: Spans) -> None:
         if getattr(engine, "_timed", False):
             return
         engine._timed = True  # type: ignore[attr-defined]
-        for attr in ("get_game", "update_game", "series", "set_board_message"):
-            timed_async(engine, attr, f"db.{attr}")
+        for attr, _ in inspect.getmembers(engine, inspect.iscoroutinefunction):
+            if not attr.startswith("_") and attr not in ("open", "close"):
+                timed_async(engine, attr, f"db.{attr}")
 
     after_open(time_database)
     timed_async(ShaxService, "tick", "service.tick (every 30 s)")

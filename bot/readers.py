@@ -16,12 +16,14 @@ what"):
    logs stay English.
 
 A person's language is their ``/shax language`` choice, else (on Discord, for their own
-requests) the locale their app sends when it is one of ours, else the server's.
+requests) the locale their app sends when it is one of ours, else the server's. The
+choices a reply was composed with (:attr:`~bot.service.replies.Reply.chosen`) are
+``known``: they are not asked for again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from shax_i18n import pick_language
@@ -30,21 +32,38 @@ if TYPE_CHECKING:
     from bot.service.facade import ShaxService
 
 
+NOTHING_KNOWN: Mapping[int, str | None] = {}
+
+
+async def chosen_language(
+    service: ShaxService, user_id: int, known: Mapping[int, str | None]
+) -> str | None:
+    """The language ``user_id`` chose, if any: from ``known``, else asked for."""
+    return known[user_id] if user_id in known else await service.chosen_language(user_id)
+
+
 async def requester_language(
-    service: ShaxService, user_id: int, guild_id: int | None, locale: str | None = None
+    service: ShaxService,
+    user_id: int,
+    guild_id: int | None,
+    locale: str | None = None,
+    known: Mapping[int, str | None] = NOTHING_KNOWN,
 ) -> str:
     """Rule 1 (and 3): the language of the person who asked."""
-    chosen = await service.chosen_language(user_id)
+    chosen = await chosen_language(service, user_id, known)
     return pick_language(chosen, locale, await service.server_language(guild_id))
 
 
 async def players_language(
-    service: ShaxService, players: Sequence[int], guild_id: int | None
+    service: ShaxService,
+    players: Sequence[int],
+    guild_id: int | None,
+    known: Mapping[int, str | None] = NOTHING_KNOWN,
 ) -> str:
     """Rule 2: the language both players chose (the one person's, against the bot), else
     the server's."""
     people = [p for p in dict.fromkeys(players) if p != service.bot_user.id]
-    chosen = {await service.chosen_language(p) for p in people}
+    chosen = {await chosen_language(service, p, known) for p in people}
     if len(chosen) == 1:
         (language,) = chosen
         if language is not None:

@@ -45,8 +45,10 @@ class Answers(Protocol):
         receipt: Said | None = ...,
     ) -> None: ...
 
-    async def reader(self, interaction: discord.Interaction[Any]) -> Translator:
-        """The language of the person who acted."""
+    async def reader(
+        self, interaction: discord.Interaction[Any], reply: Reply | None = ...
+    ) -> Translator:
+        """The language of the person who acted (known when ``reply`` was composed for them)."""
         ...
 
     async def message(self, interaction: discord.Interaction[Any], reply: Reply) -> DiscordMessage:

@@ -186,7 +186,7 @@ class Responder(InTime):
                 reply = await self._in_time(
                     interaction, self._drawing(interaction, call), interaction.response.defer
                 )
-                t = await self.reader(interaction)
+                t = await self.reader(interaction, reply)
                 done = voice(t).say(receipt or Said.message(DONE))
                 await self._click_reply(interaction, reply, placement, done)
             except Exception as error:
@@ -194,9 +194,12 @@ class Responder(InTime):
 
     # -- who reads it (bot/readers.py) -----------------------------------------------------
 
-    async def reader(self, interaction: discord.Interaction[Any]) -> Translator:
-        """The language of the person who acted (rule 1)."""
-        return await reader_of(self.service, interaction)
+    async def reader(
+        self, interaction: discord.Interaction[Any], reply: Reply | None = None
+    ) -> Translator:
+        """The language of the person who acted (rule 1), known when ``reply`` was
+        composed for them."""
+        return await reader_of(self.service, interaction, reply)
 
     async def voice_for(self, interaction: discord.Interaction[Any], reply: Reply) -> Voice:
         """The voice of ``reply`` (rules 1 and 2)."""

@@ -23,12 +23,16 @@ VOICES = "shax_voices"
 """Where an interaction keeps the voices it has worked out (``interaction.extras``)."""
 
 
-async def reader_of(service: ShaxService, interaction: discord.Interaction[Any]) -> Translator:
-    """The language of the person who acted (rule 1): their choice, else their Discord
-    app's when it is one of ours, else the server's."""
+async def reader_of(
+    service: ShaxService, interaction: discord.Interaction[Any], reply: Reply | None = None
+) -> Translator:
+    """The language of the person who acted (rule 1): their choice (known when ``reply``
+    was composed for them), else their Discord app's when it is one of ours, else the
+    server's."""
+    known = dict(reply.chosen) if reply is not None else {}
     try:
         language = await requester_language(
-            service, interaction.user.id, interaction.guild_id, str(interaction.locale)
+            service, interaction.user.id, interaction.guild_id, str(interaction.locale), known
         )
     except Exception:  # the language is a nicety: never a reason to fail an answer
         log.warning("Could not read the language of user %s", interaction.user.id)
@@ -46,19 +50,17 @@ async def voice_of(
     found = voices.get(reply.players)
     if found is None:
         if reply.players:
-            t = translator(await game_language(service, reply.players, interaction.guild_id))
+            t = translator(await game_language(service, reply, interaction.guild_id))
         else:
-            t = await reader_of(service, interaction)
+            t = await reader_of(service, interaction, reply)
         found = voices[reply.players] = voice(t)
     return found
 
 
-async def game_language(
-    service: ShaxService, players: tuple[int, ...], guild_id: int | None
-) -> str | None:
+async def game_language(service: ShaxService, reply: Reply, guild_id: int | None) -> str | None:
     """The language of a game's messages (rule 2); ``None`` when it cannot be read."""
     try:
-        return await players_language(service, players, guild_id)
+        return await players_language(service, reply.players, guild_id, dict(reply.chosen))
     except Exception:  # the language is a nicety: never a reason to fail an answer
-        log.warning("Could not read the language of the players %s", players)
+        log.warning("Could not read the language of the players %s", reply.players)
         return None

@@ -31,6 +31,7 @@ from bot.service.replies import (
 from bot.service.streaks import Series
 from bot.storage import Finished, GameRow
 from engine import Color, Kind, Outcome, Position, Variant
+from shax_i18n.codes import language_code
 
 if TYPE_CHECKING:
     from bot.service.rating_replies import RatingReplies
@@ -43,6 +44,8 @@ THEMES = ("dark", "light")
 """The looks a player can choose for the boards they ask for (``/shax theme``)."""
 THEME_PREF = "theme"
 """The player preference (``Storage.player_prefs``) that holds a player's theme."""
+LANGUAGE_PREF = "language"
+"""The player preference ``/shax language`` sets."""
 Offload = Callable[..., Awaitable[Any]]
 """``run(fn, *args)`` draws a picture away from the event loop: ``asyncio.to_thread``
 by default, worker processes (``bot.workers.pictures.PicturePool.run``) in the running bot."""
@@ -97,6 +100,12 @@ class Composer:
         ratings = (
             await self.ratings.on_board(row, finished) if self.ratings is not None else ("", "")
         )
+        # The players' and the viewer's choices in one read: the picture's theme, and the
+        # languages the adapter speaks the reply in.
+        readers = [s.user_id for s in (white, black) if not s.is_bot]
+        prefs = await self.kernel.storage.players_prefs(
+            [*readers, *([] if viewer is None else [viewer])]
+        )
         view = renderer.BoardView(
             white_name=row.white_name,
             black_name=row.black_name,
@@ -105,7 +114,7 @@ class Composer:
             series_color=_holder_color(series, white_key),
             series_stones=series.stones,
             outcome=outcome if outcome != position.outcome else None,
-            theme=await self.theme_of(viewer),
+            theme=self._theme(prefs.get(viewer) if viewer is not None else None),
         )
         parts = [intro] if intro is not None else []
         if events:
@@ -165,6 +174,7 @@ class Composer:
             mentions=tuple(dict.fromkeys(mentions)),
             result=result,
             players=(row.white_id, row.black_id),
+            chosen=tuple((u, language_code(p.get(LANGUAGE_PREF))) for u, p in prefs.items()),
         )
 
     def _picture(
@@ -201,11 +211,13 @@ class Composer:
 
     async def theme_of(self, user_id: int | None) -> str:
         """The theme ``user_id`` chose, else the default."""
-        if user_id is not None:
-            chosen = (await self.kernel.storage.player_prefs(user_id)).get(THEME_PREF)
-            if chosen in THEMES:
-                return chosen
-        return self.default_theme
+        prefs = None if user_id is None else await self.kernel.storage.player_prefs(user_id)
+        return self._theme(prefs)
+
+    def _theme(self, prefs: dict[str, str] | None) -> str:
+        """The theme chosen in a player's ``prefs``, else the default."""
+        chosen = (prefs or {}).get(THEME_PREF)
+        return chosen if chosen in THEMES else self.default_theme
 
     async def rules(self, variant: Variant) -> Reply:
         """The rules in short, with a picture of the empty board and its point names (kept

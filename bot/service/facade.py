@@ -32,6 +32,7 @@ from bot.service.bot_turns import ActionChooser, BotPlayer
 from bot.service.challenges import Challenges
 from bot.service.clock import TurnClock, everything
 from bot.service.compose import (
+    LANGUAGE_PREF,
     THEME_PREF,
     THEMES,
     BoardRenderer,
@@ -70,9 +71,6 @@ from bot.workers.ai import AIPool
 from bot.workers.pictures import PicturePool
 from engine.analysis import REVIEW_DEPTH
 from shax_i18n.codes import DEFAULT_LANGUAGE, LANGUAGES, language_code
-
-LANGUAGE_PREF = "language"
-"""The player preference ``/shax language`` sets."""
 
 if TYPE_CHECKING:
     from bot.config import Settings

@@ -281,7 +281,9 @@ class Reply:
     players of the game (or challenge) the message belongs to: a game's message speaks
     their language when both chose the same, else the server's; a reply without
     ``players`` answers whoever asked, in their language (docs/ARCHITECTURE.md, "Who
-    reads what").
+    reads what"). ``chosen`` are the languages the people it was composed for chose
+    (user id, language code or ``None``), read with it, so that the adapter speaking it
+    does not ask for them again.
     ``live_board`` means this message is the game's live board: the adapter updates
     the board message (the clicked message, or ``board_message_id`` when it is
     known) rather than posting a new one, and reports the id of a newly posted board
@@ -303,6 +305,7 @@ class Reply:
     mentions: tuple[int, ...] = ()
     result: Result | None = None
     players: tuple[int, ...] = ()
+    chosen: tuple[tuple[int, str | None], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -61,8 +61,8 @@ SERIES = select(series).where(
     series.c.a == bindparam("a"),
     series.c.b == bindparam("b"),
 )
-PREFERENCES = select(player_prefs.c.key, player_prefs.c.value).where(
-    player_prefs.c.user_id == bindparam("user_id")
+PREFERENCES = select(player_prefs.c.user_id, player_prefs.c.key, player_prefs.c.value).where(
+    player_prefs.c.user_id.in_(bindparam("user_ids", expanding=True))
 )
 
 

@@ -11,7 +11,7 @@ and its version then grows by one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -375,8 +375,16 @@ class Storage(ChallengesAndStandings, RatingStore, PuzzleStore):
 
     async def player_prefs(self, user_id: int) -> dict[str, str]:
         """A player's chosen preferences (language, theme), by name."""
-        rows = await self._rows(PREFERENCES, user_id=user_id)
-        return {str(r["key"]): str(r["value"]) for r in rows}
+        return (await self.players_prefs([user_id]))[user_id]
+
+    async def players_prefs(self, user_ids: Iterable[int]) -> dict[int, dict[str, str]]:
+        """The chosen preferences of several players in one statement: user id → the
+        player's preferences by name (empty for one who chose none)."""
+        found: dict[int, dict[str, str]] = {user_id: {} for user_id in user_ids}
+        if found:
+            for r in await self._rows(PREFERENCES, user_ids=list(found)):
+                found[int(r["user_id"])][str(r["key"])] = str(r["value"])
+        return found
 
     async def set_player_pref(self, user_id: int, key: str, value: str | None) -> None:
         """Set a player's preference; ``None`` forgets it (one statement: the last of

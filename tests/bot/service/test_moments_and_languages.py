@@ -3,6 +3,7 @@ language their reader reads; ``/shax language`` remembered."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -178,3 +179,30 @@ async def test_the_settings_answer_in_the_askers_language(service: ShaxService) 
     assert words(refused.value.message, "so").startswith(
         "`blue` kama mid aha doorashooyinka midabada shaxda"
     )
+
+
+async def test_a_board_carries_its_readers_choices_read_in_one_statement(
+    service: ShaxService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await service.set_language(AMINA, "so")
+    await start_game(service)
+    reads: list[list[int]] = []
+    read = service.storage.players_prefs
+
+    async def counted(user_ids: Iterable[int]) -> dict[int, dict[str, str]]:
+        reads.append(list(user_ids))
+        return await read(user_ids)
+
+    monkeypatch.setattr(service.storage, "players_prefs", counted)
+    board = await service.play(AMINA, HERE, "d7")
+    assert reads == [[AMINA.id, BASHIR.id, AMINA.id]]
+    assert dict(board.chosen) == {AMINA.id: "so", BASHIR.id: None}
+    # Whoever speaks the board (the players' language, the clicker's) asks nothing more.
+    known = dict(board.chosen)
+    assert await players_language(service, board.players, GUILD, known) == "en"
+    assert await requester_language(service, AMINA.id, GUILD, "en-US", known) == "so"
+    assert len(reads) == 1
+    # Without it they ask: Bashir's choice, made since, is heard.
+    await service.set_language(BASHIR, "so")
+    assert await players_language(service, board.players, GUILD) == "so"
+    assert len(reads) == 3
