@@ -95,16 +95,22 @@ class Composer:
         position = self.kernel.position(row)
         white, black = side(row, Color.WHITE), side(row, Color.BLACK)
         white_key = series_key(row, white)
-        series = await self.kernel.storage.series(row.guild_id, white_key, series_key(row, black))
         outcome = row_outcome(row)
-        ratings = (
-            await self.ratings.on_board(row, finished) if self.ratings is not None else ("", "")
-        )
-        # The players' and the viewer's choices in one read: the picture's theme, and the
-        # languages the adapter speaks the reply in.
+        # Beside the board, in one trip: the series, the ratings, and the players' and the
+        # viewer's choices (the picture's theme, the languages the reply is spoken in).
         readers = [s.user_id for s in (white, black) if not s.is_bot]
-        prefs = await self.kernel.storage.players_prefs(
-            [*readers, *([] if viewer is None else [viewer])]
+        rated = self.ratings.to_read(row, finished) if self.ratings is not None else None
+        beside = await self.kernel.storage.beside_board(
+            row.guild_id,
+            (white_key, series_key(row, black)),
+            [*readers, *([] if viewer is None else [viewer])],
+            rated,
+        )
+        series, prefs = beside.series, beside.prefs
+        ratings = (
+            self.ratings.on_board(row, finished, beside.ratings)
+            if self.ratings is not None
+            else ("", "")
         )
         view = renderer.BoardView(
             white_name=row.white_name,
@@ -131,9 +137,9 @@ class Composer:
             )
             if finished is not None:
                 parts.append(_streak_change(row, outcome, finished))
-                rated = self.ratings.changes(row, finished) if self.ratings is not None else None
-                if rated is not None:
-                    parts.append(rated)
+                changes = self.ratings.changes(row, finished) if self.ratings else None
+                if changes is not None:
+                    parts.append(changes)
             holder = _holder_color(series, white_key)
             if holder is not None:
                 parts.append(Said("series_holder", side(row, holder).name, series.stones))

@@ -9,7 +9,7 @@ the rule in :mod:`bot.service.ratings`); this part only reads them, except
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime
 
 import renderer
@@ -55,18 +55,27 @@ class RatingReplies:
         self._run_picture = run_picture
         self._render_history = render_history
 
-    async def on_board(self, row: GameRow, finished: Finished | None = None) -> tuple[str, str]:
-        """White's and black's ratings as the board picture shows them (a bot's level's
-        rating; ``""`` in an unrated variant). The people's ratings are read, except
-        those the game's finish (``finished``) has just written."""
+    @staticmethod
+    def to_read(row: GameRow, finished: Finished | None = None) -> tuple[str, list[int]] | None:
+        """The ratings a board of ``row`` shows that are to be read: its family and its
+        people, but those the game's finish (``finished``) has just written; ``None`` in
+        an unrated variant."""
         family = family_of(row.variant)
         if family is None:
+            return None
+        written = {} if finished is None else finished.ratings
+        return family, [user for user in people_of(row).values() if user not in written]
+
+    def on_board(
+        self, row: GameRow, finished: Finished | None, read: Mapping[int, StoredRating]
+    ) -> tuple[str, str]:
+        """White's and black's ratings as the board picture shows them (a bot's level's
+        rating; ``""`` in an unrated variant), from the ratings ``read`` as
+        :meth:`to_read` asks and those the game's finish (``finished``) has just written."""
+        if family_of(row.variant) is None:
             return "", ""
-        known = {} if finished is None else {u: a for u, (_, a) in finished.ratings.items()}
-        unknown = [user for user in people_of(row).values() if user not in known]
-        stored = known | (
-            await self.storage.ratings(row.guild_id, family, unknown) if unknown else {}
-        )
+        written = {} if finished is None else {u: a for u, (_, a) in finished.ratings.items()}
+        stored = {**read, **written}
         now = self.now()
         shown = []
         for color in Color:

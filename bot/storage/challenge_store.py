@@ -27,17 +27,15 @@ from bot.storage.rows import (
     challenge_row,
     game_row,
     guild_key,
-    series_keys,
-    series_of,
     tally_of,
 )
 from bot.storage.statements import (
     ACTIVE,
     OPEN,
     RANKED,
-    SERIES,
     Statements,
     channel_lock,
+    series_in,
 )
 from bot.storage.tables import (
     challenges,
@@ -186,5 +184,4 @@ class ChallengesAndStandings(Statements):
 
     async def series(self, guild_id: int | None, x: str, y: str) -> Series:
         """The series between two keys on a server (empty if they never played)."""
-        a, b = series_keys(x, y)
-        return series_of(await self._row(SERIES, guild=guild_key(guild_id), a=a, b=b))
+        return await self._d.run(series_in, guild_id, x, y)

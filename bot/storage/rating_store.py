@@ -23,7 +23,7 @@ from bot.storage.rows import (
     guild_key,
     rating_of,
 )
-from bot.storage.statements import Statements
+from bot.storage.statements import Statements, ratings_in
 from bot.storage.tables import game_ratings, games, ratings
 
 RATINGS_LOCK = "shax:ratings"
@@ -56,11 +56,6 @@ def change_row(change: RatingChange) -> dict[str, Any]:
     }
 
 
-OF_USERS = select(ratings).where(
-    ratings.c.guild_id == bindparam("guild"),
-    ratings.c.family == bindparam("family"),
-    ratings.c.user_id.in_(bindparam("users", expanding=True)),
-)
 RANKED = (
     select(ratings)
     .where(
@@ -94,11 +89,7 @@ class RatingStore(Statements):
         self, guild_id: int | None, family: str, user_ids: Sequence[int]
     ) -> dict[int, StoredRating]:
         """The stored ratings of those of ``user_ids`` rated in ``family`` on a server."""
-        rows = await self._rows(
-            OF_USERS, guild=guild_key(guild_id), family=family, users=list(user_ids)
-        )
-        found = {int(r["user_id"]): rating_of(r) for r in rows}
-        return {user: rating for user, rating in found.items() if rating is not None}
+        return await self._d.run(ratings_in, guild_id, family, user_ids)
 
     async def rating_history(
         self, guild_id: int | None, family: str, user_id: int

@@ -18,6 +18,7 @@ from bot.standings import TALLY_FIELDS, Series, Standings, StoredRating, Tally
 
 __all__ = [
     "AiColor",
+    "BesideBoard",
     "ChallengeRow",
     "ChallengeStatus",
     "Finished",
@@ -218,6 +219,17 @@ class RatingChange:
     name: str
     before: StoredRating | None
     after: StoredRating
+
+
+@dataclass(frozen=True)
+class BesideBoard:
+    """What a board shows beside its game (:meth:`Storage.beside_board`): the players'
+    series, the preferences of its readers (user id → by name) and the people's stored
+    ratings (only of those asked for who have one)."""
+
+    series: Series
+    prefs: dict[int, dict[str, str]]
+    ratings: dict[int, StoredRating]
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ runs, built once, and how a statement or a transaction runs on the dialect."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -18,7 +18,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.sql.dml import ReturningUpdate
 
-from bot.standings import SERIES_FIELDS, TALLY_FIELDS, Series, Tally
+from bot.standings import SERIES_FIELDS, TALLY_FIELDS, Series, StoredRating, Tally
 from bot.storage.dialects import Dialect
 from bot.storage.rows import (
     ChallengeRow,
@@ -29,12 +29,17 @@ from bot.storage.rows import (
     NewGame,
     challenge_row,
     game_row,
+    guild_key,
+    rating_of,
+    series_keys,
+    series_of,
 )
 from bot.storage.tables import (
     Moment,
     challenges,
     games,
     player_prefs,
+    ratings,
     series,
     tallies,
 )
@@ -60,6 +65,11 @@ SERIES = select(series).where(
     series.c.guild_id == bindparam("guild"),
     series.c.a == bindparam("a"),
     series.c.b == bindparam("b"),
+)
+OF_USERS = select(ratings).where(
+    ratings.c.guild_id == bindparam("guild"),
+    ratings.c.family == bindparam("family"),
+    ratings.c.user_id.in_(bindparam("users", expanding=True)),
 )
 PREFERENCES = select(player_prefs.c.user_id, player_prefs.c.key, player_prefs.c.value).where(
     player_prefs.c.user_id.in_(bindparam("user_ids", expanding=True))
@@ -171,6 +181,37 @@ class Statements:
 def rows_of(conn: Connection, statement: Any, values: dict[str, Any]) -> list[RowMapping]:
     result = conn.execute(statement, values)
     return list(result.mappings()) if result.returns_rows else []
+
+
+# -- the reads beside a board (one trip: Storage.beside_board) ---------------------------
+
+
+def series_in(conn: Connection, guild_id: int | None, x: str, y: str) -> Series:
+    """The series between two keys on a server (empty if they never played)."""
+    a, b = series_keys(x, y)
+    rows = rows_of(conn, SERIES, {"guild": guild_key(guild_id), "a": a, "b": b})
+    return series_of(rows[0] if rows else None)
+
+
+def ratings_in(
+    conn: Connection, guild_id: int | None, family: str, user_ids: Sequence[int]
+) -> dict[int, StoredRating]:
+    """The stored ratings of those of ``user_ids`` rated in ``family`` on a server."""
+    if not user_ids:
+        return {}
+    values = {"guild": guild_key(guild_id), "family": family, "users": list(user_ids)}
+    found = {int(r["user_id"]): rating_of(r) for r in rows_of(conn, OF_USERS, values)}
+    return {user: rating for user, rating in found.items() if rating is not None}
+
+
+def prefs_in(conn: Connection, user_ids: Iterable[int]) -> dict[int, dict[str, str]]:
+    """The chosen preferences of players: user id → their preferences by name (empty for
+    one who chose none)."""
+    found: dict[int, dict[str, str]] = {user_id: {} for user_id in user_ids}
+    if found:
+        for r in rows_of(conn, PREFERENCES, {"user_ids": list(found)}):
+            found[int(r["user_id"])][str(r["key"])] = str(r["value"])
+    return found
 
 
 def channel_lock(channel_id: int) -> str:

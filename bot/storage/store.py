@@ -34,6 +34,7 @@ from bot.storage.migrations import SCHEMA_VERSION, upgrade
 from bot.storage.puzzle_store import PuzzleStore
 from bot.storage.rating_store import RatingStore
 from bot.storage.rows import (
+    BesideBoard,
     Finished,
     GameResult,
     GameRow,
@@ -55,11 +56,13 @@ from bot.storage.statements import (
     GAME,
     MOVED,
     PLAYING_IN,
-    PREFERENCES,
     SERIES,
     WARNED,
     SettingsChange,
     fields,
+    prefs_in,
+    ratings_in,
+    series_in,
 )
 from bot.storage.tables import (
     NUMBERED,
@@ -380,11 +383,27 @@ class Storage(ChallengesAndStandings, RatingStore, PuzzleStore):
     async def players_prefs(self, user_ids: Iterable[int]) -> dict[int, dict[str, str]]:
         """The chosen preferences of several players in one statement: user id → the
         player's preferences by name (empty for one who chose none)."""
-        found: dict[int, dict[str, str]] = {user_id: {} for user_id in user_ids}
-        if found:
-            for r in await self._rows(PREFERENCES, user_ids=list(found)):
-                found[int(r["user_id"])][str(r["key"])] = str(r["value"])
-        return found
+        return await self._d.run(prefs_in, user_ids)
+
+    async def beside_board(
+        self,
+        guild_id: int | None,
+        pair: tuple[str, str],
+        readers: Iterable[int],
+        rated: tuple[str, Sequence[int]] | None = None,
+    ) -> BesideBoard:
+        """What a board shows beside its game, in one trip to the database: the series of
+        ``pair`` (two series keys), the preferences of its ``readers`` and, when ``rated``
+        names a family and players, their stored ratings in it."""
+
+        def read(conn: Connection) -> BesideBoard:
+            return BesideBoard(
+                series=series_in(conn, guild_id, *pair),
+                prefs=prefs_in(conn, readers),
+                ratings={} if rated is None else ratings_in(conn, guild_id, *rated),
+            )
+
+        return await self._d.run(read)
 
     async def set_player_pref(self, user_id: int, key: str, value: str | None) -> None:
         """Set a player's preference; ``None`` forgets it (one statement: the last of

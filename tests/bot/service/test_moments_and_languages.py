@@ -3,8 +3,9 @@ language their reader reads; ``/shax language`` remembered."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
@@ -19,6 +20,7 @@ from tests.bot.conftest import AMINA, BASHIR, BOT, GUILD, HERE, FakeClock, start
 from tests.services import open_service, words
 
 EN, SO = translator("en"), translator("so")
+T = TypeVar("T")
 LABA_QAAD_RECORD = ["d7", "c5", "g7", "e5", "a4", "c3", "a1", "e3"]
 """White's next placement, a7, completes a7 d7 g7 and a1 a4 a7 at once."""
 FAR_BLACK = "c3 e3 d1"
@@ -181,28 +183,34 @@ async def test_the_settings_answer_in_the_askers_language(service: ShaxService) 
     )
 
 
-async def test_a_board_carries_its_readers_choices_read_in_one_statement(
+async def test_a_board_carries_its_readers_choices_read_in_one_trip(
     service: ShaxService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await service.set_language(AMINA, "so")
     await start_game(service)
-    reads: list[list[int]] = []
-    read = service.storage.players_prefs
-
-    async def counted(user_ids: Iterable[int]) -> dict[int, dict[str, str]]:
-        reads.append(list(user_ids))
-        return await read(user_ids)
-
-    monkeypatch.setattr(service.storage, "players_prefs", counted)
+    storage = service.storage
+    trips: list[str] = []
+    for name in ("beside_board", "players_prefs", "player_prefs", "series", "ratings"):
+        monkeypatch.setattr(storage, name, counted(getattr(storage, name), name, trips))
     board = await service.play(AMINA, HERE, "d7")
-    assert reads == [[AMINA.id, BASHIR.id, AMINA.id]]
+    assert trips == ["beside_board"]
     assert dict(board.chosen) == {AMINA.id: "so", BASHIR.id: None}
     # Whoever speaks the board (the players' language, the clicker's) asks nothing more.
     known = dict(board.chosen)
     assert await players_language(service, board.players, GUILD, known) == "en"
     assert await requester_language(service, AMINA.id, GUILD, "en-US", known) == "so"
-    assert len(reads) == 1
+    assert trips == ["beside_board"]
     # Without it they ask: Bashir's choice, made since, is heard.
     await service.set_language(BASHIR, "so")
     assert await players_language(service, board.players, GUILD) == "so"
-    assert len(reads) == 3
+    assert trips[1:] == ["player_prefs", "players_prefs"] * 2  # one read for each player
+
+
+def counted(
+    call: Callable[..., Awaitable[T]], name: str, trips: list[str]
+) -> Callable[..., Awaitable[T]]:
+    async def counting(*args: Any, **kwargs: Any) -> T:
+        trips.append(name)
+        return await call(*args, **kwargs)
+
+    return counting

@@ -186,12 +186,16 @@ async def test_the_board_shows_each_players_rating(service: ShaxService) -> None
         drawn.append(view)
         return b"png"
 
-    async def counted(guild: int | None, family: str, users: list[int]) -> object:
-        reads.append(list(users))
-        return await read(guild, family, users)
+    beside = service.storage.beside_board
+
+    async def counted(
+        guild: int | None, pair: object, readers: object, rated: tuple[str, list[int]] | None
+    ) -> object:
+        reads.append(list(rated[1]) if rated is not None else [])
+        return await beside(guild, pair, readers, rated)  # type: ignore[arg-type]
 
     service.composer._render_board = render
-    service.storage.ratings = counted  # type: ignore[method-assign,assignment]
+    service.storage.beside_board = counted  # type: ignore[method-assign,assignment]
     await service.play_bot(AMINA, HERE, "medium", "shax", "me")
     await files(await service.board(AMINA, HERE))
     view = drawn[-1]
@@ -204,7 +208,7 @@ async def test_the_board_shows_each_players_rating(service: ShaxService) -> None
     await service.play(BASHIR if first == AMINA else AMINA, HERE, "a7")
     reads.clear()
     await files(await service.resign(BASHIR, HERE))
-    assert reads == []  # the finish's own ratings are shown, not read again
+    assert reads == [[]]  # the finish's own ratings are shown, not read again
     after = await read(GUILD, "shax", [AMINA.id, BASHIR.id])
     view = drawn[-1]
     shown = {view.white_name: view.white_rating, view.black_name: view.black_rating}  # type: ignore[attr-defined]

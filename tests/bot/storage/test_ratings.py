@@ -11,6 +11,9 @@ import sys
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bot.service.kernel import row_outcome
 from bot.service.rating_replies import recompute
@@ -184,3 +187,32 @@ async def test_two_games_of_one_player_resigned_at_once_in_two_bot_processes_bot
         before = await first.storage.export_rows("ratings")
         await recompute(first.storage)
         assert await first.storage.export_rows("ratings") == before
+
+
+async def test_what_a_board_shows_beside_it_is_read_in_one_trip_as_each_read_alone(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = await start(storage, 7, AMINA, BASHIR)
+    await finish(storage, game, AMINA)
+    await storage.set_player_pref(AMINA, "language", "so")
+    await storage.set_player_pref(AMINA, "theme", "light")
+    pair = (f"u:{AMINA}", f"u:{BASHIR}")
+    trips = 0
+    run = storage._d.run
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal trips
+        trips += 1
+        return await run(*args, **kwargs)
+
+    monkeypatch.setattr(storage._d, "run", counted)
+    beside = await storage.beside_board(1, pair, [AMINA, CAWO], ("shax", [AMINA, BASHIR, CAWO]))
+    assert trips == 1
+    assert beside.series == await storage.series(1, *pair) and beside.series.games == 1
+    assert beside.prefs == {AMINA: {"language": "so", "theme": "light"}, CAWO: {}}
+    assert beside.prefs == await storage.players_prefs([AMINA, CAWO])
+    assert set(beside.ratings) == {AMINA, BASHIR}
+    assert beside.ratings == await storage.ratings(1, "shax", [AMINA, BASHIR, CAWO])
+    # Nothing rated to read, nobody to ask: the series alone.
+    alone = await storage.beside_board(2, pair, [], None)
+    assert alone.series.games == 0 and alone.prefs == {} and alone.ratings == {}
