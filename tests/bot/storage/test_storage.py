@@ -326,6 +326,26 @@ async def test_a_file_named_with_url_characters_is_that_file(tmp_path: Path) -> 
         assert raw.execute("SELECT id FROM games").fetchall() == [(game.id,)]
 
 
+async def test_the_parts_of_aiosqlite_a_call_runs_on_are_there(tmp_path: Path) -> None:
+    """A storage call runs whole in aiosqlite's thread through three of its private parts
+    (``bot/storage/dialects.py``); pyproject bounds the versions, and this says which
+    parts, should a new version change them."""
+    import threading
+
+    driver = await aiosqlite.connect(tmp_path / "a.db")
+    try:
+        raw = driver._conn
+        assert isinstance(raw, sqlite3.Connection)
+        thread = await driver._execute(threading.get_ident)
+        assert thread != threading.get_ident()
+        assert await driver._execute(lambda: raw.execute("SELECT 41 + 1").fetchone()) == (42,)
+    finally:
+        await driver.close()
+    assert driver._connection is None
+    with pytest.raises(ValueError):
+        await driver._execute(threading.get_ident)
+
+
 async def test_each_sqlite_call_is_one_trip_to_its_thread(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
