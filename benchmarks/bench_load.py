@@ -702,6 +702,8 @@ async def run_configuration(args: argparse.Namespace, configuration: Configurati
             experiments += ["--ack-budget", str(args.ack_budget)]
         if args.db_sync is not None:
             experiments += ["--db-sync", args.db_sync]
+        if args.profile and configuration.tree == ROOT:
+            experiments += ["--profile"]
         processes: list[asyncio.subprocess.Process] = []
         logs = []
         for number in range(processes_count):
@@ -830,6 +832,8 @@ async def run_configuration(args: argparse.Namespace, configuration: Configurati
         f"actions ({unsure} games with an unanswered action not checked)"
     )
     report_spans(recorder.phases, spans)
+    if args.profile and configuration.tree == ROOT:
+        report_profile(workdir / "stats-0.pstats")
     failed = False
     for process, log_path in zip(processes, logs, strict=True):
         bot_log = log_path.read_text(errors="replace")
@@ -1070,16 +1074,42 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=1,
         help="run every configuration this many times, interleaved, and compare the medians",
     )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="profile this revision's first bot process (cProfile: it runs slower) and print "
+        "where its processor time went",
+    )
     parser.add_argument("--serve-bot", type=Path, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
+
+
+def report_profile(path: Path, lines: int = 30) -> None:
+    """Where the first bot process spent its processor time (``--profile``), both phases."""
+    import pstats
+
+    if not path.exists():
+        print(f"no profile at {path}")
+        return
+    print(f"\nthe first bot process's own time, by function ({path}):")
+    pstats.Stats(str(path)).sort_stats("tottime").print_stats(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.serve_bot is not None:
+        profile = None
+        if args.profile:
+            import cProfile
+
+            profile = cProfile.Profile()
+            profile.enable()
         serve_bot(
             args.serve_bot, ack_budget=args.ack_budget, ai_nice=args.ai_nice, db_sync=args.db_sync
         )
+        if profile is not None:
+            profile.disable()
+            profile.dump_stats(args.serve_bot.with_suffix(".pstats"))
         return 0
     return asyncio.run(run(args))
 
