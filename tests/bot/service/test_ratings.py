@@ -32,6 +32,7 @@ from tests.bot.conftest import (
     on_turn,
     start_game,
 )
+from tests.bot.storage.conftest import spoil_ratings
 from tests.services import files, words
 
 WHEN = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
@@ -267,6 +268,7 @@ async def test_recomputing_through_the_service_gives_the_stored_ratings_again(
     await service.play(AMINA, HERE, "a1")
     await service.resign(AMINA, HERE)
     stored = {t: await service.storage.export_rows(t) for t in ("ratings", "game_ratings")}
+    await spoil_ratings(service.storage)
     changes = await recompute(service.storage)
     assert len(changes) == 7
     assert {t: await service.storage.export_rows(t) for t in stored} == stored

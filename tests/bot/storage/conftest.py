@@ -17,6 +17,7 @@ from typing import Any
 
 import asyncpg
 import pytest
+from sqlalchemy import Connection
 
 from bot.service.ratings import after_game, current
 from bot.service.streaks import Result, standings_after
@@ -128,3 +129,15 @@ def rated(scores: Mapping[int, float], family: str = "shax") -> tuple[str, RateG
         }
 
     return family, rate
+
+
+async def spoil_ratings(storage: Storage) -> None:
+    """Wrong figures in every stored rating and no rated game's row: a recomputation that
+    writes nothing leaves them so."""
+    from bot.storage.tables import game_ratings, ratings
+
+    def spoil(conn: Connection) -> None:
+        conn.execute(ratings.update().values(rating=1000.0, deviation=50.0, games=0))
+        conn.execute(game_ratings.delete())
+
+    await storage._d.run(spoil)

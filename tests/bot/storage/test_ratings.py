@@ -20,7 +20,7 @@ from bot.service.rating_replies import recompute
 from bot.service.ratings import rerate
 from bot.service.replies import Place, User
 from bot.storage import Finished, GameRow, Storage
-from tests.bot.storage.conftest import new_game, rated, scored
+from tests.bot.storage.conftest import new_game, rated, scored, spoil_ratings
 from tests.services import FakeClock, open_service
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -116,6 +116,7 @@ async def test_recomputing_gives_the_stored_figures_again(storage: Storage) -> N
     ratings_before = await storage.export_rows("ratings")
     games_before = await storage.export_rows("game_ratings")
     assert len(games_before) == 12
+    await spoil_ratings(storage)
 
     changes = await storage.recompute_ratings(
         lambda finished: rerate([(g, outcome) for g in finished if (outcome := row_outcome(g))])
@@ -185,6 +186,7 @@ async def test_two_games_of_one_player_resigned_at_once_in_two_bot_processes_bot
         history = await first.storage.rating_history(1, "shax", AMINA)
         assert len(history) == 2 and history[-1][1] == stored.rating
         before = await first.storage.export_rows("ratings")
+        await spoil_ratings(first.storage)
         await recompute(first.storage)
         assert await first.storage.export_rows("ratings") == before
 
