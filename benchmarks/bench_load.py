@@ -40,6 +40,9 @@ Afterwards every game between people is read back from the database: its stored 
 must be the one of the last board its players were shown (lower: an acknowledged action
 was lost; higher: an action was applied that nobody saw answered, such as a doubled one).
 
+``--profile`` profiles this revision's first bot process (cProfile, so it runs slower
+than measured without) and prints where its processor time went.
+
 ``--ai-nice`` and ``--ack-budget`` are experiments: they change the bot process (AI
 workers at a lower priority; defer sooner) to show what a fix would buy.
 """
