@@ -24,11 +24,10 @@ from bot.storage.rows import (
     rating_of,
 )
 from bot.storage.statements import Statements, ratings_in
-from bot.storage.tables import game_ratings, games, ratings
+from bot.storage.tables import GLICKO, game_ratings, games, ratings
 
 RATINGS_LOCK = "shax:ratings"
 """Held shared by every rated game's finish, alone by a recomputation of all ratings."""
-GLICKO = ("rating", "deviation", "volatility")
 TICK = timedelta(microseconds=1)
 
 Rerate = Callable[[Sequence[GameRow]], list[RatingChange]]

@@ -231,9 +231,14 @@ hints = Table(
 )
 
 
+GLICKO = ("rating", "deviation", "volatility")
+"""A Glicko-2 rating's three numbers, as columns are named (with a suffix in a rated
+game's row: ``rating_before``)."""
+
+
 def _glicko(suffix: str = "") -> tuple[Column[Any], ...]:
     """A Glicko-2 rating's three numbers (empty for a player never rated)."""
-    return tuple(Column(f"{name}{suffix}", Float) for name in ("rating", "deviation", "volatility"))
+    return tuple(Column(f"{name}{suffix}", Float) for name in GLICKO)
 
 
 ratings = Table(
