@@ -72,11 +72,17 @@ class Terminal:
         os.write(self.fd, keys.encode())
 
     def wait_exit(self) -> int:
+        """The console's exit status, once it has ended (and shown all it had to show)."""
         deadline = time.monotonic() + WAIT
         while self._read(deadline):
             pass
-        _, status = os.waitpid(self.pid, 0)
-        return os.waitstatus_to_exitcode(status)
+        while True:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                return os.waitstatus_to_exitcode(status)
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the console never ended:\n{self.text}")
+            self._read(time.monotonic() + 0.1)
 
     def close(self) -> None:
         try:
