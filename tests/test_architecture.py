@@ -118,3 +118,16 @@ def test_the_renderers_public_api() -> None:
         "REPLAY_FILENAME",
     ):
         assert hasattr(renderer, name)
+
+
+def test_no_deadline_is_kept_with_wait_for() -> None:
+    """``asyncio.wait_for`` on Python 3.11 returns an answer that arrives as its task is
+    cancelled and drops the cancellation (Ctrl-C or a shutdown then never ends the wait's
+    owner); deadlines are kept with ``asyncio.timeout``."""
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "wait_for":
+                owner = node.value
+                assert not (isinstance(owner, ast.Name) and owner.id == "asyncio"), (
+                    f"{path.relative_to(ROOT)}:{node.lineno} uses asyncio.wait_for"
+                )

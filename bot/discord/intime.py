@@ -70,7 +70,8 @@ class InTime:
         self._start_clock(interaction)
         left = interaction.extras[_DEADLINE] - asyncio.get_running_loop().time()
         try:
-            return await asyncio.wait_for(answer, max(0.0, left))
+            async with asyncio.timeout(max(0.0, left)):
+                return await answer
         except TimeoutError:
             raise Undelivered(interaction.id) from None
 

@@ -127,7 +127,8 @@ class Responder(InTime):
         """Wait until no interaction is being answered; ``False`` if ``timeout`` passed first.
         Shutdown waits here so a move in progress is shown before the connection closes."""
         try:
-            await asyncio.wait_for(self._idle.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await self._idle.wait()
         except TimeoutError:
             return False
         return True

@@ -169,10 +169,10 @@ def _suggestions(bot: ShaxBotBase, option: Option) -> Any:
         if option.max_length is not None and len(typed) > option.max_length:
             return []
         try:
-            choices = await asyncio.wait_for(
-                complete(bot.service, actor(interaction), place_of(interaction), typed),
-                AUTOCOMPLETE_SECONDS,
-            )
+            async with asyncio.timeout(AUTOCOMPLETE_SECONDS):
+                choices = await complete(
+                    bot.service, actor(interaction), place_of(interaction), typed
+                )
         except (TimeoutError, UserError):
             return []
         except Exception:

@@ -103,9 +103,11 @@ class AIPool:
         args = (variant, tuple(record), level, seed)
         async with self._slots:
             try:
-                return await asyncio.wait_for(
-                    self.processes.run(self.chooser, *args), self._budget(level) + GRACE_SECONDS
-                )
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for returns an answer
+                # that arrives as the move is cancelled (Ctrl-C, a shutdown) and drops the
+                # cancellation.
+                async with asyncio.timeout(self._budget(level) + GRACE_SECONDS):
+                    return await self.processes.run(self.chooser, *args)
             except Exception as exc:  # a timeout, a crashed worker: play on rather than hang
                 log.warning("AI failed at %s (%r); playing a random legal action", level, exc)
                 return random_chooser(*args)

@@ -41,6 +41,22 @@ async def test_a_search_that_overruns_falls_back_to_a_legal_action() -> None:
     assert move in {"a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"}
 
 
+async def test_a_move_stopped_as_its_answer_arrives_stays_stopped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ctrl-C (the console) or a shutdown cancels the move being thought; an answer that
+    arrives in the same instant must not swallow that, or the console never ends."""
+    pool = AIPool(1, chooser=slow_chooser)
+    answer: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    monkeypatch.setattr(pool.processes, "run", lambda fn, *args: answer)
+    thinking = asyncio.create_task(pool.choose("jar", (), "hard", 1))
+    await asyncio.sleep(0)  # the move is being thought
+    answer.set_result("b2")
+    thinking.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await thinking
+
+
 async def test_the_bot_says_once_how_to_get_the_fast_search(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
