@@ -5,6 +5,7 @@ console's own SQLite file, and the loop that reads lines until Ctrl-D, ``/quit``
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 import sys
 from collections.abc import Iterator
@@ -39,6 +40,14 @@ def workers_ignore_ctrl_c() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def ctrl_c_ends_it() -> None:
+    """In a terminal Ctrl-C ends the console, even when it was started with Ctrl-C ignored
+    (a job a script starts in the background, ``nohup``): Python then leaves it ignored,
+    and the console would go on past it."""
+    with contextlib.suppress(ValueError):  # not the main thread: not ours to change
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 async def console_main(
@@ -132,6 +141,8 @@ def run_console(
     Ctrl-D end it with the cursor on a fresh line; Ctrl-C exits with status 130."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
+    if stdin.isatty():
+        ctrl_c_ends_it()
     try:
         status = asyncio.run(
             console_main(

@@ -7,6 +7,7 @@ import os
 import pty
 import re
 import select
+import signal
 import sys
 import time
 from collections.abc import Iterator
@@ -23,7 +24,7 @@ WAIT = 30.0
 class Terminal:
     """A console process on the far side of a pseudo-terminal."""
 
-    def __init__(self, args: list[str], cwd: Path) -> None:
+    def __init__(self, args: list[str], cwd: Path, *, ctrl_c_ignored: bool = False) -> None:
         env = {
             "PYTHONPATH": str(ROOT),
             "PATH": "/usr/bin:/bin",
@@ -35,6 +36,8 @@ class Terminal:
         }
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: the console
+            if ctrl_c_ignored:  # as a job started in the background by a script inherits
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
             os.chdir(cwd)
             os.execve(sys.executable, [sys.executable, *args], env)
         self.raw = b""
@@ -151,6 +154,26 @@ def test_ctrl_c_while_the_bot_thinks_ends_every_process_quietly(terminal: Termin
     terminal.send("\x03")  # Ctrl-C reaches every process of the terminal's group
     assert terminal.wait_exit() == 130
     ends_cleanly(terminal)
+
+
+def test_ctrl_c_ends_a_console_started_with_ctrl_c_ignored(tmp_path: Path) -> None:
+    """Started by a script in the background (or by ``nohup``), a program inherits Ctrl-C
+    ignored; in a terminal the console still ends with it."""
+    args = ["-m", "bot", "--env-file", "none.env", "local", "--db", "local.db", "--name", "Amina"]
+    term = Terminal(args, tmp_path, ctrl_c_ignored=True)
+    try:
+        term.wait_prompt("Amina>")
+        term.send("/shax play-bot level:master first:me\r")
+        term.wait_for("your turn (white ○)")
+        term.wait_prompt("Amina>")
+        term.send("/shax move d7\r")
+        term.wait_for("Shax bot is thinking…")
+        term.send("\x03")
+        assert term.wait_exit() == 130
+        ends_cleanly(term)
+        assert "Shax bot (master) placed" not in term.text  # stopped while it thought
+    finally:
+        term.close()
 
 
 def test_without_prompt_toolkit_readline_edits_and_completes(tmp_path: Path) -> None:
