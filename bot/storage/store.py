@@ -378,12 +378,7 @@ class Storage(ChallengesAndStandings, RatingStore, PuzzleStore):
 
     async def player_prefs(self, user_id: int) -> dict[str, str]:
         """A player's chosen preferences (language, theme), by name."""
-        return (await self.players_prefs([user_id]))[user_id]
-
-    async def players_prefs(self, user_ids: Iterable[int]) -> dict[int, dict[str, str]]:
-        """The chosen preferences of several players in one statement: user id → the
-        player's preferences by name (empty for one who chose none)."""
-        return await self._d.run(prefs_in, user_ids)
+        return (await self._d.run(prefs_in, [user_id]))[user_id]
 
     async def beside_board(
         self,

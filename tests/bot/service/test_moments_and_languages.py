@@ -190,7 +190,7 @@ async def test_a_board_carries_its_readers_choices_read_in_one_trip(
     await start_game(service)
     storage = service.storage
     trips: list[str] = []
-    for name in ("beside_board", "players_prefs", "player_prefs", "series", "ratings"):
+    for name in ("beside_board", "player_prefs", "series", "ratings"):
         monkeypatch.setattr(storage, name, counted(getattr(storage, name), name, trips))
     board = await service.play(AMINA, HERE, "d7")
     assert trips == ["beside_board"]
@@ -203,7 +203,7 @@ async def test_a_board_carries_its_readers_choices_read_in_one_trip(
     # Without it they ask: Bashir's choice, made since, is heard.
     await service.set_language(BASHIR, "so")
     assert await players_language(service, board.players, GUILD) == "so"
-    assert trips[1:] == ["player_prefs", "players_prefs"] * 2  # one read for each player
+    assert trips[1:] == ["player_prefs"] * 2  # one read for each player
 
 
 def counted(

@@ -212,7 +212,7 @@ async def test_what_a_board_shows_beside_it_is_read_in_one_trip_as_each_read_alo
     assert trips == 1
     assert beside.series == await storage.series(1, *pair) and beside.series.games == 1
     assert beside.prefs == {AMINA: {"language": "so", "theme": "light"}, CAWO: {}}
-    assert beside.prefs == await storage.players_prefs([AMINA, CAWO])
+    assert beside.prefs == {AMINA: await storage.player_prefs(AMINA), CAWO: {}}
     assert set(beside.ratings) == {AMINA, BASHIR}
     assert beside.ratings == await storage.ratings(1, "shax", [AMINA, BASHIR, CAWO])
     # Nothing rated to read, nobody to ask: the series alone.
