@@ -11,15 +11,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.commands import COMMANDS
 from shax_i18n import N_, Translator
 
 log = logging.getLogger(__name__)
 
-COMMANDS_HINT = N_(
-    "The commands are /shax challenge, /shax play-bot, /shax move, /shax board, "
-    "/shax resign, /shax draw, /shax streak, /shax leaderboard, /shax rules and "
-    "/shax language."
-)
+COMMANDS_HINT = N_("The commands are {commands}.")
 OUT_OF_DATE = N_(
     "This command has changed since Discord last learned it, so I can't read it. "
     "Try again in a minute (the server's admin may need to restart the bot); "
@@ -88,7 +85,7 @@ def explain(
         return t.gettext(
             "There is no /{command} command (any more). {hint}",
             command=name,
-            hint=t.gettext(COMMANDS_HINT),
+            hint=t.gettext(COMMANDS_HINT, commands=slash_commands()),
         )
     if isinstance(error, app_commands.CommandSignatureMismatch):
         log.warning(
@@ -103,6 +100,11 @@ def explain(
         # Discord sent a context-menu command without its target
         return t.gettext(MENTION_AGAIN)
     return None
+
+
+def slash_commands() -> str:
+    """Every slash command of the table, in its order (the buttons are not typed here)."""
+    return ", ".join(f"/shax {c.name}" for c in COMMANDS if not c.buttons_only)
 
 
 def _is_user_command(interaction: discord.Interaction[Any]) -> bool:
