@@ -30,7 +30,14 @@ TURN_TIMEOUT_RANGE = (timedelta(minutes=10), timedelta(days=14))
 CHALLENGE_EXPIRY_RANGE = (timedelta(minutes=1), timedelta(days=7))
 MAX_CHANNELS = 25
 _UNITS = {"d": 86_400, "h": 3_600, "m": 60, "s": 1}
-_DURATION = re.compile(r"(\d+)\s*(d|h|m|s)", re.IGNORECASE)
+_DURATION = re.compile(r"(?<!\d)(\d++)\s*+(d|h|m|s)", re.IGNORECASE)
+"""A number and its unit. A number starts after a non-digit only, and is never given back
+once read: a long run of digits is read once, not once from each of its digits."""
+_DIGITS_BEYOND_EVERY_RANGE = 12
+"""A number of seconds with more digits than this (a million days and more) is beyond every
+range; it is never converted (a number of thousands of digits takes a while)."""
+_SHOWN = 40
+"""The most of a refused text said back to its writer."""
 
 
 OUTSIDE_SERVERS = 0
@@ -135,8 +142,12 @@ def parse_duration(text: str) -> timedelta:
         cleaned = re.sub(rf"{word}s?\b", unit, cleaned)
     parts = _DURATION.findall(cleaned)
     if not parts or _DURATION.sub("", cleaned).strip(" ,"):
-        raise UserError(Said("not_a_duration", text))
-    seconds = sum(int(n) * _UNITS[u.lower()] for n, u in parts)
+        shown = text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
+        raise UserError(Said("not_a_duration", shown))
+    numbers = [(n.lstrip("0") or "0", u) for n, u in parts]
+    if any(len(n) > _DIGITS_BEYOND_EVERY_RANGE for n, _ in numbers):
+        return timedelta(seconds=_LONGEST)
+    seconds = sum(int(n) * _UNITS[u.lower()] for n, u in numbers)
     # Beyond what a timedelta holds is beyond every range: the range check says so.
     return timedelta(seconds=min(seconds, _LONGEST))
 

@@ -47,6 +47,23 @@ def test_what_is_not_a_duration_says_how_to_write_one(text: str) -> None:
         parse_duration(text)
 
 
+async def test_a_duration_of_thousands_of_digits_names_the_range_and_changes_nothing(
+    service: ShaxService, db_path: Path
+) -> None:
+    before = dump(db_path)
+    for digits in ("9" * 5_000, "0" * 5_000 + "9" * 13):
+        with refused(UserError, "between 10 minutes and 14 days"):
+            await change(service, turn_timeout=f"{digits}m")
+    assert dump(db_path) == before
+
+
+def test_a_million_digits_without_a_unit_are_read_once_and_said_back_shortened() -> None:
+    # Read from each of its digits again, the text would take hours (the timeout fails it).
+    with refused(UserError, "30m") as refusal:
+        parse_duration("1" * 1_000_000)
+    assert len(words(refusal.value.message)) < 200
+
+
 async def test_everyone_sees_the_settings_with_the_defaults_marked(service: ShaxService) -> None:
     reply = await service.settings(HERE, SettingsChange(), may_change=False)
     assert reply.ephemeral
