@@ -16,8 +16,10 @@ from shax_i18n import LANGUAGES
 NO_TOKEN = """\
 No Discord token is configured, so the bot cannot connect to Discord.
 To add one: {add} to your bot's token
-(Discord Developer Portal → your application → Bot → Reset Token).
-Meanwhile, here is the local console (start it any time with: python -m bot local)."""
+(Discord Developer Portal → your application → Bot → Reset Token)."""
+CONSOLE_MEANWHILE = (
+    "Meanwhile, here is the local console (start it any time with: python -m bot local)."
+)
 
 
 def no_token(env_file: str) -> str:
@@ -114,8 +116,12 @@ def dispatch(settings: Settings, args: argparse.Namespace) -> int:
     if args.command == "local":
         return run_local(settings, args)
     if not settings.has_token and args.command is None:
-        # The main command with no token still gives something to play: the console.
         print(no_token(args.env_file), file=sys.stderr)
+        if not sys.stdin.isatty():
+            # Nobody to play the console (a service started without its token): stop.
+            return 2
+        # In a terminal the main command with no token still gives something to play.
+        print(CONSOLE_MEANWHILE, file=sys.stderr)
         print(invite_hint(), file=sys.stderr)
         return run_local(settings, args)
     return run_discord(settings, args.command)

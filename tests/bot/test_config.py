@@ -27,6 +27,7 @@ from bot.config import (
     names,
 )
 from bot.service.facade import ShaxService
+from tests.bot.console.test_terminal import Terminal
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.abcdefghijklmnopqrstuvwxyz0123456789AB"
 ROOT = Path(__file__).resolve().parents[2]
@@ -502,19 +503,40 @@ def test_a_database_password_is_never_printed(tmp_path: Path, url: str) -> None:
     assert "s3cret" not in result.stderr + result.stdout
 
 
-def test_no_token_prints_the_invite_link_before_the_console(tmp_path: Path) -> None:
-    result = _run_bot(tmp_path, {}, stdin="/quit\n")
-    assert result.returncode == 0
-    assert "copy .env.example to none.env and set DISCORD_TOKEN" in result.stderr
-    assert "https://discord.com/oauth2/authorize?client_id=YOUR_APPLICATION_ID" in result.stderr
-    assert "scope=bot+applications.commands" in result.stderr
-    assert "Traceback" not in result.stderr
+def test_no_token_in_a_terminal_prints_the_invite_link_and_starts_the_console(
+    tmp_path: Path,
+) -> None:
+    term = Terminal(["-m", "bot", "--env-file", "none.env"], tmp_path)
+    try:
+        term.wait_prompt("Your name [someone]:")
+        text = term.text
+        term.send("\x04")  # Ctrl-D
+        assert term.wait_exit() == 0
+    finally:
+        term.close()
+    assert "copy .env.example to none.env and set DISCORD_TOKEN" in text
+    assert "here is the local console" in text
+    assert "https://discord.com/oauth2/authorize?client_id=YOUR_APPLICATION_ID" in text
+    assert "scope=bot+applications.commands" in text
+    assert "Traceback" not in term.text
+
+
+def test_no_token_and_no_terminal_says_how_to_add_one_and_exits_2(tmp_path: Path) -> None:
+    """A service started without its token: no console to read the end of its input."""
+    result = _run_bot(tmp_path, {"SHAX_DB_PATH": str(tmp_path / "shax.db")})
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "No Discord token is configured, so the bot cannot connect to Discord.",
+        "To add one: copy .env.example to none.env and set DISCORD_TOKEN to your bot's token",
+        "(Discord Developer Portal → your application → Bot → Reset Token).",
+    ]
+    assert result.stdout == "" and not (tmp_path / "shax.db").exists()
 
 
 def test_no_token_with_an_env_file_says_to_set_it_there(tmp_path: Path) -> None:
     (tmp_path / ".env").write_text("SHAX_LANGUAGE=en\n")
     result = _run_bot(tmp_path, {}, env_file=".env", stdin="/quit\n")
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 2, result.stderr
     assert "To add one: set DISCORD_TOKEN in .env to your bot's token" in result.stderr
     assert "copy .env.example" not in result.stderr
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bot.console import local_user, text_board
 from engine import replay
+from tests.bot.console.test_terminal import Terminal
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -183,23 +184,18 @@ def test_the_console_never_imports_discord() -> None:
 def test_the_main_command_without_a_token_explains_and_starts_the_console(
     tmp_path: Path,
 ) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "bot", "--env-file", str(tmp_path / "none.env")],
-        input="/as Amina\n/shax play-bot level:easy variant:jar first:me\n/quit\n",
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={
-            "PYTHONPATH": str(ROOT),
-            "PATH": "/usr/bin:/bin",
-            "PYTHONIOENCODING": "utf-8",
-            "SHAX_DB_PATH": str(tmp_path / "main.db"),
-            "SHAX_BUILD_TABLES": "off",
-        },
-        timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
-    assert "No Discord token is configured" in result.stderr
-    assert f"copy .env.example to {tmp_path / 'none.env'} and set DISCORD_TOKEN" in result.stderr
-    assert "python -m bot local" in result.stderr
-    assert "@Amina — your turn (white ○): place a stone (3 in hand)" in result.stdout
+    term = Terminal(["-m", "bot", "--env-file", str(tmp_path / "none.env")], tmp_path)
+    try:
+        term.wait_prompt("Your name [someone]:")
+        term.send("Amina\r")
+        term.wait_prompt("Amina>")
+        term.send("/shax play-bot level:easy variant:jar first:me\r")
+        term.wait_for("@Amina — your turn (white ○): place a stone (3 in hand)")
+        term.wait_prompt("Amina>")
+        term.send("/quit\r")
+        assert term.wait_exit() == 0
+    finally:
+        term.close()
+    assert "No Discord token is configured" in term.text
+    assert f"copy .env.example to {tmp_path / 'none.env'} and set DISCORD_TOKEN" in term.text
+    assert "python -m bot local" in term.text
