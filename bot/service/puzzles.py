@@ -28,7 +28,16 @@ from datetime import datetime
 
 from bot.service import glicko, messages
 from bot.service.kernel import Now, side_of, valid_id
-from bot.service.replies import Choice, IllegalAction, Place, Said, StaleBoard, User, UserError
+from bot.service.replies import (
+    Choice,
+    IllegalAction,
+    Place,
+    Said,
+    Saying,
+    StaleBoard,
+    User,
+    UserError,
+)
 from bot.storage import (
     AttemptRow,
     Ended,
@@ -38,7 +47,7 @@ from bot.storage import (
     Solver,
     Storage,
 )
-from engine import Color, Kind, Position, ShaxError, Step, replay
+from engine import Color, Kind, Position, ShaxError, Step, Variant, get_variant, replay
 from engine.tables.puzzles import Puzzle, answer, shipped
 
 VARIANTS = ("shax", "shax-small")
@@ -50,6 +59,9 @@ START = Glicko(glicko.START_RATING, glicko.START_DEVIATION, glicko.START_VOLATIL
 """A player's puzzle rating before their first rated try."""
 NEAREST = 8
 """A new puzzle is one of the this many untried ones rated nearest the player."""
+NO_PUZZLE_LEFT: Saying[[Variant, bool, Variant | None]] = Saying("no_puzzle_left")
+"""No puzzle of this board is left to try: the board, whether it has puzzles at all (jar
+has none yet), and a board that has one the player never tried (``None``: none has)."""
 
 
 @dataclass(frozen=True)
@@ -186,7 +198,7 @@ class PuzzleDesk:
         rating = (await self.standing(user.id)).rating.rating
         near = await self.storage.puzzles_near(variant, rating, user.id, NEAREST)
         if not near:
-            raise UserError(Said("puzzles_all_tried", variant))
+            raise UserError(await self._none_left(user, variant, rating))
         chosen = self.rng.choice(near)
         attempt = await self.storage.start_attempt(
             user.id, user.name, chosen.id, self.now(), start=START
@@ -197,6 +209,16 @@ class PuzzleDesk:
                 raise StaleBoard(Said.message(messages.ANSWERED_ALREADY))
             return found, False
         return await self._try(attempt, chosen), True
+
+    async def _none_left(self, user: User, variant: str, rating: float) -> Said:
+        """Why no puzzle of ``variant`` is left for the player, and where one is."""
+        ships = variant in VARIANTS
+        other = None
+        for board in VARIANTS:
+            if board != variant and await self.storage.puzzles_near(board, rating, user.id, 1):
+                other = get_variant(board)
+                break
+        return NO_PUZZLE_LEFT(get_variant(variant), ships, other)
 
     async def start_puzzle(self, user: User, puzzle_id: int, daily_id: int | None) -> Try:
         """Open a try of one given puzzle (the puzzle of the day): the player's open try of

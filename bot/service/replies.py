@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import NamedTuple, Protocol
+from typing import Generic, NamedTuple, ParamSpec, Protocol
 
 Thinking = Callable[[], None]
 """Called by the service when it starts work that takes a while (the bot thinking), so
@@ -117,6 +117,24 @@ class Said:
 
     __str__ = __repr__
     """What a log shows: the sentence's name and its values, in no reader's language."""
+
+
+P = ParamSpec("P")
+
+
+class Saying(Generic[P]):
+    """A sentence of :mod:`bot.words` by its name, with the types of its values: calling
+    it makes the :class:`Said` (``NO_PUZZLE_LEFT(variant, ships, other)``), and mypy
+    checks the values, which it cannot in ``Said(id, *values)``. The words are registered
+    for it with :func:`bot.words.registry.speaks`, whose types say they take the same."""
+
+    __slots__ = ("id",)
+
+    def __init__(self, id: str, /) -> None:
+        self.id = id
+
+    def __call__(self, *args: P.args, **values: P.kwargs) -> Said:
+        return Said(self.id, *args, **values)
 
 
 MESSAGE = "message"

@@ -4,18 +4,43 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.words.registry import sentence
+from bot.service.puzzles import NO_PUZZLE_LEFT
+from bot.words.registry import sentence, speaks
 from bot.words.terms import EN, Surface, color_name, variant_title
 from engine import Color, Variant
 from shax_i18n import Translator
 
 
-@sentence
-def puzzles_all_tried(variant: Variant, t: Translator = EN) -> str:
+def no_puzzle_left(variant: Variant, ships: bool, other: Variant | None, t: Translator = EN) -> str:
+    """No puzzle of ``variant`` is left to try (``ships``: it has puzzles at all), and what
+    to do next: the command for ``other``, a board with one left, else the puzzle of the day."""
+    board = variant_title(variant, t)
+    if other is None:
+        if ships:
+            return t.gettext(
+                "You have tried every puzzle there is, {board} and the other boards: "
+                "the puzzle of the day brings one each day.",
+                board=board,
+            )
+        return t.gettext(
+            "{board} has no puzzles yet, and you have tried every puzzle of the other "
+            "boards: the puzzle of the day brings one each day.",
+            board=board,
+        )
+    values = {"board": board, "other": variant_title(other, t), "id": other.id}
+    if ships:
+        return t.gettext(
+            "You have tried every puzzle of {board}: try one of {other} with "
+            "`/shax puzzle variant:{id}`, or the puzzle of the day.",
+            **values,
+        )
     return t.gettext(
-        "You have tried every puzzle of {board}: try the other board, or the puzzle of the day.",
-        board=variant_title(variant, t),
+        "{board} has no puzzles yet: try one of {other} with `/shax puzzle variant:{id}`.",
+        **values,
     )
+
+
+speaks(NO_PUZZLE_LEFT, no_puzzle_left)
 
 
 @sentence

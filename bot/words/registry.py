@@ -9,13 +9,14 @@ service and the adapters say is registered here (``tests/bot/words/test_ids.py``
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TypeVar
+from typing import ParamSpec, TypeVar
 
-from bot.service.replies import JOIN, MESSAGE
+from bot.service.replies import JOIN, MESSAGE, Saying
 from shax_i18n import Translator
 
 Sentence = Callable[..., str]
 S = TypeVar("S", bound=Sentence)
+P = ParamSpec("P")
 
 _SENTENCES: dict[str, Sentence] = {}
 SENTENCES: Mapping[str, Sentence] = _SENTENCES
@@ -29,6 +30,15 @@ def sentence(function: S) -> S:
         raise ValueError(f"two sentences are named {name}")
     _SENTENCES[name] = function
     return function
+
+
+def speaks(saying: Saying[P], words: Callable[P, str]) -> None:
+    """Register ``words`` as the sentence ``saying`` names; mypy checks that the words take
+    the values the service passes it (and the reader's ``t`` and ``surface`` only as
+    keywords with defaults)."""
+    if words.__name__ != saying.id:
+        raise ValueError(f"{words.__name__} does not speak {saying.id}")
+    sentence(words)
 
 
 def _message(message: str, *, t: Translator, **values: object) -> str:

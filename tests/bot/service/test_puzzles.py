@@ -313,3 +313,31 @@ async def test_an_answer_sent_again_after_it_was_played_is_answered_already(
     with refused(StaleBoard, "answered already"):
         await service.play(AMINA, HERE, first)
     assert await service.storage.last_attempt(AMINA.id, found.puzzle.id) == after
+
+
+async def test_a_board_without_puzzles_says_so_and_names_a_board_that_has_them(
+    service: ShaxService,
+) -> None:
+    """No jar puzzles ship yet: the player is told so, and where to find one, in their
+    language; nothing is opened."""
+    with refused(UserError, r"no puzzles yet.*Shax.*`/shax puzzle variant:shax`"):
+        await service.puzzles.puzzle(AMINA, HERE, "jar")
+    with refused(UserError, r"weli.*`/shax puzzle variant:shax`", "so"):
+        await service.puzzles.puzzle(AMINA, HERE, "jar")
+    assert await service.puzzles.desk.open_try(AMINA.id) is None
+
+
+async def test_a_player_who_tried_every_puzzle_of_a_board_is_sent_to_another(
+    service: ShaxService,
+) -> None:
+    desk = service.puzzles.desk
+    await desk.ready()
+    for _ in await service.storage.puzzle_ids("shax-small"):
+        await desk.start(AMINA, "shax-small")
+        await desk.give_up(AMINA)
+    pattern = r"tried every puzzle of Shax \(small board\).*`/shax puzzle variant:shax`"
+    with refused(UserError, pattern):
+        await service.puzzles.puzzle(AMINA, HERE, "shax-small")
+    assert await desk.open_try(AMINA.id) is None
+    reply = await service.puzzles.puzzle(AMINA, HERE, "shax")
+    assert (await open_try(service)).puzzle.variant == "shax" and reply.ephemeral

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import mypy.api
+import pytest
+
 from bot.service import messages
+from bot.service.puzzles import NO_PUZZLE_LEFT
 from bot.service.replies import Channel, Reply, Said, User
+from bot.words.registry import speaks
 from bot.words.terms import Surface
 from engine import get_variant
 from shax_i18n import translator
@@ -54,3 +61,34 @@ def test_a_plain_message_is_said_by_its_catalogue_id() -> None:
     assert words(said) == messages.GAME_GONE
     assert words(said, "so") == translator("so").gettext(messages.GAME_GONE) != words(said)
     assert str(said) == 'Said(message, "That game doesn\'t exist any more.")'
+
+
+def test_mypy_refuses_a_typed_sentence_given_a_board_name(tmp_path: Path) -> None:
+    """A sentence said through a :class:`~bot.service.replies.Saying` has its values
+    checked by mypy: a board's name where the board is wanted was a crash in front of a
+    player. (:func:`~bot.words.registry.speaks` holds its words to the same types.)"""
+    wrong = tmp_path / "wrong.py"
+    wrong.write_text(
+        "from bot.service.puzzles import NO_PUZZLE_LEFT\n"
+        "from engine import get_variant\n"
+        "NO_PUZZLE_LEFT(get_variant('jar'), False, None)\n"
+        "NO_PUZZLE_LEFT('jar', False, None)\n",
+        encoding="utf-8",
+    )
+    out, _, status = mypy.api.run(
+        ["--strict", "--no-error-summary", "--cache-dir", str(tmp_path / "cache"), str(wrong)]
+    )
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    assert status == 1 and len(errors) == 1, out
+    assert (
+        ':4: error: Argument 1 to "__call__" of "Saying" has incompatible type "str"; '
+        in (errors[0])
+    )
+
+
+def test_words_registered_for_another_sentence_are_refused() -> None:
+    def puzzle_lost() -> str:
+        return "lost"
+
+    with pytest.raises(ValueError, match="puzzle_lost does not speak no_puzzle_left"):
+        speaks(NO_PUZZLE_LEFT, puzzle_lost)  # type: ignore[arg-type]
