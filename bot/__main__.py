@@ -224,6 +224,9 @@ def run_discord(settings: Settings, command: str | None) -> int:
     except ConfigError as exc:
         complain(str(exc))
         return 2
+    except bot.discord.runner.SyncFailed as exc:
+        complain(str(exc))
+        return 1
     except KeyboardInterrupt:
         return 130
     return 0

@@ -151,6 +151,8 @@ class ShaxBotBase(commands.Bot):
         try:
             await self.sync_configured()
         except SYNC_FAILURES as error:
+            if self._service is None:  # `python -m bot sync`: nothing plays meanwhile
+                raise
             self._sync_later(error)
 
     def _sync_later(self, error: BaseException) -> None:

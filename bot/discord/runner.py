@@ -20,7 +20,7 @@ import yarl
 from discord.backoff import ExponentialBackoff
 
 from bot.config import DEFAULT_API_BASE_URL, DEFAULT_GATEWAY_URL, ConfigError
-from bot.discord.app import ShaxBotBase, cause, create_bot, is_fatal
+from bot.discord.app import SYNC_FAILURES, ShaxBotBase, cause, create_bot, is_fatal
 from bot.service.facade import ShaxService
 from bot.service.replies import User
 
@@ -37,6 +37,11 @@ STOP_SECONDS = 4.0
 """After a signal, how long a connected bot may take to close by itself (the answers in
 flight placed, the gateway closed) before whatever is left is cut short; a bot still
 logging in or reconnecting is cut short at once."""
+
+
+class SyncFailed(Exception):
+    """``python -m bot sync`` could not register the commands; the message is one sentence
+    saying why and what to do."""
 
 
 def use_endpoints(settings: Settings) -> None:
@@ -121,7 +126,26 @@ def sync(settings: Settings) -> None:
         raise ConfigError(NO_TOKEN)
     setup_logging(settings)
     use_endpoints(settings)
-    asyncio.run(_sync(settings.model_copy(update={"sync_commands": "always"})))
+    try:
+        asyncio.run(_sync(settings.model_copy(update={"sync_commands": "always"})))
+    except discord.LoginFailure as error:
+        raise ConfigError(fatal_sentence(error)) from None
+    except discord.HTTPException as error:
+        if isinstance(error, discord.DiscordServerError):
+            raise SyncFailed(sync_unreachable(settings, error)) from None
+        raise SyncFailed(
+            f"Discord refused to register the slash commands ({cause(error)}); if it says "
+            "Missing Access, invite the bot again with the link its log prints."
+        ) from None
+    except SYNC_FAILURES as error:
+        raise SyncFailed(sync_unreachable(settings, error)) from None
+
+
+def sync_unreachable(settings: Settings, error: BaseException) -> str:
+    return (
+        f"Could not register the slash commands: Discord's API at {settings.api_base_url} did "
+        f"not answer ({cause(error)}); check the network, then run python -m bot sync again."
+    )
 
 
 async def serve(settings: Settings, **options: Any) -> None:

@@ -118,10 +118,13 @@ PROCESS_TOKEN = "MTIzNDU2Nzg5.fake-bot.token_for_tests"
 ROOT = Path(__file__).resolve().parents[3]
 
 
-async def start_bot_process(scene: Scene, *args: str) -> asyncio.subprocess.Process:
+async def start_bot_process(
+    scene: Scene, *args: str, **settings: str
+) -> asyncio.subprocess.Process:
     """``python -m bot [args]`` against the scene's fake (whose token must be
-    :data:`PROCESS_TOKEN`), on the scene's database; stderr holds its log. Stop it with
-    SIGTERM (a clean shutdown) or SIGKILL (a crash) and start another to test restarts."""
+    :data:`PROCESS_TOKEN`), on the scene's database, with ``settings`` besides; stderr
+    holds its log. Stop it with SIGTERM (a clean shutdown) or SIGKILL (a crash) and start
+    another to test restarts."""
     fake = scene.fake
     env = {
         **os.environ,
@@ -131,6 +134,7 @@ async def start_bot_process(scene: Scene, *args: str) -> asyncio.subprocess.Proc
         "SHAX_DEV_GUILD_ID": str(fake.guild_id),
         "SHAX_AI_WORKERS": "1",
         "SHAX_LOG_LEVEL": "INFO",
+        **settings,
     }
     return await asyncio.create_subprocess_exec(
         sys.executable,

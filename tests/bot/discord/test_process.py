@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import signal
+import socket
 
 from bot.discord.runner import settle_when_ready
 from tests.bot.discord.helpers import (  # noqa: F401 (the *_fixture names are fixtures)
@@ -77,6 +78,38 @@ async def test_sync_registers_the_commands_globally_and_exits(process_scene: Sce
     assert [c["name"] for c in fake.commands(None)] == ["shax", "Challenge to Shax"]
     assert fake.sessions == []  # it never connected to the gateway
     fake.assert_clean()
+
+
+async def sync_refused(scene: Scene, **env: str) -> list[str]:
+    """``python -m bot sync`` that must fail: its exit code 1, its lines on stderr."""
+    process = await start_bot_process(scene, "sync", **env)
+    _, stderr = await asyncio.wait_for(process.communicate(), 60)
+    log = stderr.decode()
+    assert process.returncode == 1, log
+    assert "Traceback" not in log, log
+    return [line for line in log.splitlines() if line.startswith("shax-bot: ")]
+
+
+async def test_sync_without_a_network_says_so_in_one_sentence_and_exits_1(
+    process_scene: Scene,
+) -> None:
+    with socket.socket() as closed:  # a port nobody listens on
+        closed.bind(("127.0.0.1", 0))
+        api = f"http://127.0.0.1:{closed.getsockname()[1]}/api/v10"
+    [said] = await sync_refused(process_scene, DISCORD_API_BASE_URL=api)
+    assert said.startswith(
+        f"shax-bot: Could not register the slash commands: Discord's API at {api} did not answer"
+    )
+    assert said.endswith("check the network, then run python -m bot sync again.")
+
+
+async def test_sync_refused_by_discord_says_so_in_one_sentence_and_exits_1(
+    process_scene: Scene,
+) -> None:
+    process_scene.fake.faults.add(r"/commands$", status=403, method="PUT")
+    [said] = await sync_refused(process_scene)
+    assert "Discord refused to register the slash commands (Forbidden: 403" in said
+    assert process_scene.fake.commands(None) == []
 
 
 async def test_start_up_objects_leave_the_collectors_way_once_the_bot_is_ready() -> None:
