@@ -28,6 +28,7 @@ from typing import Literal
 
 from engine.position import MOVE_LIMIT, Action, Outcome, Phase, Position, Step
 from engine.tables import native
+from engine.tables.lock import build_lock
 from engine.tables.native import MAXK, TablesUnavailableError
 from engine.variants import Variant, get_variant
 
@@ -461,6 +462,7 @@ BUILD_ERRORS = {
     -2: "out of memory",
     -3: "a smaller table it needs is missing",
     -4: "writing the file failed",
+    native.STOPPED: "stopped",
 }
 
 
@@ -475,12 +477,28 @@ def build(
 ) -> list[tuple[str, float]]:
     """Solve every material up to ``max_stones`` a side (``max_total`` stones in all)
     that is not already in ``directory``; returns the systems built with their seconds (and tells
-    ``built_one`` as each is done). Raises
-    :class:`TablesUnavailableError` when the library is missing, ``RuntimeError`` when
-    a build fails."""
+    ``built_one`` as each is done). Holds the folder's build lock (waiting for another
+    builder to finish first: it may build what this one would). Ctrl-C (or
+    ``KeyboardInterrupt`` from a signal) stops it at once, keeping the tables done and
+    no file part way. Raises :class:`TablesUnavailableError` when the library is missing,
+    ``RuntimeError`` when a build fails, ``OSError`` when the folder cannot be written."""
     v = get_variant(variant)
     where = directory if directory is not None else tables_dir()
-    (where / v.id).mkdir(parents=True, exist_ok=True)
+    native.library()  # TablesUnavailableError before anything else
+    with build_lock(where):
+        (where / v.id).mkdir(parents=True, exist_ok=True)
+        return _build_locked(v, max_stones, where, threads, progress, built_one, max_total)
+
+
+def _build_locked(
+    v: Variant,
+    max_stones: int,
+    where: Path,
+    threads: int | None,
+    progress: Progress | None,
+    built_one: Callable[[str, float], None] | None,
+    max_total: int | None,
+) -> list[tuple[str, float]]:
     lib = native.library()
     tables = Tables(v, where)
     nthreads = threads or os.cpu_count() or 1
@@ -497,8 +515,16 @@ def build(
         callback = native.PROGRESS(report)
         path_ab, path_ba = table_path(where, v, a, b), table_path(where, v, b, a)
         start = time.perf_counter()
-        rc = lib.tables_build(
-            tables.handle, a, b, str(path_ab).encode(), str(path_ba).encode(), nthreads, callback
+        rc = native.stoppable(
+            tables.handle,
+            lib.tables_build,
+            tables.handle,
+            a,
+            b,
+            str(path_ab).encode(),
+            str(path_ba).encode(),
+            nthreads,
+            callback,
         )
         if rc != 0:
             raise RuntimeError(f"building {v.id} {name} failed: {BUILD_ERRORS.get(rc, rc)}")

@@ -34,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define TABLES_ABI 3
+#define TABLES_ABI 4
 #define MAXP 24
 #define MAXTHROUGH 4
 #define MAXSYM 16
@@ -91,6 +91,7 @@ typedef struct {
     uint64_t binom[MAXP + 2][MAXP + 2];
     Classes cl[MAXP + 1];
     Table t[MAXK + 1][MAXK + 1];
+    int32_t stop; /* set by tables_stop from another thread: a build in progress ends */
 } Ctx;
 
 /* ------------------------------------------------------------------ helpers */
@@ -225,6 +226,14 @@ static int ensure_classes(Ctx *c, int a) {
 }
 
 int tables_abi(void) { return TABLES_ABI; }
+
+/* Ask a build running on this context (in another thread) to end: it returns -5 within
+ * a few thousand positions, having written no file part way. 0 clears the request. */
+void tables_stop(void *ctx, int32_t on) { __atomic_store_n(&((Ctx *)ctx)->stop, on, __ATOMIC_RELAXED); }
+
+static inline int stopping(const Ctx *c) { return __atomic_load_n(&c->stop, __ATOMIC_RELAXED) != 0; }
+
+#define STOP_EVERY 4096 /* positions between two looks at the stop request */
 
 void *tables_new(const Geometry *G) {
     if (G->n > MAXP || G->nsym < 1 || G->nsym > MAXSYM) return NULL;
@@ -536,6 +545,10 @@ static void *init_job(void *arg) {
     Ctx *c = S->c;
     uint32_t succ[128];
     for (uint64_t gid = J->lo; gid < J->hi; gid++) {
+        if ((gid - J->lo) % STOP_EVERY == 0 && stopping(c)) {
+            S->error[J->tid] = 3;
+            return NULL;
+        }
         int t = (S->ntab == 2 && gid >= S->off[1]) ? 1 : 0;
         int x = S->X[t], y = S->Y[t];
         uint64_t local = gid - S->off[t];
@@ -582,6 +595,10 @@ static void *level_job(void *arg) {
     int d = J->level;
     uint32_t pred[256];
     for (uint64_t i = J->lo; i < J->hi; i++) {
+        if ((i - J->lo) % STOP_EVERY == 0 && stopping(c)) {
+            S->error[J->tid] = 3;
+            return NULL;
+        }
         uint32_t gid = J->items[i];
         uint32_t v = S->val[gid];
         int x, y;
@@ -683,6 +700,7 @@ static int write_table(const Ctx *c, const char *path, int x, int y, const uint1
     uint16_t buf[4096];
     uint8_t buf8[4096];
     for (uint64_t i = 0; ok && i < count; i += 4096) {
+        if (stopping(c)) ok = 0;
         size_t m = count - i < 4096 ? (size_t)(count - i) : 4096;
         for (size_t j = 0; j < m; j++) buf[j] = val[i + j] == V_NONCANON ? V_DRAW : val[i + j];
         if (narrow) {
@@ -695,7 +713,7 @@ static int write_table(const Ctx *c, const char *path, int x, int y, const uint1
     }
     if (fclose(f) || !ok) {
         remove(tmp);
-        return -1;
+        return stopping(c) ? -5 : -1;
     }
     return rename(tmp, path) ? -1 : 0;
 }
@@ -710,7 +728,8 @@ static double now_s(void) {
  * Solve the system of tables (a, b) and (b, a) and write them to path_ab and path_ba
  * (the same table when a == b). The tables the captures lead to, (b - 1, a) and
  * (a - 1, b), must be attached when they have three stones or more. Returns 0, or
- * -1 bad arguments, -2 out of memory, -3 a table is missing, -4 a file failed.
+ * -1 bad arguments, -2 out of memory, -3 a table is missing, -4 a file failed, -5
+ * stopped (tables_stop; no file is left part way).
  */
 int tables_build(void *ctx, int a, int b, const char *path_ab, const char *path_ba,
                  int32_t nthreads, progress_fn progress) {
@@ -756,7 +775,8 @@ int tables_build(void *ctx, int a, int b, const char *path_ab, const char *path_
         run_jobs(S, init_job, lo, hi, NULL, 0);
         for (int t = 0; t < S->nthreads; t++) {
             if (S->error[t] == 1) rc = -3;
-            else if (S->error[t]) rc = -2;
+            else if (S->error[t] == 3 && !rc) rc = -5;
+            else if (S->error[t] == 2) rc = -2;
         }
         if (rc) goto out;
         if (progress) progress(0, (int64_t)hi, (int64_t)S->total);
@@ -806,7 +826,7 @@ int tables_build(void *ctx, int a, int b, const char *path_ab, const char *path_
         run_jobs(S, level_job, 0, n, items, d);
         free(items);
         for (int t = 0; t < S->nthreads; t++)
-            if (S->error[t]) rc = -2;
+            if (S->error[t]) rc = S->error[t] == 3 ? -5 : -2;
         if (rc) goto out;
         decided += (int64_t)n;
         if (progress) progress(d, decided, (int64_t)S->total);
@@ -815,9 +835,9 @@ int tables_build(void *ctx, int a, int b, const char *path_ab, const char *path_
         if (S->val[i] == V_UNKNOWN) S->val[i] = V_DRAW; /* neither side can force a win */
 
     double secs = now_s() - t0;
-    if (write_table(c, path_ab, a, b, S->val, S->size[0], secs)) rc = -4;
-    else if (S->ntab == 2 && write_table(c, path_ba, b, a, S->val + S->off[1], S->size[1], secs))
-        rc = -4;
+    int wrote = write_table(c, path_ab, a, b, S->val, S->size[0], secs);
+    if (!wrote && S->ntab == 2) wrote = write_table(c, path_ba, b, a, S->val + S->off[1], S->size[1], secs);
+    if (wrote) rc = wrote == -5 ? -5 : -4;
 out:
     for (int t = 0; t < MAXTHREADS; t++) {
         for (int l = 0; l < S->done[t].nlv; l++) free(S->done[t].lv[l].v);
@@ -993,7 +1013,7 @@ static uint32_t placement_value(const Ctx *c, const Solved *s, uint32_t white, u
 /*
  * Solve the placement of `pieces` stones a side (the movement tables of the stones
  * left after it must be attached) and write the values to `path`. Returns 0, or -1 bad
- * arguments, -2 out of memory, -3 a table is missing, -4 the file failed.
+ * arguments, -2 out of memory, -3 a table is missing, -4 the file failed, -5 stopped.
  */
 int solved_build(void *ctx, int pieces, const char *path) {
     Ctx *c = (Ctx *)ctx;
@@ -1009,6 +1029,10 @@ int solved_build(void *ctx, int pieces, const char *path) {
     for (int k = 2 * pieces; k >= 0 && !rc; k--) {
         int w = level_white(k), b = level_black(k);
         for (uint64_t idx = 0; idx < s.size[k] && !rc; idx++) {
+            if (idx % STOP_EVERY == 0 && stopping(c)) {
+                rc = -5;
+                break;
+            }
             uint32_t white, black;
             decode(c, w, b, idx, &white, &black);
             int canonical = state_index(c, w, b, white, black) == idx;

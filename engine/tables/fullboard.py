@@ -24,6 +24,7 @@ import ctypes
 import functools
 import hashlib
 import os
+import signal
 import struct
 import sys
 import time
@@ -36,6 +37,7 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from engine.position import WHITE, Phase, Position, Step
+from engine.tables.lock import build_lock
 from engine.tables.native import symmetries
 from engine.variants import Variant, get_variant
 
@@ -133,6 +135,14 @@ def full_board_position(variant: Variant, remover: int) -> Position:
     ``remover``, the other player's everywhere else, white to remove first."""
     rest = variant.all_points & ~remover
     return Position(variant, remover, rest, (0, 0), WHITE, Phase.REMOVAL, Step.REMOVE, WHITE)
+
+
+def _start_worker(initializer: Callable[[], None] | None) -> None:
+    """Worker: Ctrl-C in a terminal reaches every process of it; the build stops its
+    workers itself, so they ignore it (and print no traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if initializer is not None:
+        initializer()
 
 
 def _search_boards(job: tuple[str, int, list[int]]) -> list[int]:
@@ -319,8 +329,11 @@ def build_full_board(
     Every ``save_seconds`` the boards searched so far go to a progress file, so that a
     build stopped part way (a restart, a crash) resumes there when it is asked for again
     with the same depth and weights. ``initializer`` runs in each worker process first.
-    Raises :class:`FullBoardError` for a board without one or a depth below 1, and
-    ``CoreUnavailableError`` without the compiled core."""
+    Holds the folder's build lock (waiting for another builder first). Ctrl-C (or a
+    ``KeyboardInterrupt`` from a signal) stops it at once: the worker processes end, the
+    progress file keeps what was searched. Raises :class:`FullBoardError` for a board
+    without one or a depth below 1, and ``CoreUnavailableError`` without the compiled
+    core."""
     from engine.ai import core
     from engine.tables import tables_dir
 
@@ -330,6 +343,19 @@ def build_full_board(
         raise FullBoardError(f"the depth must be between 1 and 40 plies, not {depth}")
     core.library()  # the compiled core, or CoreUnavailableError before any work
     where = directory if directory is not None else tables_dir()
+    with build_lock(where):
+        return _build_locked(v, depth, where, workers, progress, initializer, save_seconds)
+
+
+def _build_locked(
+    v: Variant,
+    depth: int,
+    where: Path,
+    workers: int | None,
+    progress: Progress | None,
+    initializer: Callable[[], None] | None,
+    save_seconds: float,
+) -> FullBoardInfo:
     classes = list(orbits(v))
     saved = progress_path(where, v)
     found, before = _resumed(saved, v, depth, len(classes))
@@ -343,9 +369,12 @@ def build_full_board(
     nworkers = max(1, workers or os.cpu_count() or 1)
     last_save = time.monotonic()
     if jobs:
-        with ProcessPoolExecutor(
-            nworkers, mp_context=get_context("spawn"), initializer=initializer
-        ) as pool:
+        pool = ProcessPoolExecutor(
+            nworkers,
+            mp_context=get_context("spawn"),
+            initializer=functools.partial(_start_worker, initializer),
+        )
+        try:
             for searched in pool.map(_search_boards, jobs):
                 found.extend(searched)
                 if time.monotonic() - last_save >= save_seconds and len(found) < len(classes):
@@ -355,6 +384,12 @@ def build_full_board(
                     last_save = time.monotonic()
                 if progress is not None:
                     progress(len(found), len(classes))
+        except BaseException:
+            for worker in list(pool._processes.values()):  # mid-search: not worth waiting for
+                worker.kill()
+            pool.shutdown(wait=False)  # the jobs left fail with the pool, as it is broken
+            raise
+        pool.shutdown()
     values = [0] * comb(v.size, v.pieces)
     for (_, ranks), value in zip(classes, found, strict=True):
         for r in ranks:

@@ -13,13 +13,15 @@ import ctypes
 import functools
 import hashlib
 import importlib.machinery
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from engine import build_flags
 from engine.build_flags import BuildError, compile_cached
 from engine.variants import Variant, iter_bits
 
-TABLES_ABI = 3
+TABLES_ABI = 4
 """Must equal ``TABLES_ABI`` in ``_tables.c``."""
 
 MAXP = 24
@@ -97,6 +99,8 @@ def _bind(lib: ctypes.CDLL) -> ctypes.CDLL:
     lib.tables_free.argtypes = (vp,)
     lib.tables_attach.restype = ctypes.c_int
     lib.tables_attach.argtypes = (vp, ctypes.c_int, ctypes.c_int, ctypes.c_char_p)
+    lib.tables_stop.restype = None
+    lib.tables_stop.argtypes = (vp, ctypes.c_int32)
     lib.tables_has.restype = ctypes.c_int
     lib.tables_has.argtypes = (vp, ctypes.c_int, ctypes.c_int)
     lib.tables_probe.restype = ctypes.c_int
@@ -158,6 +162,35 @@ def library() -> ctypes.CDLL:
     if lib.tables_abi() != TABLES_ABI:
         raise TablesUnavailableError("the table library does not match engine/tables (ABI)")
     return lib
+
+
+STOPPED = -5
+"""What a build of the library returns when :func:`stoppable` stopped it."""
+
+
+def stoppable(handle: int, build: Callable[..., int], *args: object) -> int:
+    """Run ``build(*args)`` (a build of the library on the context ``handle``) in a
+    thread of its own while this thread waits, so that Ctrl-C and a signal turned into
+    an exception reach this thread at once; then ask the build to stop
+    (``tables_stop``), wait the moment it takes to end, writing no file part way, and
+    raise the exception again. Returns what ``build`` returned."""
+    lib = library()
+    result: list[int] = []
+    worker = threading.Thread(
+        target=lambda: result.append(int(build(*args))), name="tables-build", daemon=True
+    )
+    lib.tables_stop(handle, 0)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.25)
+    except BaseException:
+        lib.tables_stop(handle, 1)
+        worker.join()
+        raise
+    if not result:
+        raise RuntimeError("the table library's build ended without an answer")
+    return result[0]
 
 
 def available() -> bool:

@@ -42,6 +42,7 @@ from engine.tables import (
     score_actions,
     tables_dir,
 )
+from engine.tables.lock import build_lock
 from engine.variants import Variant, get_variant
 
 SOLVED_BOARDS: dict[str, int] = {"jar": 3, "shax-small": 8}
@@ -229,10 +230,14 @@ def solve(
     if v.id not in SOLVED_BOARDS:
         raise ValueError(f"only {' and '.join(SOLVED_BOARDS)} are solved whole, not {v.id}")
     where = directory if directory is not None else tables_dir()
-    build(v, SOLVED_BOARDS[v.id], where, threads=threads, progress=progress)
-    tables = Tables(v, where)
-    path = solved_path(where, v)
-    rc = native.library().solved_build(tables.handle, v.pieces, str(path).encode())
+    with build_lock(where):
+        build(v, SOLVED_BOARDS[v.id], where, threads=threads, progress=progress)
+        tables = Tables(v, where)
+        path = solved_path(where, v)
+        lib = native.library()
+        rc = native.stoppable(
+            tables.handle, lib.solved_build, tables.handle, v.pieces, str(path).encode()
+        )
     if rc != 0:
         raise RuntimeError(f"solving {v.id} failed: {BUILD_ERRORS.get(rc, rc)}")
     _OPEN.pop((v.id, str(where)), None)
