@@ -44,18 +44,20 @@ def point_names(variant: Variant) -> str:
 
 _SHAX_RULES = N_(
     """\
-**{title}** — {pieces} stones each, {points} points. White places first.
+**{title}** — {pieces} stones each, {points} points. {lines} {series}
 1. **Placement.** Take turns placing one stone on any empty point until all are placed. \
 A line of three (a **jare**) captures nothing yet; the game only remembers who formed the \
 **first jare**.
 2. **Opening removals.** The board is full. The first-jare player removes any one of the \
-opponent's stones, then the other removes one (if nobody formed a jare, black removes first).
+opponent's stones, then the opponent removes one of the first-jare player's (if nobody formed \
+a jare, black removes first).
 3. **Movement.** Whoever removed first moves first: one stone along a line to the next empty \
 point. No flying, ever.
-4. **Captures.** A move that forms a jare removes one opponent stone from **anywhere** — \
-stones in a jare are not protected.
-5. **Blockade — jid i sii aan jar aheyn.** If you cannot move, your opponent must move \
-instead and open a way for you; that freeing move is **oodan** (closed): it never captures.
+4. **Captures.** A move that forms a jare — also one formed again by moving a stone out and \
+back — removes one opponent stone from **anywhere**; stones in a jare are not protected.
+5. **Blockade — jid i sii aan jar aheyn.** If you cannot move, your opponent moves instead \
+to open a way for you, and keeps moving until one opens; these freeing moves are **oodan** \
+(closed): they never capture.
 6. **End.** Down to **two** stones, you lose. You may resign.
 7. **Draws.** By agreement; when neither player can move; on the third repetition of a \
 position; after 100 moves without a capture.
@@ -64,17 +66,37 @@ Notation: place `{place}`, move `{move}`, remove `{remove}`. {names}"""
 
 _JAR_RULES = N_(
     """\
-**{title}** — {pieces} stones each on the {grid}×{grid} grid. White places first.
+**{title}** — {pieces} stones each on the {grid}×{grid} grid. {lines} {series}
 1. Take turns placing your {pieces} stones on empty points. A line of three made while \
 placing wins nothing: whoever makes the first one moves first (if nobody does, black).
 2. Then take turns moving one stone to the next empty point along a line.
-3. The first to **form** three in a row by a move — a row or a column — wins at once; a line \
-left from the placement counts only when formed again. Nothing is captured.
+3. The first to **form** three in a row by a move wins at once; a line left from the \
+placement counts only when formed again, by moving a stone out and back. Nothing is captured.
 4. Blockade and draws as in Shax: a blocked player's opponent must open a way \
-(jid i sii aan jar aheyn), and that freeing move never wins; drawn by agreement, when \
-neither can move, on the third repetition, or after 100 moves.
+(jid i sii aan jar aheyn), moving on until one opens, and those freeing moves never win; \
+drawn by agreement, when neither can move, on the third repetition, or after 100 moves.
 Notation: place `{place}`, move `{move}`. {names}"""
 )
+
+
+def lines_sentence(variant: Variant, t: Translator | None = None) -> str:
+    """Which lines of the board make a jare (three in a row): never a diagonal."""
+    t = t or EN
+    if variant.family == "jar":
+        return t.gettext("Lines are the rows and the columns: no diagonals.")
+    if variant.id == "shax-small":
+        return t.gettext(
+            "Only the squares' sides make a jare (the four joins are for moving): no diagonals."
+        )
+    return t.gettext("Lines run along the squares' sides and the midpoint joins: no diagonals.")
+
+
+def series_sentence(t: Translator | None = None) -> str:
+    """Who places first, in a game and in a series of games between the same players."""
+    return (t or EN).gettext(
+        "White places first: in a series (games between the same two), the last winner; "
+        "after a draw, whoever placed second; in a new series, the challenger."
+    )
 
 
 @sentence
@@ -90,6 +112,8 @@ def rules_text(variant: Variant, t: Translator | None = None) -> str:
         pieces=variant.pieces,
         points=variant.size,
         grid=variant.grid,
+        lines=lines_sentence(variant, t),
+        series=series_sentence(t),
         place=ex.place,
         move=ex.move,
         remove=ex.remove,

@@ -87,3 +87,30 @@ def test_the_somali_catalogue_names_the_blockade_with_one_word() -> None:
     for other in OTHER_BLOCKADE_WORDS:
         assert not [text for text in said if other in text.lower()], other
     assert sum("xadhig" in text.lower() for text in said) >= 4
+
+
+RULES_PAGES_SAY = {
+    "a series": ("A **series** is the games", "**Taxane**\nwaa ciyaaraha"),
+    "no diagonals": ("No board\nhas diagonal lines", "Shaxna xariiq janjeera ma leh"),
+    "the joins make no jare": (
+        "The joins are for moving only: they make no line of three",
+        "Isku xirka dhaqaaq oo keliya ayay u yihiin",
+    ),
+    "the opening removal takes the opponent's piece": (
+        "removes any one of the first-jare player's pieces",
+        "ka qaada kuwa kii\n   jaraha koowaad yeeshay",
+    ),
+    "a jare formed again captures": ("re-formed by moving a piece out and back", "dib loo celiyay"),
+    "the opponent moves on until a way opens": ("until a way opens", "ilaa jid furmo"),
+    "who places first in a series": (
+        "the winner of the last game places first in the next",
+        "kii ciyaartii u dambeysay\nguuleystay ayaa marka hore dhiga",
+    ),
+}
+
+
+@pytest.mark.parametrize("point", list(RULES_PAGES_SAY))
+def test_both_rules_pages_say_what_players_asked_about(point: str) -> None:
+    english, somali = RULES_PAGES_SAY[point]
+    assert english in ENGLISH
+    assert somali in SOMALI

@@ -104,3 +104,74 @@ def test_counts_take_the_plural_after_a_number() -> None:
     one = Tally(wins=1, losses=0, draws=2, streak=1, best=1)
     assert words.tally_line(one, SO).startswith("1 guul, 0 guuldarro, 2 barbaro — ")
     assert words.tally_line(tally).startswith("3 won, 1 lost, 0 drawn — ")
+
+
+RULES_SAY = {
+    "en": {
+        "no diagonals": r"no diagonals",
+        "only the sides make a jare": r"Only the squares' sides make a jare",
+        "who places first in a series": (
+            r"in a series .*the last winner; after a draw, whoever placed second; "
+            r"in a new series, the challenger"
+        ),
+        "the opening removal takes the opponent's stone": (
+            r"removes any one of the opponent's stones, then the opponent removes one of the "
+            r"first-jare player's"
+        ),
+        "a jare formed again captures": r"forms a jare — also one formed again by moving a stone "
+        r"out and back — removes",
+        "the opponent moves on until a way opens": r"keeps moving until one opens",
+        "jar: moving on until a way opens": r"moving on until one opens",
+        "jar: a line formed again wins": r"counts only when formed again, by moving a stone out "
+        r"and back",
+    },
+    "so": {
+        "no diagonals": r"xariiq janjeera ma leh",
+        "only the sides make a jare": r"Dhinacyada afargeesyada oo keliya ayaa jare sameeya",
+        "who places first in a series": (
+            r"taxane.*kii ugu dambeeyay guuleystay; barbaro kadib, kii labaad dhigay; "
+            r"taxane cusub, kii loolanka diray"
+        ),
+        "the opening removal takes the opponent's stone": (
+            r"kuwa ka soo horjeeda, kadibna kan kale ayaa mid ka qaada dhagaxyada kii jaraha "
+            r"koowaad yeeshay"
+        ),
+        "a jare formed again captures": r"xitaa mid mar kale la sameeyo",
+        "the opponent moves on until a way opens": r"sii dhaqaaqayaa ilaa jid furmo",
+        "jar: moving on until a way opens": r"isagoo sii dhaqaaqaya ilaa jid furmo",
+        "jar: a line formed again wins": r"marka mar kale la sameeyo, dhagax oo laga saaro "
+        r"kadibna dib loo celiyo",
+    },
+}
+
+
+def says(variant: Variant) -> set[str]:
+    """What the rules of ``variant`` must say (the lines, who places first, and each rule
+    players have asked about)."""
+    shared = {"no diagonals", "who places first in a series"}
+    if variant.family == "jar":
+        return shared | {"jar: moving on until a way opens", "jar: a line formed again wins"}
+    shax = {
+        "the opening removal takes the opponent's stone",
+        "a jare formed again captures",
+        "the opponent moves on until a way opens",
+    }
+    small = {"only the sides make a jare"} if variant.id == "shax-small" else set()
+    return shared | shax | small
+
+
+@pytest.mark.parametrize("language", ["en", "so"])
+@pytest.mark.parametrize("variant", VARIANTS.values(), ids=list(VARIANTS))
+def test_the_rules_say_the_lines_the_series_and_every_rule_of_the_rules_page(
+    variant: Variant, language: str
+) -> None:
+    """``/shax rules`` says what docs/RULES.md says: no diagonals (and on the small board
+    only the squares' sides), who places first in a series, whose stone the opening
+    removal takes, that a jare formed again captures, and that a blocked player's
+    opponent moves on until a way opens — in one Discord message."""
+    rules = boards.rules_text(variant, translator(language))
+    missing = [
+        point for point in sorted(says(variant)) if not re.search(RULES_SAY[language][point], rules)
+    ]
+    assert not missing, f"the {variant.id} rules in {language} do not say {missing}:\n{rules}"
+    assert len(rules) <= 2000  # Discord's limit for a message: nothing is cut
