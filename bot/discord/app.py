@@ -318,8 +318,8 @@ def _guarded(event: str, parse: Callable[[Any], None]) -> Callable[[Any], None]:
     def guarded(data: Any) -> None:
         try:
             parse(data)
-        except Exception:
-            log.exception("Dropped a %s event that could not be read", event)
+        except Exception as error:  # Discord's data, not the bot's fault: one line says it
+            log.warning("Dropped a %s event that could not be read (%s)", event, cause(error))
 
     return guarded
 

@@ -114,3 +114,13 @@ def test_both_rules_pages_say_what_players_asked_about(point: str) -> None:
     english, somali = RULES_PAGES_SAY[point]
     assert english in ENGLISH
     assert somali in SOMALI
+
+
+def test_the_readme_says_what_a_series_is_and_its_stones_beside_the_streaks_and_ratings() -> None:
+    """The board picture and the results speak of a series and its stones: the README
+    says what they are where it explains streaks and ratings."""
+    readme = (DOCS.parent / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Playing on Discord") : readme.index("### Puzzles")]
+    explained = section[section.index("**Series and streaks.**") : section.index("**Ratings.**")]
+    for said in ("A *series* is", "*stone*", "places first", "*gal*", "*gabad*"):
+        assert said in explained
