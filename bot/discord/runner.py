@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import os
 import signal
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,7 @@ from bot.config import DEFAULT_API_BASE_URL, DEFAULT_GATEWAY_URL, ConfigError
 from bot.discord.app import SYNC_FAILURES, ShaxBotBase, cause, create_bot, is_fatal
 from bot.service.facade import ShaxService
 from bot.service.replies import User
+from bot.workers.tables import stop_building
 
 if TYPE_CHECKING:
     from bot.config import Settings
@@ -35,7 +37,8 @@ ANSWER_SECONDS = 20.0
 MAX_RETRY_SECONDS = 60.0
 STOP_SECONDS = 4.0
 """After a signal, how long a connected bot may take to close by itself (the answers in
-flight placed, the gateway closed) before whatever is left is cut short; a bot still
+flight placed, the gateway closed) before its connection is cut short (its close still
+ends the answers and background work under way, each within its own bound); a bot still
 logging in or reconnecting is cut short at once."""
 
 
@@ -53,23 +56,39 @@ def use_endpoints(settings: Settings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
 
 
+PLAIN_LOG = logging.Formatter(
+    "%(asctime)s %(levelname)-8s %(name)s %(message)s", "%Y-%m-%d %H:%M:%S"
+)
+"""discord.py's log line without its colours: for a log written to a file or a pipe."""
+
+
 def setup_logging(settings: Settings) -> None:
     """discord.py's log format on stderr at ``SHAX_LOG_LEVEL`` (kept as is when the
-    program already configured the root logger), without discord.py's words about voice
-    (the bot has none) and with its reconnections as one-line warnings."""
+    program already configured the root logger), coloured only in a terminal (and not
+    with ``NO_COLOR`` set), without discord.py's words about voice (the bot has none) and
+    with its reconnections as one-line warnings and its login line said once."""
     quiet_discord()
     root = logging.getLogger()
     if root.handlers:
         root.setLevel(settings.log_level_number)
         return
-    discord.utils.setup_logging(level=settings.log_level_number, root=True)
+    handler = logging.StreamHandler()
+    coloured = handler.stream.isatty() and not os.environ.get("NO_COLOR")
+    discord.utils.setup_logging(
+        handler=handler,
+        # discord.py colours a stream that is no terminal too, inside a container.
+        formatter=discord.utils.MISSING if coloured else PLAIN_LOG,
+        level=settings.log_level_number,
+        root=True,
+    )
 
 
 def quiet_discord() -> None:
     """The bot plays no voice: discord.py need not warn that its voice libraries (PyNaCl,
     davey) are missing. A gateway reconnection is routine: discord.py logs it as an error
     with a traceback, here it becomes one warning line naming the cause, said once while
-    the gateway stays unreachable."""
+    the gateway stays unreachable. Its "logging in using static token", said at every
+    try to log in, is said once."""
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
     loggers = [logging.getLogger(f"discord.{name}") for name in ("client", "shard", "gateway")]
@@ -77,6 +96,26 @@ def quiet_discord() -> None:
         reconnects = ReconnectAsWarning()
         for logger in loggers:
             logger.addFilter(reconnects)
+        loggers[0].addFilter(LoginSaidOnce())
+
+
+class LoginSaidOnce(logging.Filter):
+    """discord.py's login line, only the first time: a login retried while Discord does
+    not answer (or a bot started again) has its own lines."""
+
+    LINE = "logging in using static token"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.said = False
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg != self.LINE:
+            return True
+        if self.said:
+            return False
+        self.said = True
+        return True
 
 
 class ReconnectAsWarning(logging.Filter):
@@ -157,12 +196,14 @@ async def serve(settings: Settings, **options: Any) -> None:
     a bad setting: :class:`~bot.config.ConfigError`) is replaced by a new one after a
     growing pause, so one bad event never ends the game for everyone.
     """
-    services: list[ShaxService] = []
+    opening: list[asyncio.Task[ShaxService]] = []
 
     async def make_service(bot_user: User) -> ShaxService:
-        if not services:
-            services.append(await ShaxService.open(settings, bot_user=bot_user))
-        return services[0]
+        # Opened apart from the bot's start, so that a stop cutting the start short
+        # still finds the service whole, and closes it.
+        if not opening or failed(opening[0]):
+            opening[:] = [asyncio.create_task(ShaxService.open(settings, bot_user=bot_user))]
+        return await asyncio.shield(opening[0])
 
     stopping = asyncio.Event()
     backoff = ExponentialBackoff(base=1)
@@ -181,27 +222,42 @@ async def serve(settings: Settings, **options: Any) -> None:
                     break
                 delay = backoff.delay()
                 log.exception("The bot stopped unexpectedly; starting it again in %.1f s", delay)
-                await asyncio.sleep(delay)
+                with contextlib.suppress(TimeoutError):  # a signal ends the pause
+                    async with asyncio.timeout(delay):
+                        await stopping.wait()
             else:
                 if not stopping.is_set():
                     log.warning("The bot's connection ended; starting it again")
     finally:
-        for service in services:
-            await service.close()
+        # The bot is closed, its background work ended: now the database and the
+        # workers, then the background build of the tables and its log.
+        for started in opening:
+            await asyncio.wait({started})
+            if not failed(started):
+                await started.result().close()
+        await asyncio.to_thread(stop_building)
         log.info("Stopped")
+
+
+def failed(task: asyncio.Task[Any]) -> bool:
+    """Whether ``task`` ended without its result (it failed, or was cancelled)."""
+    return task.done() and (task.cancelled() or task.exception() is not None)
 
 
 async def until_stopped(
     run: Coroutine[Any, Any, None], bot: ShaxBotBase, stopping: asyncio.Event
 ) -> None:
-    """Run ``run`` (the bot's life) until it ends; once a signal sets ``stopping``, give a
-    ready bot :data:`STOP_SECONDS` to close by itself, and cut the rest short: logging in
-    or reconnecting to a Discord that does not answer would otherwise go on for ever."""
+    """Run ``run`` (the bot's life) until it ends; once a signal sets ``stopping``, close
+    the bot, give a ready bot :data:`STOP_SECONDS` to end by itself, and cut the rest
+    short: logging in or reconnecting to a Discord that does not answer would otherwise
+    go on for ever. Returns when the bot is closed, its background work ended."""
     life = asyncio.create_task(run)
     signalled = asyncio.create_task(stopping.wait())
+    closing: asyncio.Task[None] | None = None
     try:
         await asyncio.wait({life, signalled}, return_when=asyncio.FIRST_COMPLETED)
         if not life.done():
+            closing = asyncio.create_task(bot.close())
             await asyncio.wait({life}, timeout=STOP_SECONDS if bot.is_ready() else 0)
         if not life.done():
             life.cancel()
@@ -214,20 +270,19 @@ async def until_stopped(
         signalled.cancel()
         if not life.done():  # the supervisor itself is being cancelled
             life.cancel()
+        await bot.close()  # (once: whoever began it, this waits for its end)
+        if closing is not None:
+            await closing
 
 
 async def run_bot(bot: ShaxBotBase, settings: Settings) -> None:
     """Log in (retrying, and saying so, while Discord does not answer), then stay
     connected until the bot is closed."""
-    settling = asyncio.create_task(settle_when_ready(bot))
-    watching = asyncio.create_task(say_while_not_ready(bot, settings))
-    try:
-        async with bot:
-            await log_in(bot, settings)
-            await bot.connect()
-    finally:
-        settling.cancel()
-        watching.cancel()
+    bot.background.start("the settling after the start", settle_when_ready(bot))
+    bot.background.start("the watch on the start", say_while_not_ready(bot, settings))
+    async with bot:
+        await log_in(bot, settings)
+        await bot.connect()
 
 
 async def log_in(bot: ShaxBotBase, settings: Settings) -> None:
@@ -333,19 +388,17 @@ async def _sync(settings: Settings) -> None:
         await bot.login(settings.discord_token or "")  # runs setup_hook, which syncs
 
 
-def stop_on_signals(bot: ShaxBotBase, stopping: asyncio.Event | None = None) -> None:
-    """SIGTERM (and Ctrl-C) close the bot gracefully: interactions in flight finish, then
-    the gateway closes, then the service (workers end, the database is closed)."""
+def stop_on_signals(bot: ShaxBotBase, stopping: asyncio.Event) -> None:
+    """SIGTERM (and Ctrl-C) close the bot gracefully: from that moment nothing new starts
+    (:meth:`~bot.discord.background.Background.refuse`); :func:`until_stopped` closes the
+    bot (interactions in flight finish, the background work ends, the gateway closes),
+    then :func:`serve` the service (the database is closed, the workers end)."""
     loop = asyncio.get_running_loop()
-    closing: set[asyncio.Task[None]] = set()
 
     def stop() -> None:
         log.info("Stopping…")
-        if stopping is not None:
-            stopping.set()
-        task = loop.create_task(bot.close())
-        closing.add(task)
-        task.add_done_callback(closing.discard)
+        bot.background.refuse()
+        stopping.set()
 
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):

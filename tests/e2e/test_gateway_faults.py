@@ -8,13 +8,20 @@ command is answered.
 
 from __future__ import annotations
 
+import asyncio
+import signal
 from typing import Any
 
 import pytest
 
 import tests.fakediscord.server
 from bot.service.replies import RULES_FILENAME
-from tests.bot.discord.helpers import shown
+from tests.bot.discord.helpers import (  # noqa: F401 (the *_fixture names are fixtures)
+    Scene,
+    process_scene_fixture,
+    shown,
+    start_bot_process,
+)
 from tests.e2e.conftest import Live
 from tests.fakediscord.payloads import interaction_payload
 
@@ -71,3 +78,47 @@ async def test_an_interaction_discord_py_cannot_read_is_dropped(
 
     assert fake.gateway.identified_connections() == connections  # the same connection
     await rules_answered(live)
+
+
+async def test_the_log_says_each_bad_frame_in_one_warning_line_without_colours(
+    process_scene: Scene, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot's own log (``python -m bot``, written to a file or a pipe, not a terminal):
+    a frame that is not JSON and an event that cannot be read are one WARNING line each,
+    with no traceback, and no line carries a terminal's colour codes."""
+    scene, fake = process_scene, process_scene.fake
+    process = await start_bot_process(scene)
+    try:
+        await fake.wait_for_sessions(1, timeout=30)
+        await fake.wait_for(lambda: fake.commands(fake.guild_id), timeout=10, what="commands")
+        identified = len(fake.gateway.identify_payloads)
+        assert fake.send_malformed_frame() == 1
+        await fake.wait_for(
+            lambda: (
+                len(fake.gateway.identify_payloads) > identified
+                and fake.gateway.identified_connections()
+            ),
+            timeout=30,
+            what="a new connection",
+        )
+
+        def damaged(*args: Any, **kwargs: Any) -> dict[str, Any]:
+            payload = interaction_payload(*args, **kwargs)
+            del payload["member"]["user"]
+            return payload
+
+        monkeypatch.setattr(tests.fakediscord.server, "interaction_payload", damaged)
+        fake.ack_deadline = 0.5
+        await fake.slash(scene.amina, scene.channel, "shax", "rules", expect_ack=False)
+        fake.violations.clear()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = await asyncio.wait_for(process.communicate(), 30)
+    log = stderr.decode()
+    assert process.returncode == 0, log
+    assert "\x1b[" not in log
+    assert "Traceback" not in log and " ERROR " not in log, log
+    [frame] = [line for line in log.splitlines() if "The gateway connection failed" in line]
+    [event] = [line for line in log.splitlines() if "Dropped a INTERACTION_CREATE" in line]
+    assert " WARNING " in frame and " WARNING " in event
+    assert "KeyError: 'user'" in event
