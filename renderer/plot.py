@@ -3,7 +3,9 @@
 Plain numbers in, PNG bytes out. The curve is white's value (centi-stones, already
 within ±``limit``): above the middle line white stands better, below it black, each
 side filled in its stone's colour. Turning points are numbered rings on the curve,
-numbered as the review lists them.
+numbered as the review lists them. The scale on the right counts the stones the side
+above or below stands ahead by (the edge: that many or more, or a forced win), the
+numbers along the bottom the actions; each axis has its title in the reader's language.
 """
 
 from __future__ import annotations
@@ -14,15 +16,23 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from renderer.text import draw_text, fit_shrinking
+from renderer.text import draw_text, fit, fit_shrinking
 from renderer.theme import Theme, get_theme
+from shax_i18n import translator
 
 PLOT_FILENAME = "review.png"
 WIDTH = 720
-HEIGHT = 240
+HEIGHT = 264
 MARGIN_LEFT = 150
-MARGIN_RIGHT = 18
-MARGIN_Y = 22
+MARGIN_RIGHT = 42
+"""Room for the scale of stones right of the chart."""
+MARGIN_TOP = 30
+"""Above the chart: the scale's title."""
+MARGIN_BOTTOM = 40
+"""Below the chart: the action numbers, then their title."""
+TITLE_SIZE = 12
+CENTI = 100
+"""Centi-stones in a stone: the scale is written in stones."""
 NAME_SIZE = 15
 NAME_MIN = 12
 """A long name shrinks from ``NAME_SIZE`` to this before it is cut."""
@@ -43,13 +53,15 @@ def render_evaluation(
     white_name: str = "White",
     black_name: str = "Black",
     theme: str = "sand",
+    language: str = "en",
 ) -> bytes:
     """PNG bytes of the curve of ``values`` (white's value before each action and after
     the last), with ``marks`` (indices into ``values``: the turning points) numbered
-    1, 2, 3… in order. Raises ``ValueError`` for an unknown theme or a bad limit."""
+    1, 2, 3… in order, the axes' titles in ``language``. Raises ``ValueError`` for an
+    unknown theme or a bad limit."""
     if limit <= 0:
         raise ValueError("limit must be positive")
-    c = Chart.open(theme, (WIDTH, HEIGHT), (MARGIN_LEFT, MARGIN_Y, MARGIN_RIGHT, MARGIN_Y))
+    c = Chart.open(theme, (WIDTH, HEIGHT), (MARGIN_LEFT, MARGIN_TOP, MARGIN_RIGHT, MARGIN_BOTTOM))
     t, big, d = c.theme, c.big, c.draw
     left, right, top, bottom = c.left, c.right, c.top, c.bottom
     middle = (top + bottom) / 2
@@ -63,6 +75,9 @@ def render_evaluation(
         return middle - (bottom - top) / 2 * clipped / limit
 
     points = [(x_of(i), y_of(v)) for i, v in enumerate(values)]
+    scale = (-limit, -limit // 2, 0, limit // 2, limit)
+    for value in (scale[1], scale[3]):
+        d.line((left, y_of(value), right, y_of(value)), fill=t.ground_edge, width=SS)
     if len(points) >= 2:
         above = [(x, min(y, middle)) for x, y in points]
         below = [(x, max(y, middle)) for x, y in points]
@@ -82,14 +97,23 @@ def render_evaluation(
         draw_text(img, (x, y), str(number), 13, t.mark_edge, "mm")
     room = MARGIN_LEFT - NAME_GAP - NAME_EDGE
     for name, y, anchor in (
-        (white_name, MARGIN_Y + 4, "ra"),
-        (black_name, HEIGHT - MARGIN_Y - 4, "rd"),
+        (white_name, MARGIN_TOP + 4, "ra"),
+        (black_name, HEIGHT - MARGIN_BOTTOM - 4, "rd"),
     ):
         shown, size = fit_shrinking(name, NAME_SIZE, NAME_MIN, room)
         draw_text(img, (MARGIN_LEFT - NAME_GAP, y), shown, size, t.text, anchor)
     for k in axis_ticks(n):
         x = round(x_of(k) / SS)
-        draw_text(img, (x, HEIGHT - MARGIN_Y + 4), str(k), 12, t.muted, "ma")
+        draw_text(img, (x, HEIGHT - MARGIN_BOTTOM + 4), str(k), 12, t.muted, "ma")
+    for value in scale:
+        written = f"{abs(value) / CENTI:g}"
+        draw_text(img, (WIDTH - MARGIN_RIGHT + 6, y_of(value) / SS), written, 12, t.muted, "lm")
+    words = translator(language)
+    ahead = fit(words.pgettext("chart", "stones ahead"), TITLE_SIZE, WIDTH - MARGIN_LEFT)
+    draw_text(img, (WIDTH - 6, 4), ahead, TITLE_SIZE, t.muted, "ra")
+    actions = fit(words.pgettext("chart", "actions"), TITLE_SIZE, WIDTH - MARGIN_LEFT)
+    x_middle = (MARGIN_LEFT + WIDTH - MARGIN_RIGHT) / 2
+    draw_text(img, (x_middle, HEIGHT - 4), actions, TITLE_SIZE, t.muted, "md")
     return png(img)
 
 

@@ -1,9 +1,8 @@
 """A player's rating over their rated games as a small picture.
 
-Plain numbers in, PNG bytes out, with no words on it (only numbers), so it reads the
-same in every language: the rating before the first game and after each one as a line,
-the ratings written up the left, the games counted along the bottom, the best rating
-and the rating now marked.
+Plain numbers in, PNG bytes out: the rating before the first game and after each one as
+a line, the ratings written up the left, the rated games counted along the bottom, each
+axis titled in the reader's language, the best rating and the rating now marked.
 """
 
 from __future__ import annotations
@@ -11,23 +10,29 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from renderer.plot import SS, Chart, axis_ticks, png
-from renderer.text import draw_text
+from renderer.plot import SS, TITLE_SIZE, Chart, axis_ticks, png
+from renderer.text import draw_text, fit
+from shax_i18n import translator
 
 RATING_FILENAME = "rating.png"
 WIDTH = 560
-HEIGHT = 220
+HEIGHT = 240
 MARGIN_LEFT = 64
 MARGIN_RIGHT = 60
-MARGIN_TOP = 18
-MARGIN_BOTTOM = 30
+MARGIN_TOP = 30
+"""Above the chart: the title of the ratings up the left."""
+MARGIN_BOTTOM = 44
+"""Below the chart: the games' numbers, then their title."""
 RATING_STEPS = (10, 20, 25, 50, 100, 200, 250, 500)
 """The steps the ratings up the left may be written at: three to six of them."""
 
 
-def render_rating_history(ratings: Sequence[float], theme: str = "sand") -> bytes:
+def render_rating_history(
+    ratings: Sequence[float], theme: str = "sand", language: str = "en"
+) -> bytes:
     """PNG bytes of ``ratings`` (the rating before the first rated game and after each
-    one, oldest first). Raises ``ValueError`` for no ratings or an unknown theme."""
+    one, oldest first), the axes' titles in ``language``. Raises ``ValueError`` for no
+    ratings or an unknown theme."""
     if not ratings:
         raise ValueError("a rating history has at least the rating before the first game")
     c = Chart.open(theme, (WIDTH, HEIGHT), (MARGIN_LEFT, MARGIN_TOP, MARGIN_RIGHT, MARGIN_BOTTOM))
@@ -60,6 +65,13 @@ def render_rating_history(ratings: Sequence[float], theme: str = "sand") -> byte
         draw_text(img, (x_of(k) / SS, HEIGHT - MARGIN_BOTTOM + 6), str(k), 12, t.muted, "ma")
     last_x, last_y = (c / SS for c in points[-1])
     draw_text(img, (last_x + 10, last_y), str(round(ratings[-1])), 15, t.text, "lm")
+    words = translator(language)
+    room = WIDTH - MARGIN_RIGHT
+    rating = fit(words.pgettext("chart", "rating"), TITLE_SIZE, room)
+    draw_text(img, (MARGIN_LEFT - 8, 4), rating, TITLE_SIZE, t.muted, "ra")
+    games = fit(words.pgettext("chart", "rated games"), TITLE_SIZE, room)
+    x_middle = (MARGIN_LEFT + WIDTH - MARGIN_RIGHT) / 2
+    draw_text(img, (x_middle, HEIGHT - 4), games, TITLE_SIZE, t.muted, "md")
     return png(img)
 
 

@@ -32,7 +32,8 @@ from engine.ai import LEVELS
 FAMILY = RATED_FAMILIES[0]
 """The family ``/shax rating`` and the rating table speak of (the only one rated)."""
 TABLE_SIZE = 10
-HistoryRenderer = Callable[[list[float], str], bytes]
+HistoryRenderer = Callable[[list[float], str, str], bytes]
+"""Draws a rating history: the ratings, the theme, the reader's language."""
 
 
 class RatingReplies:
@@ -125,7 +126,9 @@ class RatingReplies:
         theme = await self._theme_of(viewer)
 
         async def draw(reader: Reader) -> bytes:
-            drawn: bytes = await self._run_picture(self._render_history, values, theme)
+            drawn: bytes = await self._run_picture(
+                self._render_history, values, theme, reader.language
+            )
             return drawn
 
         return Reply(

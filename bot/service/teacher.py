@@ -30,6 +30,7 @@ from bot.service.replies import (
     NoGameHere,
     Picture,
     Place,
+    Reader,
     Reply,
     Said,
     Thinking,
@@ -204,9 +205,14 @@ class Teacher:
         values = evaluation_curve(reviews)
         index = {r.ply: i for i, r in enumerate(reviews)}
         marks = [index[ply] + 1 for ply in turning]  # where the curve shows the loss
-        plot = await self._run_picture(_plot, values, marks, row.white_name, row.black_name)
+        names = (row.white_name, row.black_name)
+
+        async def plot(reader: Reader) -> bytes:
+            drawn: bytes = await self._run_picture(_plot, values, marks, *names, reader.language)
+            return drawn
+
         lines = [Said("review_heading", row.white_name, row.black_name, len(row.record))]
-        attachments: list[Attachment | Picture] = [Attachment(renderer.PLOT_FILENAME, plot)]
+        attachments: list[Attachment | Picture] = [Picture(renderer.PLOT_FILENAME, plot)]
         before = [p for p, _ in iter_positions(row.variant, row.record)]
         for number, ply in enumerate(turning, start=1):
             r = by_ply[ply]
@@ -259,9 +265,12 @@ async def analyse_game(
     return review_moves(variant, record, [a for part in found for a in part])
 
 
-def _plot(values: list[int], marks: list[int], white: str, black: str) -> bytes:
-    """The review's plot (top-level, so it pickles into a picture worker)."""
-    return renderer.render_evaluation(values, marks, white_name=white, black_name=black)
+def _plot(values: list[int], marks: list[int], white: str, black: str, language: str) -> bytes:
+    """The review's plot, its words in ``language`` (top-level, so it pickles into a
+    picture worker)."""
+    return renderer.render_evaluation(
+        values, marks, white_name=white, black_name=black, language=language
+    )
 
 
 def _why(why: Explanation) -> Said:

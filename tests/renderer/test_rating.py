@@ -12,7 +12,7 @@ from engine import Position
 from renderer import BoardView, render_board, render_rating_history
 from renderer.layout import make_layout
 from renderer.panel import card_name
-from renderer.rating import HEIGHT, WIDTH, rating_axis
+from renderer.rating import HEIGHT, MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, WIDTH, rating_axis
 
 RECORD = ["d7", "a7", "g7"]
 
@@ -77,3 +77,15 @@ def test_the_rating_axis_holds_every_rating_in_a_few_whole_steps() -> None:
         assert low <= lowest and highest <= high
         assert low % step == 0 and high % step == 0
         assert 2 <= (high - low) / step <= 6
+
+
+def test_the_rating_pictures_axes_are_titled_in_the_readers_language() -> None:
+    history = [1500.0, 1540.0, 1525.0]
+    english = open_png(render_rating_history(history)).convert("RGB")
+    somali = open_png(render_rating_history(history, language="so")).convert("RGB")
+    ratings = (0, 0, MARGIN_LEFT, MARGIN_TOP - 10)  # above the ratings up the left
+    games = (MARGIN_LEFT, HEIGHT - 16, WIDTH - MARGIN_RIGHT, HEIGHT)  # under the numbers
+    for box in (ratings, games):
+        for img in (english, somali):
+            assert len(img.crop(box).getcolors(10_000) or []) > 1, box  # words drawn
+        assert english.crop(box) != somali.crop(box)

@@ -8,7 +8,15 @@ import pytest
 from PIL import Image
 
 from renderer import PLOT_FILENAME, BoardView, board_geometry, get_theme, render_board
-from renderer.plot import HEIGHT, MARGIN_LEFT, MARGIN_RIGHT, MARGIN_Y, WIDTH, render_evaluation
+from renderer.plot import (
+    HEIGHT,
+    MARGIN_BOTTOM,
+    MARGIN_LEFT,
+    MARGIN_RIGHT,
+    MARGIN_TOP,
+    WIDTH,
+    render_evaluation,
+)
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -60,7 +68,7 @@ def test_the_plot_has_its_size_and_fills_the_side_that_stands_better() -> None:
     theme = get_theme("sand")
     img = png(render_evaluation([0, 200, 400, 400, -300, -600], [4], limit=1000))
     assert img.size == (WIDTH, HEIGHT)
-    middle = HEIGHT // 2
+    middle = (MARGIN_TOP + HEIGHT - MARGIN_BOTTOM) // 2
     left, right = MARGIN_LEFT, WIDTH - MARGIN_RIGHT
     early = left + (right - left) * 2 // 5  # white ahead: white's colour above the middle
     late = right - 3  # black ahead at the end: black's colour below the middle
@@ -82,7 +90,7 @@ def test_the_plot_survives_one_value_and_refuses_a_bad_limit() -> None:
     assert png(render_evaluation([])).size == (WIDTH, HEIGHT)
     with pytest.raises(ValueError):
         render_evaluation([0, 1], limit=0)
-    assert PLOT_FILENAME.endswith(".png") and MARGIN_Y > 0
+    assert PLOT_FILENAME.endswith(".png") and MARGIN_TOP > 0
 
 
 def test_the_plots_names_stay_inside_the_picture_and_a_bots_level_is_shown() -> None:
@@ -107,7 +115,7 @@ def test_a_short_games_axis_numbers_every_action() -> None:
     # Under the right end of a four-value curve, its last action's number.
     img = png(render_evaluation([0, 100, -50, 20]))
     right = WIDTH - MARGIN_RIGHT
-    under = img.crop((right - 8, HEIGHT - MARGIN_Y + 2, right + 8, HEIGHT))
+    under = img.crop((right - 8, HEIGHT - MARGIN_BOTTOM + 2, right + 8, HEIGHT - 18))
     assert len(under.getcolors(10_000) or []) > 1
 
 
@@ -125,3 +133,26 @@ def test_a_suggested_moves_arrow_head_is_clear_at_chat_size() -> None:
     ]
     at_chat_size = max(widths) * CHAT_WIDTH / img.width
     assert at_chat_size >= 12  # the shaft is about 3 px there
+
+
+def inked(img: Image.Image, box: tuple[int, int, int, int]) -> bool:
+    """Whether anything but the panel's colour is drawn in ``box``."""
+    colors = img.crop(box).getcolors(10_000) or []
+    return {c for _, c in colors} != {get_theme("sand").panel}
+
+
+def test_the_curve_has_a_scale_of_stones_and_its_axes_are_titled_in_the_readers_language() -> None:
+    values = [0, 300, -500, 1000]
+    english = png(render_evaluation(values))
+    somali = png(render_evaluation(values, language="so"))
+    right = WIDTH - MARGIN_RIGHT
+    bottom = HEIGHT - MARGIN_BOTTOM
+    middle = (MARGIN_TOP + bottom) // 2
+    # The stones written right of the chart: at the top, the middle and the bottom edge.
+    for y in (MARGIN_TOP, middle, bottom):
+        assert inked(english, (right + 3, y - 6, WIDTH, y + 6)), y
+    title = (right - 120, 0, WIDTH, MARGIN_TOP - 8)  # the scale's title, above it
+    actions = (MARGIN_LEFT, HEIGHT - 16, right, HEIGHT)  # under the action numbers
+    for box in (title, actions):
+        assert inked(english, box) and inked(somali, box)
+        assert english.crop(box) != somali.crop(box)

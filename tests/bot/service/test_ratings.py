@@ -232,6 +232,8 @@ async def test_the_rating_command_shows_the_figures_and_a_picture(service: ShaxS
     assert "no best yet" in text and "The ? means provisional" in text
     [picture] = await files(reply)
     assert picture.filename == "rating.png" and picture.data.startswith(b"\x89PNG")
+    [somali] = await files(reply, "so")  # its axes titled in the reader's language
+    assert somali.filename == "rating.png" and somali.data != picture.data
     bot = words((await service.rating(HERE, BOT)).text)
     assert f"hard {LEVEL_TABLE['hard'].rating}" in bot
 

@@ -108,6 +108,10 @@ async def test_the_review_plots_the_game_and_shows_its_turning_points(
     names = [a.filename for a in review.attachments]
     assert names[0] == PLOT_FILENAME and "turning-point-1.png" in names
     assert all(a.data.startswith(PNG_MAGIC) for a in await files(review))
+    # The curve's axes are titled in the language of whoever reads the review.
+    english, somali = [(await files(review, language))[0] for language in ("en", "so")]
+    assert english.filename == somali.filename == PLOT_FILENAME
+    assert english.data != somali.data
 
 
 async def test_the_review_without_a_game_id_is_of_the_channels_newest_game(
