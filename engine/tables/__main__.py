@@ -1,6 +1,11 @@
-"""``python -m engine.tables build --max K``, ``python -m engine.tables full``,
-``python -m engine.tables solve``, ``python -m engine.tables missing`` and
-``python -m engine.tables info``."""
+"""``python -m engine.tables missing`` (what full strength lacks), ``python -m
+engine.tables build`` (build it; ``--max K``: the tables up to K stones a side),
+``python -m engine.tables full``, ``python -m engine.tables solve`` and ``python -m
+engine.tables info``.
+
+Every command that builds holds the folder's build lock (waiting while another process,
+the bot's background build say, builds there) and stops at once on Ctrl-C or SIGTERM,
+keeping every whole file and no part of one."""
 
 from __future__ import annotations
 
@@ -19,7 +24,16 @@ from engine.tables.fullboard import (
     build_full_board,
     read_full_board_info,
 )
-from engine.tables.missing import BOARDS, SMALL_BOARDS, build_missing, missing_work
+from engine.tables.lock import BuildStopped, build_lock, signals_stop_builds
+from engine.tables.missing import (
+    BOARDS,
+    SMALL_BOARDS,
+    build_missing,
+    minutes,
+    missing_work,
+    size_words,
+    time_words,
+)
 from engine.tables.solved import SOLVED_BOARDS, read_solved_info, solve
 from engine.variants import VARIANT_IDS
 
@@ -56,8 +70,14 @@ class Meter:
         self.out.flush()
 
 
+def _directory(args: argparse.Namespace) -> Path:
+    return Path(args.dir) if args.dir else tables_dir()
+
+
 def _build(args: argparse.Namespace) -> int:
-    directory = Path(args.dir) if args.dir else tables_dir()
+    if args.max is None:
+        return _build_missing(args)
+    directory = _directory(args)
     meter = Meter(sys.stderr)
     cap = f", {args.max_total} in all" if args.max_total else ""
     meter.line(f"building {args.variant} tables up to {args.max} stones a side{cap} in {directory}")
@@ -127,8 +147,8 @@ def _full(args: argparse.Namespace) -> int:
     return 0
 
 
-def _missing(args: argparse.Namespace) -> int:
-    directory = Path(args.dir) if args.dir else tables_dir()
+def _build_missing(args: argparse.Namespace) -> int:
+    directory = _directory(args)
     boards = SMALL_BOARDS if args.small else BOARDS
 
     def say(text: str) -> None:
@@ -137,10 +157,33 @@ def _missing(args: argparse.Namespace) -> int:
     try:
         built = build_missing(directory, boards, say, threads=args.threads)
     except (TablesUnavailableError, CoreUnavailableError, RuntimeError, OSError) as exc:
-        say(f"python -m engine.tables missing: {exc}")
+        say(f"python -m engine.tables build: {exc}")
         return 1
-    if not built and not missing_work(directory, boards):
+    if missing_work(directory, boards):
+        return 1  # no room on the disk: it said so
+    if not built:
         say(f"nothing to build: {directory} has every table and value at full strength")
+    return 0
+
+
+def _missing(args: argparse.Namespace) -> int:
+    directory = _directory(args)
+    work = missing_work(directory, SMALL_BOARDS if args.small else BOARDS)
+    if not work:
+        print(f"nothing is missing: {directory} has every table and value at full strength")
+        return 0
+    print(
+        f"what master lacks for full strength in {directory}, in the order it is built "
+        "(python -m engine.tables build builds it; the bot does at its start, in the "
+        "background):"
+    )
+    for w in work:
+        print(
+            f"  {w.describe()}: about {size_words(w.bytes_needed)}, "
+            f"{minutes(w.seconds)} of processor time"
+        )
+    size = size_words(sum(w.bytes_needed for w in work))
+    print(f"in all about {size}, {time_words(work)}")
     return 0
 
 
@@ -168,7 +211,7 @@ def _info(args: argparse.Namespace) -> int:
         if solved is not None:
             print(solved.describe())
     if not infos:
-        print("no endgame tables yet; build them with: python -m engine.tables build --max 5")
+        print("no endgame tables yet; build what master uses with: python -m engine.tables build")
         return 0
     print(
         f"{'board':<11} {'material':>8} {'positions':>13} {'MB':>8} {'wins':>12} "
@@ -195,8 +238,17 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    b = sub.add_parser("build", help="solve every material up to --max stones a side")
-    b.add_argument("--max", type=int, required=True, help="stones a side, 3 or more")
+    b = sub.add_parser(
+        "build",
+        help="build what full strength lacks (what missing lists, what the bot builds at its "
+        "start); with --max, the tables of one board up to so many stones a side",
+    )
+    b.add_argument(
+        "--max", type=int, default=None, help="stones a side, 3 or more, on --variant's board"
+    )
+    b.add_argument(
+        "--small", action="store_true", help="without --max: only the boards that take seconds"
+    )
     b.add_argument(
         "--max-total",
         type=int,
@@ -204,7 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="stones on the board at most (--max 6 --max-total 11: six against five, not "
         "six against six)",
     )
-    b.add_argument("--variant", choices=VARIANT_IDS, default="shax")
+    b.add_argument("--variant", choices=VARIANT_IDS, default="shax", help="with --max")
     b.add_argument("--dir", default=None, help="where to write (default: $SHAX_TABLES_DIR)")
     b.add_argument("--threads", type=int, default=None, help="default: every core")
     b.set_defaults(run=_build)
@@ -228,12 +280,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(run=_solve)
     m = sub.add_parser(
         "missing",
-        help="build every table and value full strength needs that is not there yet "
-        "(what the bot does in the background at its first start)",
+        help="list what full strength needs that is not built yet, with its size and time "
+        "(what build, and the bot at its start, builds)",
     )
     m.add_argument("--small", action="store_true", help="only the boards that take seconds")
-    m.add_argument("--dir", default=None, help="where to write (default: $SHAX_TABLES_DIR)")
-    m.add_argument("--threads", type=int, default=None, help="default: every core")
+    m.add_argument("--dir", default=None, help="where to look (default: $SHAX_TABLES_DIR)")
     m.set_defaults(run=_missing)
     i = sub.add_parser("info", help="the tables built so far")
     i.add_argument("--dir", default=None, help="where to look (default: $SHAX_TABLES_DIR)")
@@ -241,15 +292,48 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+BUILDERS = ("build", "full", "solve")
+"""The commands that write into the folder (and hold its build lock)."""
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command == "build" and args.max < 3:
+    if args.command == "build" and args.max is not None and args.max < 3:
         print("python -m engine.tables build: --max must be 3 or more", file=sys.stderr)
         return 2
-    try:
+    if args.command not in BUILDERS:
         return int(args.run(args))
-    except KeyboardInterrupt:
-        return 130
+    directory = _directory(args)
+
+    def waiting() -> None:
+        print(
+            f"another process is building in {directory} (the bot's background build, or "
+            "another of these commands); waiting for it to finish, so that nothing is built "
+            "twice (Ctrl-C stops waiting)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    with signals_stop_builds():
+        try:
+            with build_lock(directory, waiting=waiting):
+                return int(args.run(args))
+        except OSError as exc:  # the lock: the folder cannot be made or written to
+            print(
+                f"python -m engine.tables {args.command}: cannot build in {directory}: "
+                f"{exc.strerror or exc}; choose a folder you can write to (--dir, or "
+                "SHAX_TABLES_DIR)",
+                file=sys.stderr,
+            )
+            return 1
+        except KeyboardInterrupt as exc:
+            print(
+                ("\n" if sys.stderr.isatty() else "")
+                + f"python -m engine.tables {args.command}: stopped; every file finished is "
+                "kept (none is left part way), and the same command goes on from there",
+                file=sys.stderr,
+            )
+            return 143 if isinstance(exc, BuildStopped) else 130
 
 
 if __name__ == "__main__":

@@ -6,19 +6,21 @@ values (:data:`~engine.tables.fullboard.DEFAULT_DEPTH` plies, for today's weight
 are not in a folder yet; :func:`build_missing` builds them one after the other,
 checking the free disk before each, and tells a ``say`` callback what it does.
 The bot runs it in a background process at its first start (``bot.workers.tables``);
-``python -m engine.tables missing`` runs it by hand. Each file appears whole (written
-beside and renamed), and ``master`` uses it from its next move; a build stopped part way
-starts again where it stopped (the tables a material at a time, the full-board values
-from their progress file).
+``python -m engine.tables missing`` lists it and ``python -m engine.tables build`` runs
+it by hand. Each file appears whole (written beside and renamed), and ``master`` uses it
+from its next move; a build stopped part way starts again where it stopped: the tables
+at the material it was solving (that one from its start), the full-board values from
+their progress file.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from math import comb
+from math import ceil, comb
 from pathlib import Path
 from typing import Literal
 
@@ -29,6 +31,7 @@ from engine.tables.fullboard import (
     has_full_board,
     read_full_board_info,
 )
+from engine.tables.lock import build_lock
 from engine.tables.native import symmetries
 from engine.tables.solved import SOLVED_BOARDS, read_solved_info, solve, solved_bytes
 from engine.variants import Variant, get_variant
@@ -45,8 +48,19 @@ DEFAULT_STONES: dict[str, tuple[int, int]] = {
     "shax": (6, 11),
 }
 """The endgame tables built for full strength: up to so many stones a side, so many in
-all. On shax six against up to five: 291 MB and a few minutes on 2 cores; six
+all. On shax six against up to five: 291 MB and about 5 minutes of processor time; six
 against six would add 156 MB (``python -m engine.tables build --max 6``)."""
+
+TABLE_SECONDS_PER_BYTE = 5 * 60 / 291e6
+"""Processor time the endgame tables take, per byte of table: shax's 291 MB took about
+5 minutes (measured on a busy two-core machine; the small boards' take seconds)."""
+
+FULL_BOARD_SECONDS = {"shax": 80 * 60, "shax-small": 2}
+"""Processor time the full-board values take: about 80 minutes on shax (measured on a
+busy two-core machine), 2 seconds on shax-small."""
+
+SOLVED_SECONDS = 1
+"""Processor time a small board's placement takes to solve, its tables built."""
 
 RESERVE_BYTES = 64 * 1024 * 1024
 """Free disk left over after a build, for everything else on the machine."""
@@ -70,6 +84,16 @@ class Work:
     """and this many in all."""
     bytes_needed: int
     """About how much disk the files take."""
+
+    @property
+    def seconds(self) -> float:
+        """About how much processor time it takes (:data:`TABLE_SECONDS_PER_BYTE`,
+        :data:`FULL_BOARD_SECONDS`)."""
+        if self.kind == "tables":
+            return self.bytes_needed * TABLE_SECONDS_PER_BYTE
+        if self.kind == "solved":
+            return SOLVED_SECONDS
+        return FULL_BOARD_SECONDS.get(self.variant, 0)
 
     def describe(self) -> str:
         if self.kind == "tables":
@@ -118,12 +142,39 @@ def missing_work(directory: Path, boards: Sequence[str] = BOARDS) -> list[Work]:
     return out
 
 
+def minutes(seconds: float) -> str:
+    """Processor or wall time in words: ``about 43 minutes``, ``a minute or less``."""
+    whole = ceil(seconds / 60)
+    return "a minute or less" if whole <= 1 else f"about {whole} minutes"
+
+
+def time_words(work: Sequence[Work], cores: int | None = None) -> str:
+    """How long ``work`` takes on ``cores`` (default: this machine's) idle cores, and in
+    processor time."""
+    n = max(1, cores or os.cpu_count() or 1)
+    cpu = sum(w.seconds for w in work)
+    return (
+        f"{minutes(cpu / n)} on {n} idle core{'s' if n > 1 else ''} ({minutes(cpu)} of "
+        "processor time; longer while the cores are busy)"
+    )
+
+
+def announcement(work: Sequence[Work], cores: int | None = None) -> str:
+    """The line that says a build of ``work`` starts in the background, and how long it
+    takes."""
+    return (
+        "Building endgame tables in the background: master plays better as they land, "
+        f"{time_words(work, cores)}."
+    )
+
+
 def _free_bytes(directory: Path) -> int:
     return shutil.disk_usage(directory).free
 
 
-def _mb(size: int) -> str:
-    return f"{size / 1e6:,.0f} MB" if size >= 1e6 else f"{size / 1e3:,.0f} kB"
+def size_words(size: int) -> str:
+    """A size in megabytes or kilobytes (at least 1 kB)."""
+    return f"{size / 1e6:,.0f} MB" if size >= 1e6 else f"{max(size / 1e3, 1):,.0f} kB"
 
 
 def build_missing(
@@ -134,25 +185,39 @@ def build_missing(
     warn: Say | None = None,
     threads: int | None = None,
     initializer: Callable[[], None] | None = None,
+    waiting: Callable[[], None] | None = None,
 ) -> list[Work]:
     """Build what :func:`missing_work` lists, smallest first, with ``threads`` (default:
     every core); returns what was built. Work that would leave less than
     :data:`RESERVE_BYTES` of free disk is not started (``warn``, default ``say``, tells
-    why), and neither is anything after it. ``initializer`` runs first in each worker process of the
-    full-board search."""
-    directory.mkdir(parents=True, exist_ok=True)
+    why), and neither is anything after it. ``initializer`` runs first in each worker
+    process of the full-board search. Holds the folder's build lock: while another
+    process builds there, ``waiting`` is told and this one waits for it (and then builds
+    only what is still missing). Ctrl-C stops it at once, keeping every whole file."""
+    with build_lock(directory, waiting=waiting):
+        return _build_missing(directory, boards, say, warn, threads, initializer)
+
+
+def _build_missing(
+    directory: Path,
+    boards: Sequence[str],
+    say: Say,
+    warn: Say | None,
+    threads: int | None,
+    initializer: Callable[[], None] | None,
+) -> list[Work]:
     done: list[Work] = []
     for work in missing_work(directory, boards):
         free = _free_bytes(directory)
         if free < work.bytes_needed + RESERVE_BYTES:
             (warn or say)(
                 f"Not enough free disk for {work.describe()}: they need about "
-                f"{_mb(work.bytes_needed + RESERVE_BYTES)} in {directory} and "
-                f"{_mb(free)} are free, so master plays without them; free some space "
+                f"{size_words(work.bytes_needed + RESERVE_BYTES)} in {directory} and "
+                f"{size_words(free)} are free, so master plays without them; free some space "
                 "and start again to build them."
             )
             break
-        say(f"Building {work.describe()} in {directory} (about {_mb(work.bytes_needed)}).")
+        say(f"Building {work.describe()} in {directory} (about {size_words(work.bytes_needed)}).")
         start = time.monotonic()
         if work.kind == "tables":
             _build_tables(work, directory, say, threads)
@@ -167,12 +232,35 @@ def build_missing(
 
 def _build_tables(work: Work, directory: Path, say: Say, threads: int | None) -> None:
     v = get_variant(work.variant)
+    systems = {
+        tuple(sorted(m, reverse=True))
+        for m in _missing_materials(v, directory, work.stones, work.total)
+    }
+    built = 0
+    last = time.monotonic()
 
     def built_one(name: str, seconds: float) -> None:
+        nonlocal built
+        built += 1
         if seconds >= 1.0:  # the many quick ones are told only in the total
-            say(f"{v.id} endgame tables: {name} solved in {seconds:.0f} s.")
+            say(
+                f"{v.id} endgame tables: {name} solved in {seconds:.0f} s "
+                f"({built} of {len(systems)} done)."
+            )
 
-    build(v, work.stones, directory, threads, built_one=built_one, max_total=work.total)
+    def progress(name: str, level: int, done: int, total: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last < PROGRESS_SECONDS:
+            return
+        last = now
+        if level == 0:
+            stage = f"reading its moves, {100 * done // max(total, 1)}%"
+        else:
+            stage = f"{done:,} of its {total:,} positions decided so far"
+        say(f"{v.id} endgame tables: {name}, {stage} ({built} of {len(systems)} done).")
+
+    build(v, work.stones, directory, threads, progress, built_one, work.total)
 
 
 def _build_full_board(

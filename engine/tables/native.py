@@ -9,6 +9,7 @@ without them.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import hashlib
@@ -176,21 +177,35 @@ def stoppable(handle: int, build: Callable[..., int], *args: object) -> int:
     raise the exception again. Returns what ``build`` returned."""
     lib = library()
     result: list[int] = []
-    worker = threading.Thread(
-        target=lambda: result.append(int(build(*args))), name="tables-build", daemon=True
-    )
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            result.append(int(build(*args)))
+        finally:
+            done.set()
+
+    # Not Thread.join: on Python 3.11 a Ctrl-C inside it can mark the thread ended while it
+    # runs on, and the interpreter then ends under it.
     lib.tables_stop(handle, 0)
-    worker.start()
+    threading.Thread(target=run, name="tables-build").start()
     try:
-        while worker.is_alive():
-            worker.join(0.25)
+        while not done.wait(0.25):
+            pass
     except BaseException:
         lib.tables_stop(handle, 1)
-        worker.join()
+        _wait_through_interrupts(done)
         raise
     if not result:
         raise RuntimeError("the table library's build ended without an answer")
     return result[0]
+
+
+def _wait_through_interrupts(done: threading.Event) -> None:
+    """Wait for ``done`` (a moment: the build was asked to stop), past more Ctrl-C."""
+    while not done.is_set():
+        with contextlib.suppress(KeyboardInterrupt):
+            done.wait(0.25)
 
 
 def available() -> bool:

@@ -56,7 +56,7 @@ def test_info_on_an_empty_directory_says_how_to_build(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["info", "--dir", str(tmp_path / "nothing")]) == 0
-    assert "python -m engine.tables build --max" in capsys.readouterr().out
+    assert "python -m engine.tables build\n" in capsys.readouterr().out
 
 
 def test_too_few_stones_is_refused_with_the_rule(capsys: pytest.CaptureFixture[str]) -> None:

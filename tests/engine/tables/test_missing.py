@@ -121,10 +121,32 @@ def test_without_room_on_the_disk_nothing_is_built_and_one_sentence_says_why(
     assert not list(tmp_path.rglob("*.tbl"))
 
 
-def test_the_missing_command_builds_what_is_missing(
+def test_the_missing_command_lists_and_builds_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["missing", "--small", "--dir", str(tmp_path), "--threads", "2"]) == 0
+    assert main(["missing", "--dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "the shax endgame tables up to 6 stones a side and 11 in all: about" in out
+    assert "about 80 minutes of processor time" in out  # the full-board values, measured
+    assert "python -m engine.tables build builds it" in out
+    assert not list(tmp_path.rglob("*")), "listing wrote into the folder"
+
+
+def test_build_without_max_builds_what_missing_lists(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["build", "--small", "--dir", str(tmp_path), "--threads", "2"]) == 0
     assert missing_work(tmp_path, SMALL_BOARDS) == []
-    assert main(["missing", "--small", "--dir", str(tmp_path)]) == 0
+    assert main(["build", "--small", "--dir", str(tmp_path)]) == 0
     assert "nothing to build" in capsys.readouterr().err
+    assert main(["missing", "--small", "--dir", str(tmp_path)]) == 0
+    assert "nothing is missing" in capsys.readouterr().out
+
+
+def test_the_start_line_says_how_long_the_build_takes() -> None:
+    work = missing_work(Path("/nonexistent"))
+    line = missing.announcement(work, cores=2)
+    assert line.startswith(
+        "Building endgame tables in the background: master plays better as they land, "
+        "about 43 minutes on 2 idle cores (about 85 minutes of processor time"
+    )
