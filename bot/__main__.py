@@ -184,9 +184,15 @@ def run_recompute(target: str | Path) -> int:
         players = {(c.guild_id, c.family, c.user_id) for c in changes}
         return len({c.game_id for c in changes}), len(players), storage.where
 
-    games, players, where = asyncio.run(recomputed())
-    print(f"Rated {games} finished games again in {where}: {players} ratings.")
+    print(recompute_summary(*asyncio.run(recomputed())))
     return 0
+
+
+def recompute_summary(games: int, players: int, where: str) -> str:
+    """What ``ratings recompute`` says it did: ``Rated 1 finished game again in …: 2 ratings.``"""
+    rated = f"{games} finished game{'' if games == 1 else 's'}"
+    ratings = f"{players} rating{'' if players == 1 else 's'}"
+    return f"Rated {rated} again in {where}: {ratings}."
 
 
 def run_local(settings: Settings, args: argparse.Namespace) -> int:

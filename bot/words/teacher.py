@@ -75,8 +75,10 @@ def hint_line(action: str, why: str, used: int, limit: int, t: Translator = EN) 
 
 @sentence
 def no_hints_left(limit: int, t: Translator = EN) -> str:
-    return t.gettext(
-        "You have used all {limit} hints of this game — the rest is yours to find.", limit=limit
+    return t.ngettext(
+        "You have used the {n} hint of this game — the rest is yours to find.",
+        "You have used all {n} hints of this game — the rest is yours to find.",
+        limit,
     )
 
 
@@ -90,12 +92,14 @@ REVIEWING = N_("Reviewing the game…")
 
 @sentence
 def review_heading(white: str, black: str, actions: int, t: Translator = EN) -> str:
-    return t.gettext(
-        "**Review of {white} vs {black}** ({actions} actions): the curve shows who stood "
+    return t.ngettext(
+        "**Review of {white} vs {black}** ({n} action): the curve shows who stood "
         "better after each action — above the line {white}, below it {black}.",
+        "**Review of {white} vs {black}** ({n} actions): the curve shows who stood "
+        "better after each action — above the line {white}, below it {black}.",
+        actions,
         white=white,
         black=black,
-        actions=actions,
     )
 
 

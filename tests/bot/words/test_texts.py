@@ -175,3 +175,25 @@ def test_the_rules_say_the_lines_the_series_and_every_rule_of_the_rules_page(
     ]
     assert not missing, f"the {variant.id} rules in {language} do not say {missing}:\n{rules}"
     assert len(rules) <= 2000  # Discord's limit for a message: nothing is cut
+
+
+@pytest.mark.parametrize("language", ["en", "so"])
+def test_a_count_of_one_takes_the_singular(language: str) -> None:
+    """``1 actions``, ``all 1 hints``, ``1 ratings``: a count of one is said as one."""
+    from bot.__main__ import recompute_summary
+    from bot.words.teacher import no_hints_left, review_heading
+
+    t = translator(language)
+    one = {
+        "en": ["(1 action)", "used the 1 hint of this game"],
+        "so": ["(1 tallaabo)", "tilmaanta ciyaartan (1)"],
+    }[language]
+    said = [review_heading("Amina", "Bashir", 1, t), no_hints_left(1, t)]
+    for phrase, sentence in zip(one, said, strict=True):
+        assert phrase in sentence
+    if language == "en":
+        assert "(2 actions)" in review_heading("Amina", "Bashir", 2, t)
+        assert "all 3 hints" in no_hints_left(3, t)
+        summary = recompute_summary(1, 1, "shax.db")
+        assert summary == "Rated 1 finished game again in shax.db: 1 rating."
+        assert recompute_summary(3, 2, "x") == "Rated 3 finished games again in x: 2 ratings."
