@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from bot.config import ConfigError, Settings, load_settings
-from bot.storage import Storage, StorageError
+from bot.storage import DatabaseLocked, Storage, StorageError
 from bot.workers.tables import start_building
 from shax_i18n import LANGUAGES
 
@@ -138,12 +138,34 @@ def invite_hint() -> str:
     )
 
 
+LOCKED_PATIENCE_SECONDS = 60.0
+"""How long start-up waits for a database another program holds locked."""
+
+
 def check_database(target: str | Path) -> None:
     """Open the database once before anything starts (running its migrations): a file
-    that is not SQLite, damaged, read-only or too new raises :class:`StorageError`."""
+    that is not SQLite, damaged, read-only or too new raises :class:`StorageError`. One
+    another program holds locked is tried again, saying so once, for up to
+    :data:`LOCKED_PATIENCE_SECONDS`."""
 
     async def open_and_close() -> None:
-        await (await Storage.open(target)).close()
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + LOCKED_PATIENCE_SECONDS
+        said = False
+        while True:
+            try:
+                await (await Storage.open(target)).close()
+                return
+            except DatabaseLocked as locked:
+                if loop.time() >= give_up:
+                    raise
+                if not said:
+                    said = True
+                    complain(
+                        f"The database {locked.path} is locked by another program; waiting "
+                        f"up to {LOCKED_PATIENCE_SECONDS:.0f} s for it to let go…"
+                    )
+                await asyncio.sleep(1.0)
 
     asyncio.run(open_and_close())
 

@@ -25,6 +25,7 @@ the service: the streak rule is the service's.
 from bot.standings import Standings
 from bot.storage import rows
 from bot.storage.base import ChallengeTaken, ChannelTaken, StorageError
+from bot.storage.checks import DatabaseLocked
 from bot.storage.migrations import SCHEMA_VERSION
 from bot.storage.puzzle_rows import (
     AttemptRow,
@@ -49,6 +50,7 @@ __all__ = [
     "ChannelTaken",
     "DailyResults",
     "DailyRow",
+    "DatabaseLocked",
     "Ended",
     "Glicko",
     "NewPuzzle",

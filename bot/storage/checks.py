@@ -2,7 +2,8 @@
 
 A file that is not SQLite, a damaged one (``PRAGMA quick_check``), a read-only one, or a
 schema newer than this bot stop ``python -m bot`` and the console before anything runs,
-rather than later, as "Something went wrong" on every command.
+rather than later, as "Something went wrong" on every command. A file another program
+holds locked is waited for a while (:class:`DatabaseLocked`), then refused the same way.
 """
 
 from __future__ import annotations
@@ -26,6 +27,24 @@ def check_file(path: Path) -> None:
         raise read_only(path)
     if not os.access(folder, os.W_OK | os.X_OK):
         raise read_only(path)
+
+
+class DatabaseLocked(StorageError):
+    """Another program holds the database's write lock (another bot on the same file, a
+    ``sqlite3`` shell in a transaction) longer than SQLite waits for it."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            f"The database {path} is locked by another program: stop the other program "
+            "using it (another bot on the same file, or a sqlite3 shell in a transaction), "
+            "then start the bot again."
+        )
+        self.path = path
+
+
+def is_busy(exc: BaseException) -> bool:
+    """SQLite's own word that another connection holds a lock it needs."""
+    return getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
 
 
 def is_not_sqlite(exc: BaseException) -> bool:

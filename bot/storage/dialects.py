@@ -40,7 +40,15 @@ from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.util import greenlet_spawn
 
 from bot.storage.base import StorageError, redacted, scrubbed
-from bot.storage.checks import check_file, damaged, is_not_sqlite, not_sqlite, read_only
+from bot.storage.checks import (
+    DatabaseLocked,
+    check_file,
+    damaged,
+    is_busy,
+    is_not_sqlite,
+    not_sqlite,
+    read_only,
+)
 
 Insert = Callable[..., Any]
 T = TypeVar("T")
@@ -109,6 +117,10 @@ class Dialect:
 
     def failure(self, exc: BaseException) -> StorageError | None:
         """A one-sentence error for a database that cannot be used, if ``exc`` is one."""
+        return None
+
+    def locked(self, exc: BaseException) -> DatabaseLocked | None:
+        """The error for a database another program holds locked, if ``exc`` says so."""
         return None
 
 
@@ -200,10 +212,15 @@ class Sqlite(Dialect):
         # PRAGMA takes no parameters; the value is our own int.
         conn.exec_driver_sql(f"PRAGMA user_version = {int(number)}")
 
+    def locked(self, exc: BaseException) -> DatabaseLocked | None:
+        return DatabaseLocked(self.path) if is_busy(driver_error(exc)) else None
+
     def failure(self, exc: BaseException) -> StorageError | None:
         cause = driver_error(exc)
         if not isinstance(cause, sqlite3.DatabaseError):
             return None
+        if is_busy(cause):
+            return DatabaseLocked(self.path)
         if getattr(cause, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
             return read_only(self.path)
         if is_not_sqlite(cause):

@@ -91,8 +91,11 @@ class Storage(ChallengesAndStandings, RatingStore, PuzzleStore):
         storage = cls(dialect)
         try:
             await storage._migrate()
-        except BaseException:
+        except BaseException as exc:
             await dialect.close()
+            locked = dialect.locked(exc)
+            if locked is not None:
+                raise locked from None
             raise
         return storage
 

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+import bot.__main__
+from bot.__main__ import LOCKED_PATIENCE_SECONDS
 from bot.storage import SCHEMA_VERSION, Storage
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -117,3 +119,69 @@ def test_a_good_database_starts_the_console(tmp_path: Path) -> None:
     result = start(db, "console")
     assert result.returncode == 0, result.stderr
     assert f"database {db}" in result.stdout
+
+
+@pytest.mark.parametrize("journal", ["wal", "delete"])
+def test_a_database_locked_by_another_program_is_waited_for_saying_so(
+    tmp_path: Path, journal: str
+) -> None:
+    db = made(tmp_path / "shax.db")
+    with sqlite3.connect(db) as raw:
+        raw.execute(f"PRAGMA journal_mode = {journal}")
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")  # as `sqlite3 shax.db` would hold it
+    console = subprocess.Popen(
+        [sys.executable, "-m", "bot", "--env-file", "no.env", *COMMANDS["console"]],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env={
+            "PYTHONPATH": str(ROOT),
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "SHAX_DB_PATH": str(db),
+            "SHAX_BUILD_TABLES": "off",
+        },
+    )
+    try:
+        assert console.stderr is not None
+        said = console.stderr.readline()
+        assert said == (
+            f"shax-bot: The database {db} is locked by another program; waiting up to "
+            f"{LOCKED_PATIENCE_SECONDS:.0f} s for it to let go…\n"
+        )
+        other.execute("ROLLBACK")  # the other program lets go: the console starts
+        out, err = console.communicate("/quit\n", timeout=60)
+    finally:
+        other.close()
+        if console.poll() is None:
+            console.kill()
+    assert console.returncode == 0, err
+    assert f"database {db}" in out and "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_database_locked_past_the_wait_is_refused_in_one_sentence(
+    tmp_path: Path,
+    command: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    db = made(tmp_path / "shax.db")
+    monkeypatch.setattr(bot.__main__, "LOCKED_PATIENCE_SECONDS", 0.0)
+    monkeypatch.setenv("SHAX_DB_PATH", str(db))
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("SHAX_BUILD_TABLES", "off")
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        status = bot.__main__.main(["--env-file", str(tmp_path / "no.env"), *COMMANDS[command]])
+    finally:
+        other.close()
+    assert status == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"shax-bot: The database {db} is locked by another program: stop the other program "
+        "using it (another bot on the same file, or a sqlite3 shell in a transaction), then "
+        "start the bot again."
+    ]
