@@ -227,9 +227,8 @@ def _ratings(ended: Ended) -> list[Said]:
     before, after = ended.solver
     if ended.puzzle is None or after.glicko is None:
         return [Said.message(messages.UNRATED)]
-    was = before.glicko.rating if before.glicko is not None else Standing.of(None).rating.rating
-    shown = Standing.of(after).rating
+    was, now = Standing.of(before).rating, Standing.of(after).rating
     return [
-        Said("puzzle_rating_change", was, after.glicko.rating, shown.provisional),
+        Said("puzzle_rating_change", was.shown, now.shown, round(now.rating) - round(was.rating)),
         Said("puzzle_streak", after.streak, before.streak, after.best),
     ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.service.puzzles import NO_PUZZLE_LEFT
+from bot.words.ratings import signed
 from bot.words.registry import sentence, speaks
 from bot.words.terms import EN, Surface, color_name, variant_title
 from engine import Color, Variant
@@ -160,14 +161,14 @@ def puzzle_given_up(steps: Sequence[tuple[str, bool]], t: Translator = EN) -> st
 
 
 @sentence
-def puzzle_rating_change(before: float, after: float, provisional: bool, t: Translator = EN) -> str:
-    shown = f"{round(after)}{'?' if provisional else ''}"
-    change = round(after) - round(before)
+def puzzle_rating_change(before: str, after: str, change: int, t: Translator = EN) -> str:
+    """The puzzle rating a try moved, each side as shown (``1500?`` while provisional),
+    and the change as under a game's result: ``Puzzle rating: 1500? → 1347? (−153).``"""
     return t.gettext(
         "Puzzle rating: {before} → {after} ({change}).",
-        before=round(before),
-        after=shown,
-        change=f"{change:+d}",
+        before=before,
+        after=after,
+        change=signed(change),
     )
 
 

@@ -74,7 +74,7 @@ async def test_a_puzzle_solved_by_its_menu_only_its_player_sees(live: Live) -> N
         )
         message = await shown(live.bot, picked)
         assert message.ephemeral
-    assert "Solved!" in message.content and "Puzzle rating: 1500 →" in message.content
+    assert "Solved!" in message.content and "Puzzle rating: 1500? →" in message.content
     assert button_ids(message) == [nextpuzzle_id(found.attempt.id)] and not message.selects()
     # Nobody else saw anything: nothing public was posted.
     assert [m for m in fake.messages(scene.channel) if not m.ephemeral] == []

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -95,7 +96,9 @@ async def test_solving_plays_the_tables_defence_and_moves_both_ratings(
     assert all(r.ephemeral for r in replies)
     assert controls(replies[-1]).over
     end = words(replies[-1].text)
-    assert "Solved!" in end and "Puzzle rating: 1500 →" in end and "1 solved in a row" in end
+    assert "Solved!" in end and "1 solved in a row" in end
+    # Each side as shown, provisional on both, the change as under a game's result.
+    assert re.search(r"Puzzle rating: 1500\? → 1[5-9]\d\d\? \(\+\d+\)\.", end), end
     solver = await service.storage.solver(AMINA.id)
     puzzle = await service.storage.get_puzzle(found.puzzle.id)
     assert solver is not None and solver.glicko is not None and solver.glicko.rating > 1500
@@ -204,6 +207,7 @@ async def test_giving_up_shows_the_solution_and_counts_as_a_failure(service: Sha
     text = words(reply.text)
     assert f"The win was **{found.puzzle.solution[0]}**" in text
     assert "Your run of 1 solved puzzle ends (best: 1)." in text
+    assert re.search(r"Puzzle rating: \d+\? → \d+\? \(\u2212\d+\)\.", text), text
     solver = await service.storage.solver(AMINA.id)
     assert solver is not None and (solver.solved, solver.failed, solver.streak) == (1, 1, 0)
     nxt = await service.puzzles.next_puzzle(AMINA, HERE, found.attempt.id)
