@@ -75,8 +75,11 @@ class Analyser(Protocol):
         plies: Sequence[int],
         depth: int,
         seconds: float | None,
+        *,
+        review: bool = False,
     ) -> list[Assessment]:
-        """:func:`engine.analysis.assess_record` of those plies."""
+        """:func:`engine.analysis.assess_record` of those plies; a ``review``'s part
+        waits for the bots' moves and the hints."""
         ...
 
 
@@ -90,6 +93,8 @@ class ThreadAnalyser:
         plies: Sequence[int],
         depth: int,
         seconds: float | None,
+        *,
+        review: bool = False,
     ) -> list[Assessment]:
         return await asyncio.to_thread(
             assess_record, variant, list(record), list(plies), depth=depth, seconds=seconds
@@ -260,7 +265,11 @@ async def analyse_game(
     plies = [i for i in range(len(record)) if positions[i].outcome is None]
     chunks = [plies[i::REVIEW_CHUNKS] for i in range(REVIEW_CHUNKS)]
     found = await asyncio.gather(
-        *(analyser.assess(variant, record, chunk, depth, seconds) for chunk in chunks if chunk)
+        *(
+            analyser.assess(variant, record, chunk, depth, seconds, review=True)
+            for chunk in chunks
+            if chunk
+        )
     )
     return review_moves(variant, record, [a for part in found for a in part])
 

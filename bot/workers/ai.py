@@ -1,18 +1,23 @@
 """The bot's thinking, off the event loop: worker processes running ``engine.ai.choose_action``.
 
 :class:`AIPool` runs its searches in :class:`bot.workers.WorkerProcesses` (the
-lowest priority, ending with the bot), one search per worker at a time. Tests
-inject an in-thread executor and a fixed-depth chooser.
+lowest priority, ending with the bot), one search per worker at a time: the bots' moves
+first, then hints, then the parts of reviews (:class:`Slots`). Tests inject an
+in-thread executor and a fixed-depth chooser.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import heapq
+import itertools
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Executor
+from contextlib import asynccontextmanager
+from enum import IntEnum
 
 import engine.ai
 from bot.workers.processes import WorkerProcesses
@@ -69,6 +74,76 @@ def time_budget(level: str) -> float:
     return LONGEST_MOVETIME.get(level, max(LONGEST_MOVETIME.values()))
 
 
+class Errand(IntEnum):
+    """What a worker is asked for, in the order the workers serve them: a bot's move,
+    which a player waits for, then a hint, then a part of a review, which may wait."""
+
+    MOVE = 0
+    HINT = 1
+    REVIEW = 2
+
+
+class Slots:
+    """The workers, one job each at a time, handed out by :class:`Errand` (in the order
+    asked within one): a bot's move never waits behind hints or reviews still waiting.
+    Reviews hold at most ``most_reviews`` workers at once, so with two workers or more one
+    is always left for the bots' moves."""
+
+    def __init__(self, workers: int) -> None:
+        self.free = workers
+        self.most_reviews = max(1, workers - 1)
+        self.reviews = 0
+        self._waiting: list[tuple[Errand, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    def _may_take(self, errand: Errand) -> bool:
+        return self.free > 0 and (errand is not Errand.REVIEW or self.reviews < self.most_reviews)
+
+    def _take(self, errand: Errand) -> None:
+        self.free -= 1
+        self.reviews += errand is Errand.REVIEW
+
+    def _give_back(self, errand: Errand) -> None:
+        self.free += 1
+        self.reviews -= errand is Errand.REVIEW
+        skipped = []
+        while self._waiting and self.free > 0:
+            entry = heapq.heappop(self._waiting)
+            waiting_errand, _, granted = entry
+            if granted.done():  # given up while it waited
+                continue
+            if not self._may_take(waiting_errand):
+                skipped.append(entry)
+                continue
+            self._take(waiting_errand)
+            granted.set_result(None)
+        for entry in skipped:
+            heapq.heappush(self._waiting, entry)
+
+    @asynccontextmanager
+    async def taken(self, errand: Errand) -> AsyncIterator[None]:
+        """A worker for ``errand``, until the block ends."""
+        if self._may_take(errand) and not any(
+            not granted.done() and waiting <= errand for waiting, _, granted in self._waiting
+        ):
+            self._take(errand)
+        else:
+            granted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            heapq.heappush(self._waiting, (errand, next(self._order), granted))
+            try:
+                await granted
+            except asyncio.CancelledError:
+                if granted.done() and not granted.cancelled():  # granted as it was cancelled
+                    self._give_back(errand)
+                else:
+                    granted.cancel()
+                raise
+        try:
+            yield
+        finally:
+            self._give_back(errand)
+
+
 class AIPool:
     """Computes the bot's actions in worker processes (or an injected executor)."""
 
@@ -90,8 +165,9 @@ class AIPool:
         )
         self._budget = budget
         # One search per worker at a time: a move's time budget starts when its
-        # search starts, not while it waits behind other games' searches.
-        self._slots = asyncio.Semaphore(workers)
+        # search starts, not while it waits behind other games' searches; and moves
+        # are served before hints and reviews.
+        self._slots = Slots(workers)
 
     async def choose(self, variant: str, record: Sequence[str], level: str, seed: int) -> str:
         """The bot's action after ``record``, within the level's time budget.
@@ -101,7 +177,7 @@ class AIPool:
         a dead worker is replaced for the next move).
         """
         args = (variant, tuple(record), level, seed)
-        async with self._slots:
+        async with self._slots.taken(Errand.MOVE):
             try:
                 # asyncio.timeout, not wait_for: on Python 3.11 wait_for returns an answer
                 # that arrives as the move is cancelled (Ctrl-C, a shutdown) and drops the
@@ -119,10 +195,13 @@ class AIPool:
         plies: Sequence[int],
         depth: int,
         seconds: float | None,
+        *,
+        review: bool = False,
     ) -> list[Assessment]:
         """Score every legal action of the positions before ``plies`` of ``record`` (a
-        hint, a part of a review) in a worker, waiting for a free one like a move does."""
-        async with self._slots:
+        hint; with ``review``, a part of a review) in a worker, after the bots' moves
+        waiting for one (and a review's part after the hints)."""
+        async with self._slots.taken(Errand.REVIEW if review else Errand.HINT):
             return await self.processes.run(
                 assess_plies, variant, tuple(record), tuple(plies), depth, seconds
             )

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bot.service import messages
 from bot.service.facade import ShaxService
 from bot.service.replies import GameOver, NoGameHere, NotYourGame, Reply
-from bot.service.teacher import HINTS_PER_GAME, HintRefused
+from bot.service.teacher import HINTS_PER_GAME, HintRefused, analyse_game
 from bot.words.teacher import hints_used, no_hints_left
+from engine.analysis import Assessment
 from renderer import PLOT_FILENAME
 from tests.bot.conftest import AMINA, BASHIR, HERE, ServiceFactory, board_controls, start_game
 from tests.services import files, words
@@ -154,3 +157,24 @@ async def test_no_hint_once_the_game_is_over(teaching: ShaxService) -> None:
     await bot_game(teaching, "a1", "a2", "b3", "b3-a3")
     with pytest.raises(NoGameHere):
         await teaching.hint(AMINA, HERE)
+
+
+async def test_a_review_asks_for_its_parts_as_a_review_a_hint_as_a_hint(
+    teaching: ShaxService,
+) -> None:
+    """The workers serve the bots' moves first, then hints, then reviews' parts."""
+    asked: list[bool] = []
+    analyser = teaching.teacher.analyser
+
+    class Recording:
+        async def assess(self, *args: Any, review: bool = False) -> list[Assessment]:
+            asked.append(review)
+            return await analyser.assess(*args, review=review)
+
+    await analyse_game(Recording(), "jar", ["a1", "b2", "c3"], depth=1, seconds=None)
+    assert asked and all(asked)
+    teaching.teacher.analyser = Recording()
+    await bot_game(teaching, "a1")
+    asked.clear()
+    await teaching.hint(AMINA, HERE)
+    assert asked == [False]

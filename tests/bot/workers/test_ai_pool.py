@@ -7,6 +7,7 @@ import ctypes
 import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 
@@ -79,3 +80,72 @@ async def test_the_bot_says_once_how_to_get_the_fast_search(
     [record] = caplog.records
     assert "pure-Python search" in record.getMessage()
     assert "install a C compiler" in record.getMessage()
+
+
+class Served:
+    """The jobs a pool gives its workers, in the order it gives them; each holds its
+    worker until :attr:`go` is set."""
+
+    def __init__(self, pool: AIPool) -> None:
+        self.order: list[str] = []
+        self.go = asyncio.Event()
+        pool.processes.run = self.run  # type: ignore[method-assign]
+
+    async def run(self, fn: Any, *args: Any) -> Any:
+        if fn is slow_chooser:
+            self.order.append(f"move {args[3]}")
+        else:
+            self.order.append(f"{'review' if len(args[2]) > 1 else 'hint'} {args[2][0]}")
+        await self.go.wait()
+        return "b2" if fn is slow_chooser else []
+
+
+async def settled() -> None:
+    for _ in range(10):
+        await asyncio.sleep(0)
+
+
+async def test_a_bot_move_is_served_before_the_waiting_hints_and_reviews() -> None:
+    pool = AIPool(1, chooser=slow_chooser)
+    served = Served(pool)
+    jobs = [asyncio.create_task(pool.assess("jar", [], [0, 9], 2, None, review=True))]
+    await settled()  # a review's part holds the one worker
+    jobs += [
+        asyncio.create_task(pool.assess("jar", [], [n, 9], 2, None, review=True)) for n in (1, 2, 3)
+    ]
+    jobs.append(asyncio.create_task(pool.assess("jar", [], [5], 2, None)))
+    jobs.append(asyncio.create_task(pool.choose("jar", (), "hard", 7)))
+    await settled()
+    assert served.order == ["review 0"]
+    served.go.set()
+    await asyncio.gather(*jobs)
+    assert served.order == ["review 0", "move 7", "hint 5", "review 1", "review 2", "review 3"]
+
+
+async def test_reviews_leave_a_worker_free_for_the_bots_moves() -> None:
+    pool = AIPool(2, chooser=slow_chooser)
+    served = Served(pool)
+    jobs = [
+        asyncio.create_task(pool.assess("jar", [], [n, 9], 2, None, review=True)) for n in range(4)
+    ]
+    await settled()
+    jobs.append(asyncio.create_task(pool.choose("jar", (), "hard", 7)))
+    await settled()
+    assert served.order == ["review 0", "move 7"]  # at once, beside the review
+    served.go.set()
+    await asyncio.gather(*jobs)
+
+
+async def test_a_move_given_up_while_it_waits_gives_its_turn_on() -> None:
+    pool = AIPool(1, chooser=slow_chooser)
+    served = Served(pool)
+    first = asyncio.create_task(pool.choose("jar", (), "hard", 1))
+    await settled()
+    given_up = asyncio.create_task(pool.choose("jar", (), "hard", 2))
+    review = asyncio.create_task(pool.assess("jar", [], [0, 9], 2, None, review=True))
+    await settled()
+    given_up.cancel()
+    served.go.set()
+    await asyncio.gather(first, review)
+    assert served.order == ["move 1", "review 0"]
+    assert pool._slots.free == 1
