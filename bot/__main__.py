@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bot.config import ConfigError, Settings, load_settings
 from bot.storage import DatabaseLocked, Storage, StorageError
-from bot.workers.tables import start_building
+from bot.workers.tables import building_line, start_building
 from shax_i18n import LANGUAGES
 
 NO_TOKEN = """\
@@ -221,7 +221,9 @@ def run_local(settings: Settings, args: argparse.Namespace) -> int:
     from bot.console import run_console
 
     check_database(getattr(args, "db", None) or settings.db_path)
-    start_building(settings.build_tables)
+    line = building_line(settings.build_tables)  # what is built, and how long it takes
+    if start_building(settings.build_tables) is not None and line is not None:
+        complain(line)
     lang = getattr(args, "lang", None)
     return run_console(
         settings.model_copy(update={"language": lang}) if lang else settings,

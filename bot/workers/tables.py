@@ -3,13 +3,16 @@
 :func:`start_building` (called once the bot's log is set up, and by the console) starts
 one process per bot process that builds what the tables folder lacks for full strength
 (:func:`engine.tables.missing.build_missing`): the small boards in seconds, shax's
-tables (six stones against up to five) in a few minutes, its full-board values in about
-half an hour on two idle cores.
+tables (six stones against up to five) in about 5 minutes of processor time, its
+full-board values in about 80 minutes more (measured; :func:`building_line` says what
+that is on this machine's cores).
 The process runs at the lowest priority (``SCHED_IDLE`` where Linux has it, else nice
 19), so the players' answers and the AI's moves come first; it ends with the bot
-however the bot ends, and a later start resumes where it stopped. ``master`` uses each
-file from its next move. What it does goes to the bot's log (logger
-``bot.workers.tables``) and to ``build.log`` in the tables folder.
+however the bot ends (at once, keeping every whole file), and a later start resumes
+where it stopped: at the table it was solving, or in the full-board values. ``master``
+uses each file from its next move. What it does goes to the bot's log (logger
+``bot.workers.tables``) and to ``build.log`` in the tables folder: a line when it
+starts, how far it is every minute, a line when ``master`` has everything.
 ``SHAX_BUILD_TABLES=off`` turns it off, ``small`` builds only the small boards.
 
 Run by hand: ``python -m bot.workers.tables --parent PID [--small]``.
@@ -27,17 +30,17 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO
 
 from bot.workers.processes import exit_with, lower_priority
+from engine.tables import TABLES_ENV
 
 log = logging.getLogger(__name__)
 
 LOG_FILE = "build.log"
 LEVELS = {"INFO": logging.INFO, "WARNING": logging.WARNING}
-LOCK_FILE = ".build.lock"
 
 _started: subprocess.Popen[str] | None = None
 
@@ -112,7 +115,8 @@ class _Log:
         self.folder = folder
 
     def _write(self, level: str, text: str) -> None:
-        print(f"{level}\t{text}", flush=True)
+        with contextlib.suppress(OSError):  # the bot is gone: build.log still has it
+            print(f"{level}\t{text}", flush=True)
         stamp = time.strftime("%Y-%m-%d %H:%M:%S")
         with contextlib.suppress(OSError), (self.folder / LOG_FILE).open("a") as f:
             f.write(f"{stamp} {text}\n")
@@ -126,61 +130,88 @@ class _Log:
 
 def build_in_background(parent: int, small: bool) -> int:
     """The build process: end with ``parent``, the lowest priority, one build per tables
-    folder at a time, then everything missing."""
+    folder at a time, then everything missing; SIGTERM (the bot stopping) ends it at
+    once, keeping every whole file."""
     exit_with(parent)
     lowest_priority()
-    from engine.ai.core import CoreUnavailableError
-    from engine.tables import TablesUnavailableError, tables_dir
-    from engine.tables.missing import BOARDS, SMALL_BOARDS, build_missing, missing_work
+    from engine.tables import tables_dir
+    from engine.tables.lock import signals_stop_builds
+    from engine.tables.missing import BOARDS, SMALL_BOARDS
 
     folder = tables_dir()
-    boards = SMALL_BOARDS if small else BOARDS
-    log = _Log(folder)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        log.warning(f"The endgame tables cannot be built in {folder}: {exc}.")
-        return 0
-    if not missing_work(folder, boards):
-        return 0
-    with _only_builder(folder) as alone:
-        if not alone:
-            log.info(f"Another process is building the endgame tables in {folder}; not this one.")
-            return 0
-        log.info(
-            f"Building what master lacks in {folder}, in the background at the lowest "
-            "priority; master plays with each file as it is done."
+    with signals_stop_builds():
+        build_logged(
+            folder,
+            SMALL_BOARDS if small else BOARDS,
+            _Log(folder),
+            functools.partial(exit_with, os.getpid()),
         )
-        try:
-            build_missing(
-                folder,
-                boards,
-                log.info,
-                warn=log.warning,
-                initializer=functools.partial(exit_with, os.getpid()),
-            )
-        except (TablesUnavailableError, CoreUnavailableError) as exc:
-            log.warning(f"The endgame tables cannot be built here: {exc}.")
-        except (RuntimeError, OSError) as exc:
-            log.warning(f"Building the endgame tables stopped: {exc}; the next start resumes.")
-        else:
-            log.info("Master has every endgame table and full-board value it uses.")
     return 0
 
 
-@contextlib.contextmanager
-def _only_builder(folder: Path) -> Iterator[bool]:
-    """Whether this process holds the folder's build lock (several bot processes on one
-    machine share a folder: one builds)."""
-    import fcntl
+def build_logged(
+    folder: Path,
+    boards: Sequence[str],
+    log: _Log,
+    initializer: Callable[[], None] | None = None,
+) -> None:
+    """Build what ``folder`` lacks of ``boards`` unless another process builds there,
+    saying what it does in ``log``: a sentence for each thing that stops it (the folder
+    not writable, the disk full, the bot stopping), never a traceback."""
+    from engine.ai.core import CoreUnavailableError
+    from engine.tables import TablesUnavailableError
+    from engine.tables.lock import build_lock
+    from engine.tables.missing import announcement, build_missing, missing_work
 
-    with (folder / LOCK_FILE).open("a") as lock:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            yield False
-            return
-        yield True
+    work = missing_work(folder, boards)
+    if not work:
+        return
+    try:
+        with build_lock(folder, wait=False) as alone:
+            if not alone:
+                log.info(
+                    f"Another process is building the endgame tables in {folder}; not this one."
+                )
+                return
+            log.info(announcement(work) + f" Into {folder}, at the lowest priority.")
+            build_missing(folder, boards, log.info, warn=log.warning, initializer=initializer)
+    except KeyboardInterrupt:
+        log.info("Building the endgame tables stopped with the bot; the next start resumes.")
+        return
+    except (TablesUnavailableError, CoreUnavailableError) as exc:
+        log.warning(f"The endgame tables cannot be built here: {exc}.")
+        return
+    except OSError as exc:
+        log.warning(unwritable(folder, exc))
+        return
+    except RuntimeError as exc:
+        log.warning(f"Building the endgame tables stopped: {exc}; the next start resumes.")
+        return
+    if not missing_work(folder, boards):  # else the disk was too full, and it said so
+        log.info("Master has every endgame table and full-board value it uses.")
+
+
+def unwritable(folder: Path, exc: OSError) -> str:
+    """The sentence for a tables folder the bot cannot write to."""
+    why = (exc.strerror or str(exc)).lower()
+    return (
+        f"The endgame tables cannot be built in {folder} ({why}): make it writable, or "
+        f"set {TABLES_ENV} to a folder the bot can write to. Master plays on without "
+        "the tables it lacks."
+    )
+
+
+def building_line(mode: str) -> str | None:
+    """What the background build started in ``mode`` is about to do, in the line the
+    console shows at its start (the build says the same in the log); ``None`` when it
+    has nothing to build."""
+    from engine.tables import tables_dir
+    from engine.tables.missing import BOARDS, SMALL_BOARDS, announcement, missing_work
+
+    if mode == "off":
+        return None
+    work = missing_work(tables_dir(), SMALL_BOARDS if mode == "small" else BOARDS)
+    return announcement(work) if work else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

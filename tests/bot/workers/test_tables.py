@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import logging
 import os
+import re
 import subprocess
 import sys
 import time
@@ -17,9 +18,9 @@ from bot.workers import tables as background
 from engine.ai.levels import LEVEL_TABLE
 from engine.ai.player import choose_for_position
 from engine.position import Position
-from engine.tables import forget_open_tables, open_tables
+from engine.tables import forget_open_tables, missing, open_tables
 from engine.tables.fullboard import full_board_values, read_full_board_info
-from engine.tables.missing import missing_work
+from engine.tables.missing import SMALL_BOARDS, build_missing, missing_work
 
 ROOT = Path(__file__).resolve().parents[3]
 WAIT_SECONDS = 240.0
@@ -64,6 +65,10 @@ def test_a_fresh_install_reaches_full_strength_without_a_command(
         _, err = console.communicate("/quit\n", timeout=60)
     assert console.returncode == 0, err
     assert "Traceback" not in err
+    assert (
+        "shax-bot: Building endgame tables in the background: master plays better as they "
+        "land, a minute or less on"
+    ) in err  # the console says it once at its start
     assert missing_work(folder, ("jar", "shax-small")) == []
     assert not list(folder.rglob("*.part")) and not list(folder.rglob("*.progress"))
     log = (folder / background.LOG_FILE).read_text()
@@ -116,20 +121,101 @@ def test_the_build_says_what_it_does_in_the_bots_log(caplog: pytest.LogCaptureFi
     ]
 
 
-def test_one_process_builds_a_folder_at_a_time(tmp_path: Path) -> None:
-    with background._only_builder(tmp_path) as first:
-        assert first
-        other = subprocess.run(
-            [
-                sys.executable,
-                "-c",
-                "import sys; from pathlib import Path; from bot.workers.tables import "
-                "_only_builder\nwith _only_builder(Path(sys.argv[1])) as alone: print(alone)",
-                str(tmp_path),
-            ],
+def test_while_another_process_builds_in_the_folder_this_one_leaves_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from pathlib import Path; from engine.tables.lock import "
+            "build_lock\nwith build_lock(Path(sys.argv[1])):\n print('held', flush=True); "
+            "time.sleep(600)",
+            str(tmp_path),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        background.build_logged(tmp_path, SMALL_BOARDS, background._Log(tmp_path))
+    finally:
+        holder.kill()
+        holder.wait()
+    said = capsys.readouterr().out
+    assert said == (
+        f"INFO\tAnother process is building the endgame tables in {tmp_path}; not this one.\n"
+    )
+    assert not list(tmp_path.rglob("*.tbl"))
+
+
+def test_without_room_on_the_disk_the_log_says_only_that(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(missing, "_free_bytes", lambda directory: 10_000_000)
+    background.build_logged(tmp_path, SMALL_BOARDS, background._Log(tmp_path))
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("INFO\tBuilding endgame tables in the background")
+    assert len(lines) == 2, lines
+    assert lines[1].startswith("WARNING\tNot enough free disk for the jar endgame tables")
+    assert "Master has every" not in (tmp_path / background.LOG_FILE).read_text()
+
+
+def make_read_only(folder: Path) -> None:
+    """Make ``folder`` a folder nobody can write to, the superuser included (who ignores
+    its mode: the immutable attribute stops it, where the file system has one)."""
+    folder.chmod(0o555)
+    if os.geteuid() == 0:
+        subprocess.run(["chattr", "+i", str(folder)], capture_output=True, check=False)
+    try:
+        (folder / "probe").touch()
+    except OSError:
+        return
+    (folder / "probe").unlink()
+    pytest.skip("no folder can be made read-only for this user here")
+
+
+def test_a_read_only_tables_folder_is_one_sentence_and_the_bot_goes_on(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    make_read_only(folder)
+    try:
+        build = subprocess.run(
+            [sys.executable, "-m", background.__name__, "--parent", str(os.getpid()), "--small"],
             capture_output=True,
             text=True,
-            check=True,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            timeout=WAIT_SECONDS,
+            env={**os.environ, "PYTHONPATH": str(ROOT), "SHAX_TABLES_DIR": str(folder)},
         )
-        assert other.stdout.strip() == "False"
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], capture_output=True, check=False)
+        folder.chmod(0o755)
+    assert build.returncode == 0
+    assert build.stderr == ""
+    said = build.stdout.splitlines()
+    assert len(said) == 1, build.stdout
+    reason = r"\((permission denied|operation not permitted|read-only file system)\)"
+    assert re.fullmatch(
+        f"WARNING\tThe endgame tables cannot be built in {re.escape(str(folder))} {reason}: "
+        "make it writable, or set SHAX_TABLES_DIR to a folder the bot can write to. Master "
+        "plays on without the tables it lacks.",
+        said[0],
+    ), said[0]
+
+
+def test_the_start_line_says_what_is_built_and_how_long_it_takes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SHAX_TABLES_DIR", str(tmp_path))
+    line = background.building_line("on")
+    assert line is not None
+    assert line.startswith(
+        "Building endgame tables in the background: master plays better as they land, about "
+    )
+    assert "minutes of processor time" in line
+    assert background.building_line("off") is None
+    build_missing(tmp_path, SMALL_BOARDS, lambda text: None, threads=2)
+    assert background.building_line("small") is None  # nothing left to build
