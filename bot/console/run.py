@@ -8,11 +8,13 @@ import asyncio
 import contextlib
 import signal
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
+import renderer
 from bot.config import Settings
 from bot.console.handover import remember_name, remembered_name
 from bot.console.markup import wants_ansi
@@ -20,6 +22,9 @@ from bot.console.reader import LineReader, make_reader
 from bot.console.session import BOT_USER, PICTURES, Console, local_user, system_name
 from bot.service.facade import ShaxService
 from bot.service.replies import Place
+
+CONSOLE_THEME = "light"
+"""The theme of the console's boards for players who chose none (a terminal's is light)."""
 
 
 @contextmanager
@@ -64,6 +69,7 @@ async def console_main(
         stdout.write(text + "\n")
         stdout.flush()
 
+    warm_here(CONSOLE_THEME)
     console: Console | None = None
 
     def completions(line: str) -> list[str]:
@@ -80,7 +86,7 @@ async def console_main(
     remember_name(db_path, name)
     with workers_ignore_ctrl_c():
         service = await ShaxService.open(
-            _with_db(settings, db_path), bot_user=BOT_USER, default_theme="light"
+            _with_db(settings, db_path), bot_user=BOT_USER, default_theme=CONSOLE_THEME
         )
     console = Console(
         service, out_dir, Place(None, channel), local_user(name), write, ansi=wants_ansi(stdout)
@@ -105,6 +111,15 @@ async def console_main(
     finally:
         await service.close()
     return 0
+
+
+def warm_here(theme: str) -> None:
+    """Draw the usual board's fixed parts in this process, in a thread, while the prompt
+    waits: until the picture worker has warmed up (seconds on a busy machine) the boards
+    are drawn here, and the first one then costs no more than the later ones."""
+    threading.Thread(
+        target=renderer.warm_up, args=(("shax",), (theme,)), name="warm-up", daemon=True
+    ).start()
 
 
 async def ask_name(reader: LineReader, last: str | None = None) -> str | None:

@@ -54,7 +54,11 @@ class PicturePool:
         call would not pickle, ``fn`` raised), ``fn`` runs once more in a thread, whose
         result or error is the answer: a game's answer never fails for want of a
         worker. (The workers cannot tell ``fn``'s own errors from the pool's; those are
-        rare enough to pay for twice.)"""
+        rare enough to pay for twice.) While the workers :meth:`start` brought up are
+        still warming up (seconds, just after the start), ``fn`` runs in a thread at
+        once: the first board comes as fast as the later ones."""
+        if self.processes.warming:
+            return await asyncio.to_thread(fn, *args)
         try:
             return await self.processes.run(fn, *args)
         except Exception as exc:

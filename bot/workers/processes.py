@@ -8,7 +8,8 @@
 * each worker at a lower priority than the event loop, which must answer Discord
   within 3 seconds whatever the workers are doing, and warmed up (caches filled)
   before its first job;
-* each worker ends with the bot, however the bot ends (see :func:`exit_with`);
+* each worker ends with the bot, however the bot ends (see :func:`exit_with`), and at
+  once when the bot stops them (a search under way is abandoned, not waited for);
 * a pool whose worker died (killed, out of memory) is replaced, so that one crash
   does not break every later job.
 
@@ -25,11 +26,14 @@ import select
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+STOP_SECONDS = 1.0
+"""How long stopping the pool waits for a terminated worker to be gone."""
 
 
 def pool_context() -> multiprocessing.context.BaseContext:
@@ -105,6 +109,7 @@ class WorkerProcesses:
         self._warm_up = warm_up
         self._executor = executor
         self._owns_executor = executor is None
+        self._warming: list[Future[None]] = []
 
     def executor(self) -> Executor:
         """The pool, created on first use."""
@@ -121,8 +126,13 @@ class WorkerProcesses:
         """Bring the workers up now, in the background (they otherwise start with the
         first job, which then waits for them)."""
         pool = self.executor()
-        for _ in range(self.workers):
-            pool.submit(_ready)
+        self._warming = [pool.submit(_ready) for _ in range(self.workers)]
+
+    @property
+    def warming(self) -> bool:
+        """Whether workers :meth:`start` brought up are still starting or warming up (a
+        job sent now would wait for them)."""
+        return any(not started.done() for started in self._warming)
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in a worker. If a worker of the pool died, this job raises
@@ -136,7 +146,19 @@ class WorkerProcesses:
             raise
 
     def shutdown(self, wait: bool = True) -> None:
-        """Stop the workers (only an executor created here)."""
-        if self._executor is not None and self._owns_executor:
-            self._executor.shutdown(wait=wait, cancel_futures=True)
-            self._executor = None
+        """Stop the workers (only an executor created here) at once: a job under way (a
+        search of master's, a warm-up) is abandoned rather than waited for, so a bot or
+        console that stops ends within a moment. ``wait``: until the processes are gone."""
+        pool = self._executor
+        if pool is None or not self._owns_executor:
+            return
+        self._executor = None
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with contextlib.suppress(OSError, ValueError):  # gone already, or closed
+                process.terminate()
+        if wait:
+            for process in processes:
+                with contextlib.suppress(OSError, ValueError, AssertionError):
+                    process.join(STOP_SECONDS)

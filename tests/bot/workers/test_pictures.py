@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -79,6 +80,9 @@ async def test_started_workers_are_up_before_the_first_picture() -> None:
         executor = pool.processes.executor()
         # The processes exist before any picture is asked for.
         assert len(executor._processes) == 2  # type: ignore[attr-defined]
+        # Once warm, they draw (until then this process does: see test_warming_and_stopping).
+        while pool.processes.warming:
+            await asyncio.sleep(0.05)
         assert await pool.run(worker_pid) in executor._processes  # type: ignore[attr-defined]
     finally:
         pool.shutdown()
