@@ -5,6 +5,7 @@ what the player to act must do, the last action, and the caption strip.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -13,10 +14,12 @@ from engine.moments import Moment
 from renderer import sprites
 from renderer.layout import Layout
 from renderer.text import (
+    clean,
     color_word,
     draw_text,
     fit,
     fit_shrinking,
+    is_tagged,
     status_lines,
     text_width,
     wrap,
@@ -192,16 +195,40 @@ def _mix(a: RGB, b: RGB, t: float) -> RGB:
 
 
 RATING_SIZE = 24
-"""The size of a rating on a card (scale 1), right of the name."""
+"""The size of a rating on a card (scale 1), right of the name; it shrinks with a name
+that must be smaller."""
+TAGGED_MIN = 16
+"""The smallest size (scale 1) a name with a closing part in brackets, a bot's level
+(``Shax bot (medium)``), shrinks to before the words before it are cut."""
 
 
-def card_name(lay: Layout, name: str, rating: str = "") -> tuple[str, int]:
-    """A player's name as their card shows it, and its size: shrunk to fit beside the
-    rating, then cut (a bot's level is kept whole: :func:`~renderer.text.fit_shrinking`)."""
+class CardName(NamedTuple):
+    """A player's name as their card shows it: the words, their size, the rating's size."""
+
+    name: str
+    size: int
+    rating_size: int
+
+
+def card_name(lay: Layout, name: str, rating: str = "") -> CardName:
+    """A player's name as their card shows it, beside the rating: shrunk (the rating with
+    it) until it fits, then cut; a bot's name with its level shrinks further before its
+    words are cut, and its level is kept whole (:func:`~renderer.text.fit_shrinking`)."""
     room = lay.panel_w - 2 * lay.px(14) - lay.px(NAME_LEFT) - lay.px(8)
-    if rating:
-        room -= round(text_width(rating, lay.px(RATING_SIZE))) + lay.px(10)
-    return fit_shrinking(name, lay.px(30), lay.px(NAME_MIN), room)
+    text = clean(name)
+    floor = lay.px(TAGGED_MIN if is_tagged(text) else NAME_MIN)
+
+    def beside(size: int) -> tuple[float, int]:
+        rating_size = min(lay.px(RATING_SIZE), size)
+        taken = text_width(rating, rating_size) + lay.px(10) if rating else 0
+        return room - taken, rating_size
+
+    for size in range(lay.px(30), floor - 1, -1):
+        width, rating_size = beside(size)
+        if text_width(text, size) <= width:
+            return CardName(text, size, rating_size)
+    width, rating_size = beside(floor)
+    return CardName(*fit_shrinking(text, floor, floor, width), rating_size)
 
 
 def _draw_card(
@@ -229,11 +256,13 @@ def _draw_card(
     sprites.paste(img, sprites.stone(theme, black, lay.px(15)), (x0 + lay.px(27), y0 + lay.px(30)))
     # Only a player without a name is called by the colour; any name is drawn.
     name, rating = player
-    name, ns = card_name(lay, name.strip() or color_word(color, t), rating)
-    draw_text(img, (x0 + lay.px(NAME_LEFT), y0 + lay.px(30)), name, ns, theme.text, "lm")
+    shown = card_name(lay, name.strip() or color_word(color, t), rating)
+    draw_text(
+        img, (x0 + lay.px(NAME_LEFT), y0 + lay.px(30)), shown.name, shown.size, theme.text, "lm"
+    )
     if rating:
         at = (x1 - lay.px(14), y0 + lay.px(30))
-        draw_text(img, at, rating, lay.px(RATING_SIZE), theme.muted, "rm")
+        draw_text(img, at, rating, shown.rating_size, theme.muted, "rm")
     v = position.variant
     on_board = position.count(color)
     hand = position.in_hand(color)

@@ -359,6 +359,11 @@ _TAG = regex.compile(r"^(.*?\S)\s*(\([^()]*\))$")
 """A name with a closing part in brackets: ``Shax bot (master)``."""
 
 
+def is_tagged(text: str) -> bool:
+    """Whether ``text`` ends in a part in brackets, as a bot's name ends in its level."""
+    return _TAG.match(text) is not None
+
+
 def fit_shrinking(text: str, size: int, min_size: int, width: float) -> tuple[str, int]:
     """``text`` and the size to draw it at: the largest from ``size`` down to
     ``min_size`` at which it is at most ``width`` pixels wide. Failing that, it is cut

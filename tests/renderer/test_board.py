@@ -37,7 +37,7 @@ from renderer import (
     warm_up,
 )
 from renderer.layout import make_layout
-from renderer.panel import NAME_MIN, caption_lines, card_name
+from renderer.panel import NAME_MIN, TAGGED_MIN, caption_lines, card_name
 from renderer.replay import REPLAY_SCALE
 from shax_i18n import LANGUAGES, translator
 from tests.renderer.games import find_record, random_record
@@ -402,20 +402,24 @@ def test_the_bots_name_and_level_fit_its_card(language: str, scale: float) -> No
     for level in LEVELS:
         for bot in ("Shax bot", "Shax Bot"):
             name = f"{bot} ({t.pgettext('level', level)})"
-            assert card_name(lay, name)[0] == name
-            # Beside its rating the name may shrink or shorten, never the level.
-            assert card_name(lay, name, "1919")[0].endswith(f"({t.pgettext('level', level)})")
+            assert card_name(lay, name).name == name
+            # Beside its rating, even a provisional one, it shrinks (the rating with it)
+            # and stays whole: never "Shax… (medium)".
+            for rating in ("1919", "1500?"):
+                beside = card_name(lay, name, rating)
+                assert beside.name == name, (name, rating, beside)
+                assert beside.rating_size <= beside.size
 
 
 def test_a_long_name_shrinks_before_it_is_cut_and_a_bots_level_stays() -> None:
     lay = make_layout(Position.initial("shax").variant)
-    assert card_name(lay, "Caasha")[1] == lay.px(30)
-    shown, size = card_name(lay, "Cabdiraxmaan Cali")
+    assert card_name(lay, "Caasha").size == lay.px(30)
+    shown, size, _ = card_name(lay, "Cabdiraxmaan Cali")
     assert shown == "Cabdiraxmaan Cali" and lay.px(NAME_MIN) <= size < lay.px(30)
-    shown, size = card_name(lay, "Xamar Somali Mill Game Bot (dhexdhexaad)")
+    shown, size, _ = card_name(lay, "Xamar Somali Mill Game Bot (dhexdhexaad)")
     assert shown.endswith("… (dhexdhexaad)") and shown.startswith("Xamar")
-    assert size == lay.px(NAME_MIN)
-    shown, _ = card_name(lay, "Cabdiraxmaan Maxamed Xasan Cali Faarax Cumar")
+    assert size == lay.px(TAGGED_MIN)  # a bot's name shrinks further before it is cut
+    shown, _, _ = card_name(lay, "Cabdiraxmaan Maxamed Xasan Cali Faarax Cumar")
     assert shown.endswith("…") and shown.startswith("Cabdiraxmaan Maxa")
 
 

@@ -44,8 +44,8 @@ def test_a_rating_is_drawn_on_its_players_card_right_of_the_board() -> None:
 def test_a_name_makes_room_for_the_rating_and_a_bots_level_stays_whole() -> None:
     lay = make_layout(Position.initial("shax").variant)
     assert card_name(lay, "Caasha", "1532?")[0] == "Caasha"
-    alone, size_alone = card_name(lay, "Cabdiraxmaan Cali")
-    beside, size_beside = card_name(lay, "Cabdiraxmaan Cali", "1532?")
+    alone, size_alone, _ = card_name(lay, "Cabdiraxmaan Cali")
+    beside, size_beside, _ = card_name(lay, "Cabdiraxmaan Cali", "1532?")
     assert alone == "Cabdiraxmaan Cali"
     assert size_beside < size_alone or beside != alone
 
