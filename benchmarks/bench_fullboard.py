@@ -5,7 +5,7 @@
     python benchmarks/bench_fullboard.py --variant shax --dir DIR # shax, as built in DIR
 
 Without ``--dir`` the values are searched now into a temporary directory (shax takes
-about 23 minutes on 2 cores at the default depth: build them once with
+about 80 minutes of processor time at the default depth: build them once with
 ``python -m engine.tables full`` and pass ``--dir ~/.cache/shax/tables``). The search
 figures come from placements with ``--left`` stones still to place, reached by random
 play: each is searched for ``--movetime`` seconds as ``master`` searches, with and

@@ -207,8 +207,8 @@ class Settings(BaseSettings):
         TABLES_ENV,
         None,
         "Where the AI finds the endgame tables (empty: the user's cache folder, "
-        "~/.cache/shax/tables); `python -m engine.tables build --max 5 --dir DIR` builds "
-        "them there.",
+        "~/.cache/shax/tables); `python -m engine.tables build --dir DIR` builds there what "
+        "the bot builds at its start (`python -m engine.tables missing --dir DIR` lists it).",
         allowed="a folder, or a new one in a folder that exists",
         engine=True,
     )
@@ -225,8 +225,10 @@ class Settings(BaseSettings):
         "SHAX_BUILD_TABLES",
         "on",
         "At start, build the endgame tables and full-board values master lacks, in the "
-        "background at the lowest priority (about half an hour on two idle cores, once; "
-        "progress in the log): on, small (jar and shax-small only, seconds) or off.",
+        "background at the lowest priority (once: about 85 minutes of processor time, "
+        "measured, most of it shax's full-board values; master plays better as each file "
+        "lands, and the log says how far it is): on, small (jar and shax-small only, "
+        "seconds) or off.",
         choices=("on", "small", "off"),
     )
 

@@ -456,8 +456,9 @@ def add_parser(sub: Any) -> None:
         "puzzles",
         help="puzzles from the endgame tables, as JSON lines",
         description="Find puzzles in games between the bot's levels: positions where one "
-        "move wins, by the endgame tables (build them first: python -m engine.tables build "
-        "--max 5). Prints one JSON line a puzzle; progress goes to standard error.",
+        "move wins, by the endgame tables (build them first: python -m engine.tables build, "
+        "or build --small for shax-small alone). Prints one JSON line a puzzle; progress "
+        "goes to standard error.",
     )
     parser.add_argument("--variant", choices=("shax", "shax-small"), default="shax")
     parser.add_argument("--count", type=int, default=10, help="how many puzzles (default 10)")
@@ -475,7 +476,8 @@ def run_puzzles(args: argparse.Namespace) -> int:
     if tables is None:
         print(
             f"No endgame tables for {args.variant} in {where}: build them with "
-            f"python -m engine.tables build --variant {args.variant} --max 5.",
+            f"python -m engine.tables build{' --small' if args.variant != 'shax' else ''} "
+            f"--dir {where}.",
             file=sys.stderr,
         )
         return 2

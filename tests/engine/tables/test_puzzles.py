@@ -257,4 +257,4 @@ def test_the_puzzles_command_prints_json_lines(tables_root: Path, tmp_path: Path
 def test_the_puzzles_command_says_what_to_build(tmp_path: Path) -> None:
     done = run("--variant", "shax", "--tables", str(tmp_path))
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert "python -m engine.tables build --variant shax --max 5" in done.stderr
+    assert f"build them with python -m engine.tables build --dir {tmp_path}." in done.stderr
