@@ -35,6 +35,8 @@ from bot.console.typed import (
     read_options,
     sample,
     unknown_command,
+    unquoted,
+    written,
 )
 from bot.readers import requester_language
 from bot.service.facade import ShaxService
@@ -366,7 +368,7 @@ class Console:
         if not before:
             candidates: list[str] = list(CONSOLE_COMMANDS)
         elif before[0].lower() == "/as":
-            candidates = [u.name for u in self.users.values() if not u.is_bot]
+            candidates = [written(u.name) for u in self.users.values() if not u.is_bot]
         elif before[0].lower() not in ("/shax", "/help"):
             candidates = []
         elif len(before) == 1:
@@ -374,14 +376,15 @@ class Console:
         else:
             command = command_named(before[1]) if before[0].lower() == "/shax" else None
             candidates = [] if command is None else self._option_words(command, word)
-        return [c for c in candidates if c.lower().startswith(word.lower()) and c != word]
+        typed = unquoted(word).lower()
+        return [c for c in candidates if unquoted(c).lower().startswith(typed) and c != word]
 
     def _option_words(self, command: Command, word: str) -> list[str]:
-        def players(others_only: bool) -> list[str]:
+        def players(opponents: bool) -> list[str]:
             return [
-                f"@{u.name}"
+                written(f"@{u.name}")
                 for u in self.users.values()
-                if not (others_only and u.id == self.user.id)
+                if not (opponents and (u.id == self.user.id or u.is_bot))
             ]
 
         return option_words(command, word, Offers(players, self.legal, self.place.channel_id))

@@ -9,6 +9,7 @@ refusals of what cannot be read all come from the same declarations.
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -195,12 +196,25 @@ def _value(option: Option, text: str, person: Callable[[str], User], here: int) 
     return text
 
 
+def written(word: str) -> str:
+    """``word`` as typed so that the console reads it back as one word: a name with a
+    space quoted (``'@Shax bot'``), as the shell does."""
+    return shlex.quote(word)
+
+
+def unquoted(word: str) -> str:
+    """``word`` without the quotes of :func:`written` (to compare what is being typed)."""
+    return word.replace("'", "").replace('"', "")
+
+
 @dataclass(frozen=True)
 class Offers:
     """What the console can offer as an option's value, besides its choices."""
 
     players: Callable[[bool], list[str]]
-    """The players as ``@name`` (``True``: all but the one typing)."""
+    """The players as ``@name``, written so that they read back (:func:`written`);
+    ``True``: only those the one typing may challenge (not themselves, not the bot, which
+    ``/shax play-bot`` plays)."""
     legal: list[str]
     """The typing player's legal actions."""
     here: int

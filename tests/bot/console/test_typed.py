@@ -67,4 +67,20 @@ async def test_completion_offers_every_options_values(service: ShaxService, tmp_
         f"allow-channel:#{HERE.channel_id}"
     ]
     assert console.completions("/help se") == ["settings"]
-    assert console.completions("/shax challenge opponent:@") == ["opponent:@Shax bot"]
+
+
+async def test_completed_names_are_the_ones_the_command_reads(
+    service: ShaxService, tmp_path: Path
+) -> None:
+    console, screen = make_console(service, tmp_path)
+    console.person("Cawo Ali")
+    # A challenge is for people: not oneself, and not the bot (/shax play-bot plays it).
+    assert console.completions("/shax challenge opponent:@") == ["opponent:'@Cawo Ali'"]
+    # Elsewhere the bot is a player like the others; a name with a space comes quoted.
+    assert console.completions("/shax streak user:@Sh") == ["user:'@Shax bot'"]
+    assert console.completions("/as Ca") == ["'Cawo Ali'"]
+    # What was offered is read back as offered.
+    await typed(console, "/shax streak user:'@Shax bot'")
+    assert "✗" not in screen.take()
+    await typed(console, "/shax challenge opponent:'@Cawo Ali'")
+    assert screen.take().startswith("@Cawo Ali, amina challenges you to a game of Shax")
