@@ -3,6 +3,7 @@ bot as the components see it (:class:`ShaxClient`)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol, cast
@@ -35,6 +36,9 @@ class Placement(Enum):
 
 class Answers(Protocol):
     """What answers a component click (``bot.discord.respond.Responder``)."""
+
+    undelivered: asyncio.Event
+    """Set when a board could not be shown: the boards not shown are looked for soon."""
 
     async def click(
         self,

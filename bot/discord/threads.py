@@ -81,7 +81,20 @@ class GameThreads:
         message = await client_of(interaction).responder.message(
             interaction, _with_mentions(reply, pinged)
         )
-        sent = await thread.send(**message.send_kwargs())
+        try:
+            sent = await thread.send(**message.send_kwargs())
+        except discord.HTTPException as error:
+            # The game is stored: its board is shown as soon as Discord takes it (the
+            # boards the players have not seen are looked for again in a few seconds).
+            log.warning(
+                "Discord would not take the first board of the game thread %s (%s %s); "
+                "showing it again soon",
+                thread.id,
+                error.status,
+                error.text or "no reason given",
+            )
+            client_of(interaction).responder.undelivered.set()
+            return Reply(text=Said("thread_board_coming", thread.mention))
         await self._service().posted(reply, sent.id)
         busy = mode != "always"
         return Reply(text=Said("thread_pointer", thread.mention, busy=busy))

@@ -27,6 +27,15 @@ def thread_pointer(thread_mention: str, *, busy: bool, t: Translator = EN) -> st
 
 
 @sentence
+def thread_board_coming(thread_mention: str, t: Translator = EN) -> str:
+    return t.gettext(
+        "Your game has started in a thread of its own: {thread}. Discord did not take its "
+        "board just now; it will appear there in a moment.",
+        thread=thread_mention,
+    )
+
+
+@sentence
 def missing_permissions(names: list[str], t: Translator = EN) -> str:
     return t.gettext(
         "I can't open a thread for your game here: I'm missing {permissions} in this channel. "

@@ -1,8 +1,11 @@
 """What used to be answered "Something went wrong" is answered in words: a setting far
 beyond its range names the range; a game thread Discord would not open (it answered
-500) says so and what to do. Nothing changes in either case."""
+500) says so and what to do. Nothing changes in either case. A game whose thread opened
+but whose first board Discord would not take says the board is on its way, and shows it."""
 
 from __future__ import annotations
+
+import logging
 
 import pytest
 
@@ -12,6 +15,7 @@ from tests.e2e.conftest import Live, assert_refused, db_rows
 
 MANAGE_GUILD = 1 << 5
 THREADS = r"^/channels/\d+/threads$"
+MESSAGES = r"^/channels/\d+/messages$"
 
 
 @pytest.mark.parametrize(
@@ -57,3 +61,36 @@ async def test_a_thread_discord_would_not_open_is_refused_in_words(live: Live) -
     pointer = await shown(live.bot, again)
     (thread,) = fake.world.threads()
     assert f"<#{thread.id}>" in pointer.content and live_boards(fake, thread)
+
+
+async def test_a_first_board_discord_would_not_take_in_a_new_thread_is_on_its_way(
+    live: Live, caplog: pytest.LogCaptureFixture
+) -> None:
+    scene, fake = live.scene, live.fake
+    fake.world.members[scene.cawo.id].permissions |= MANAGE_GUILD
+    saved = await fake.slash(scene.cawo, scene.channel, "shax", "settings", {"threads": "always"})
+    assert saved.ephemeral
+    # A 503 fails at once (discord.py tries a 500 five times over some seconds, then
+    # fails the same way).
+    fake.faults.add(MESSAGES, status=503, method="POST")
+    with caplog.at_level(logging.WARNING):
+        started = await fake.slash(
+            scene.amina, scene.channel, "shax", "play-bot", {"variant": "jar"}
+        )
+        assert await live.bot.responder.wait_idle(60)
+        answer = await shown(live.bot, started)
+    (thread,) = fake.world.threads()
+    assert answer.content == (
+        f"Your game has started in a thread of its own: <#{thread.id}>. Discord did not "
+        "take its board just now; it will appear there in a moment."
+    )
+    assert "Traceback" not in caplog.text and "ERROR" not in caplog.text
+    [said] = [r for r in caplog.records if "first board of the game thread" in r.getMessage()]
+    assert said.levelno == logging.WARNING and said.exc_info is None
+    assert not live_boards(fake, thread)
+
+    fake.faults.clear()  # Discord takes messages again: the board is shown in the thread
+    [board] = await fake.wait_for(
+        lambda: live_boards(fake, thread), timeout=40, what="the board in the thread"
+    )
+    assert f"<@{scene.amina.id}>" in (board.content or "")
