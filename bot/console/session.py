@@ -38,6 +38,7 @@ from bot.console.typed import (
     unquoted,
     written,
 )
+from bot.words.strength import strength_words
 from bot.readers import requester_language
 from bot.service.facade import ShaxService
 from bot.service.replies import (
@@ -56,6 +57,7 @@ from bot.service.replies import (
 )
 from bot.words.terms import Surface
 from bot.words.voice import Voice
+from bot.workers.tables import master_strength
 from engine import Variant, get_variant, replay
 from shax_i18n import N_, Translator, translator
 
@@ -170,6 +172,7 @@ class Console:
                 self.write(command_help(command, self.variant, t))
             elif head == "/help" or (head == "/shax" and len(words) == 1):
                 self.write(help_text(self.variant, t))
+                self.write(strength_words(*master_strength(), t=t))
             elif head == "/as":
                 if len(words) < 2:
                     raise UserError(Said.message(N_("Say who is typing now: /as NAME.")))

@@ -32,7 +32,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, NamedTuple
 
 from bot.workers.processes import exit_with, lower_priority
 from engine.tables import TABLES_ENV
@@ -199,6 +199,24 @@ def unwritable(folder: Path, exc: OSError) -> str:
         f"set {TABLES_ENV} to a folder the bot can write to. Master plays on without "
         "the tables it lacks."
     )
+
+
+class Strength(NamedTuple):
+    """How far master is from full strength (:func:`master_strength`)."""
+
+    seconds_left: float
+    """The processor time what its tables folder lacks takes to build (0: nothing)."""
+    building: bool
+    """Whether this process's background build is at it."""
+
+
+def master_strength() -> Strength:
+    """How far master is from full strength, by what its tables folder lacks."""
+    from engine.tables import tables_dir
+    from engine.tables.missing import missing_work
+
+    left = sum(work.seconds for work in missing_work(tables_dir()))
+    return Strength(left, _started is not None and _started.poll() is None)
 
 
 def building_line(mode: str) -> str | None:
