@@ -150,3 +150,13 @@ def test_the_start_line_says_how_long_the_build_takes() -> None:
         "Building endgame tables in the background: master plays better as they land, "
         "about 43 minutes on 2 idle cores (about 85 minutes of processor time"
     )
+
+
+def test_a_long_table_says_how_far_it_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(missing, "PROGRESS_SECONDS", 0.0)  # every step, not once a minute
+    said: list[str] = []
+    build_missing(tmp_path, ("jar",), said.append, threads=1)
+    steps = [s for s in said if s.startswith("jar endgame tables: 3v3, ")]
+    assert any("reading its moves" in s for s in steps), said
+    assert any("positions decided so far" in s for s in steps), said
+    assert all(s.endswith("(0 of 1 done).") for s in steps), steps
