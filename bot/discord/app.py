@@ -21,6 +21,7 @@ from discord import app_commands
 from discord.backoff import ExponentialBackoff
 from discord.ext import commands
 
+from bot.discord.background import Background
 from bot.discord.context import as_user
 from bot.discord.custom_ids import is_ours
 from bot.discord.errors import UnknownControl, UnreadableCommand
@@ -124,7 +125,10 @@ class ShaxBotBase(commands.Bot):
         self._service = service
         self._make_service = make_service
         self.tick_seconds = tick_seconds
-        self._sync_retry: asyncio.Task[None] | None = None
+        self.background = Background()
+        """Everything the bot runs beside its answers (the clock, the look for unseen
+        boards, retries): none starts once it is closing, all end before it is closed."""
+        self._shutdown: asyncio.Task[None] | None = None
         self.threads = GameThreads(self, lambda: self.service, settings.game_threads)
         self.responder = Responder(
             self,
@@ -164,7 +168,7 @@ class ShaxBotBase(commands.Bot):
             cause(error),
             SYNC_RETRY_SECONDS,
         )
-        self._sync_retry = asyncio.create_task(self._retry_sync())
+        self.background.start("the retry of the command sync", self._retry_sync())
 
     async def _retry_sync(self) -> None:
         delay = SYNC_RETRY_SECONDS
@@ -209,17 +213,32 @@ class ShaxBotBase(commands.Bot):
             len(synced),
         )
 
+    @property
+    def closing(self) -> bool:
+        """Whether the bot's close has begun."""
+        return self._shutdown is not None or self.background.refusing
+
     async def close(self) -> None:
-        if self._sync_retry is not None:
-            self._sync_retry.cancel()
-        # Let interactions in progress finish placing their replies (a few seconds at most).
+        """Close the bot once, however many ask (a signal, the end of ``async with``,
+        discord.py after a close code), each returning when it is closed: nothing new
+        starts from the first moment; the interactions in progress place their replies
+        (a few seconds at most); the background work ends (a tick under way finishes
+        showing what it shows, for a while); the gateway closes; replies begun meanwhile
+        are placed. Whoever made the service closes it after."""
+        if self._shutdown is None:
+            self.background.refuse()
+            self._shutdown = asyncio.create_task(self._close(), name="closing the bot")
+        await asyncio.shield(self._shutdown)
+
+    async def _close(self) -> None:
         if not await self.responder.wait_idle(CLOSE_GRACE_SECONDS):
             log.warning("Closing with interactions still being answered")
-        # Then the cogs end their work (the notices loop finishes showing what it shows),
-        # before the connection and, after it, the service are closed.
+        await self.background.stop()
         for name in list(self.cogs):
             await self.remove_cog(name)
         await super().close()
+        if not await self.responder.wait_idle(CLOSE_GRACE_SECONDS):
+            log.warning("Closed with interactions still being answered")
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """A click on a control that is none of the bot's (a truncated or forged custom
@@ -232,6 +251,9 @@ class ShaxBotBase(commands.Bot):
             await self.responder.report(interaction, UnknownControl(custom_id))
 
     async def on_ready(self) -> None:
+        if self.closing:  # a READY that came after the stop began: nothing starts
+            log.debug("Discord said READY while the bot is closing; not starting anything")
+            return
         log.info("Ready as %s in %d servers", self.user, len(self.guilds))
         log.info("Invite link (scopes and permissions the bot needs): %s", self.invite_url)
 

@@ -43,12 +43,15 @@ LOG_FILE = "build.log"
 LEVELS = {"INFO": logging.INFO, "WARNING": logging.WARNING}
 
 _started: subprocess.Popen[str] | None = None
+_relaying: threading.Thread | None = None
+RELAY_SECONDS = 5.0
+"""How long stopping the build waits for its last lines to reach the log."""
 
 
 def start_building(mode: str) -> subprocess.Popen[str] | None:
     """Start the background build unless ``mode`` is ``off`` or it runs already in this
     process; ``small`` builds only jar and shax-small. Returns the build's process."""
-    global _started
+    global _started, _relaying
     if mode == "off":
         return None
     if _started is not None:
@@ -69,22 +72,27 @@ def start_building(mode: str) -> subprocess.Popen[str] | None:
         log.warning("Could not start building the endgame tables in the background: %s", exc)
         return None
     assert process.stdout is not None
-    threading.Thread(
+    _relaying = threading.Thread(
         target=_relay, args=(process.stdout,), name="tables-build-log", daemon=True
-    ).start()
+    )
+    _relaying.start()
     atexit.register(stop_building)
     _started = process
     return process
 
 
 def stop_building() -> None:
-    """End the background build (it resumes at the next start)."""
-    global _started
+    """End the background build (it resumes at the next start), and the relay of its
+    lines to the log once it has passed on the last of them."""
+    global _started, _relaying
     process, _started = _started, None
+    relay, _relaying = _relaying, None
     if process is not None and process.poll() is None:
         process.terminate()
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(5.0)
+    if relay is not None:
+        relay.join(RELAY_SECONDS)
 
 
 def _relay(stream: IO[str]) -> None:

@@ -11,6 +11,10 @@ is being shown is not shown twice. A notice that edits a message follows the liv
 board rules of :mod:`bot.discord.respond`: edited in place, or reposted (and the old
 message deleted) when it must ping someone; a challenge edited in place that names
 players pings them with a short text-only message.
+
+The loops and the reconciliations are the bot's background work
+(:mod:`bot.discord.background`): none starts once the bot is stopping, and a tick or a
+reconciliation under way is a step the stop lets finish before the database closes.
 """
 
 from __future__ import annotations
@@ -18,10 +22,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import AsyncIterator
 
 import aiohttp
 import discord
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 from bot.discord.app import ShaxBotBase
 from bot.discord.render import to_discord, voice
@@ -34,8 +39,6 @@ log = logging.getLogger(__name__)
 ANSWERS_WAIT_SECONDS = 60.0
 """How long a reconciliation waits for the answers in flight to be placed (each ends
 sooner: its callbacks are bounded, and discord.py gives up a failing request)."""
-CLOSE_WAIT_SECONDS = 10.0
-"""How long closing waits for the notices being shown."""
 RETRY_SECONDS = 2.0
 """How soon after an undelivered answer its board is looked for (doubled after each
 attempt that could not show it, up to the tick's interval)."""
@@ -46,54 +49,46 @@ class Notices(commands.Cog):
 
     def __init__(self, bot: ShaxBotBase) -> None:
         self.bot = bot
-        self.tick.change_interval(seconds=bot.tick_seconds)
         self._turn = asyncio.Lock()  # the tick and the reconciliation, one at a time
-        self._closing = False
-        self._retrying: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
-        self.tick.start()
-        self._retrying = asyncio.create_task(self._retry_undelivered())
+        self.bot.background.start("the clock's tick", self._ticking())
+        self.bot.background.start("the retries of undelivered boards", self._retry_undelivered())
+
+    @contextlib.asynccontextmanager
+    async def _my_turn(self) -> AsyncIterator[None]:
+        """The tick's or the reconciliation's turn: one at a time, each a step a stop lets
+        finish (and after which the stop ends the loop)."""
+        async with self._turn, self.bot.background.step():
+            yield
+
+    async def _ticking(self) -> None:
+        """The clock: once the bot is ready, a tick every ``bot.tick_seconds``."""
+        await self.bot.wait_until_ready()
+        while True:
+            await self.tick()
+            await asyncio.sleep(self.bot.tick_seconds)
 
     async def _retry_undelivered(self) -> None:
         """Shows an undelivered answer's board soon, not at the next tick."""
         await self.bot.wait_until_ready()
         delay = RETRY_SECONDS
-        while not self._closing:
+        while True:
             await self.bot.responder.undelivered.wait()
             await asyncio.sleep(delay)
-            if self._closing:
-                return
             try:
                 await self.reconcile()
             except Exception:  # the loop must outlive one failed attempt
                 log.exception("Could not show the undelivered boards")
             still = self.bot.responder.undelivered.is_set()
             delay = min(delay * 2, self.bot.tick_seconds) if still else RETRY_SECONDS
-            if not still and not self._closing:
+            if not still:
                 # What failed with it (the database was down, say) may have left a bot
                 # move waiting: the clock makes it now, not at its next tick.
                 await self.tick()
 
-    async def cog_unload(self) -> None:
-        """The bot is closing: let the tick or reconciliation under way finish showing
-        what it shows (a while at most), and start no other."""
-        self._closing = True
-        self.tick.stop()
-        if self._retrying is not None:
-            self._retrying.cancel()
-        try:
-            async with asyncio.timeout(CLOSE_WAIT_SECONDS), self._turn:
-                pass
-        except TimeoutError:
-            log.warning("Closing while the notices are still being shown")
-            self.tick.cancel()
-
-    @tasks.loop(seconds=30)
     async def tick(self) -> None:
-        async with self._turn:
-            if self._closing:
-                return
+        async with self._my_turn():
             try:
                 notices = await self.bot.service.tick()
             except Exception:
@@ -104,20 +99,18 @@ class Notices(commands.Cog):
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        await self.reconcile()
+        self.bot.background.start("a look for unseen boards", self.reconcile())
 
     @commands.Cog.listener()
     async def on_resumed(self) -> None:
-        await self.reconcile()
+        self.bot.background.start("a look for unseen boards", self.reconcile())
 
     async def reconcile(self) -> None:
         """Show every board the players have not seen (see ``ShaxService.reconcile``)."""
         # An answer in flight shows its own board: let it (for a while at most).
         if not await self.bot.responder.wait_answered(ANSWERS_WAIT_SECONDS):
             log.warning("Looking for unshown boards while answers are still being placed")
-        async with self._turn:
-            if self._closing:
-                return
+        async with self._my_turn():
             self.bot.responder.undelivered.clear()
             try:
                 notices = await self.bot.service.reconcile()
@@ -155,10 +148,6 @@ class Notices(commands.Cog):
                         await self.bot.service.shown(notice.reply)
             except Exception:
                 log.exception("Notice for channel %s failed", notice.channel_id)
-
-    @tick.before_loop
-    async def before_tick(self) -> None:
-        await self.bot.wait_until_ready()
 
     async def show(self, notice: Notice) -> None:
         """Post or edit one notice in its channel."""
