@@ -3,7 +3,8 @@
 * :meth:`Teacher.hint` — the best action for the player on turn, drawn on the board with
   one line of why (from :func:`engine.explain.explain_assessed`). Only in games against the bot,
   at most :data:`HINTS_PER_GAME` a game, counted in the storage (shown in the game's
-  summary at the end).
+  summary at the end). A hint asked for again at the same position is the same hint,
+  shown again without spending another.
 * :meth:`Teacher.review` — every action of a finished game scored beside the best one
   (:mod:`engine.analysis`), the evaluation over the game as a plot, and the three
   turning points (the actions that lost the most), each a picture of the better action
@@ -17,7 +18,10 @@ each take one worker in turn, so bot games keep being answered meanwhile.
 from __future__ import annotations
 
 import asyncio
+import weakref
+from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 import renderer
@@ -59,10 +63,21 @@ REVIEW_CHUNKS = 10
 """Jobs a review is split into: each holds one AI worker, so other games' moves get a
 worker between them, and two workers share a review evenly."""
 HINT_FILENAME = "hint.png"
+HINTS_KEPT = 1000
+"""The last hint of this many games is kept, to be shown again at the same position."""
 
 
 class HintRefused(UserError):
     """No hint now: a game between people, or none left."""
+
+
+@dataclass(frozen=True)
+class _Given:
+    """The last hint given in a game: at which position, what it found, its number."""
+
+    record: tuple[str, ...]
+    found: Assessment
+    used: int
 
 
 class Analyser(Protocol):
@@ -122,6 +137,10 @@ class Teacher:
         self.hints_per_game = hints_per_game
         self.depth = depth
         self.seconds = seconds
+        self._given: OrderedDict[int, _Given] = OrderedDict()
+        self._hinting: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
 
     # -- hints -----------------------------------------------------------------------------
 
@@ -133,18 +152,13 @@ class Teacher:
             raise HintRefused(Said.message(messages.HINTS_ONLY_AGAINST_THE_BOT))
         k.check_turn(row, user, None)
         limit = self.hints_per_game
-        if await k.storage.hints_used(row.id) >= limit:
-            raise HintRefused(Said("no_hints_left", limit))
-        position = k.position(row)
-        thinking()
-        seconds = None if self.seconds is None else max(self.seconds, HINT_SECONDS)
-        [found] = await self.analyser.assess(
-            row.variant, row.record, [len(row.record)], self.depth, seconds
-        )
-        used = await k.storage.use_hint(row.id, limit)
-        if used is None:  # another hint was taken meanwhile
-            raise HintRefused(Said("no_hints_left", limit))
-        why = explain_assessed(position, found)
+        lock = self._hinting.setdefault(row.id, asyncio.Lock())
+        async with lock:  # a second ask while the first searches waits for its answer
+            given = self._given.get(row.id)
+            if given is None or given.record != row.record:
+                given = await self._new_hint(row, limit, thinking)
+        why = explain_assessed(k.position(row), given.found)
+        found, used = given.found, given.used
         view = renderer.BoardView(
             white_name=row.white_name, black_name=row.black_name, suggestion=found.best
         )
@@ -152,6 +166,25 @@ class Teacher:
         reason = _why(why)
         text = Said("hint_line", found.best, reason, used, limit)
         return Reply(text=text, ephemeral=True, attachments=(picture,))
+
+    async def _new_hint(self, row: GameRow, limit: int, thinking: Thinking) -> _Given:
+        """Search the position for a hint and spend one (refused when none are left)."""
+        storage = self.kernel.storage
+        if await storage.hints_used(row.id) >= limit:
+            raise HintRefused(Said("no_hints_left", limit))
+        thinking()
+        seconds = None if self.seconds is None else max(self.seconds, HINT_SECONDS)
+        [found] = await self.analyser.assess(
+            row.variant, row.record, [len(row.record)], self.depth, seconds
+        )
+        used = await storage.use_hint(row.id, limit)
+        if used is None:  # another hint was taken meanwhile
+            raise HintRefused(Said("no_hints_left", limit))
+        given = self._given[row.id] = _Given(row.record, found, used)
+        self._given.move_to_end(row.id)
+        if len(self._given) > HINTS_KEPT:
+            self._given.popitem(last=False)
+        return given
 
     def _picture(
         self,

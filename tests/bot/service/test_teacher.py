@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 
+from bot.commands import Asked, command_named
 from bot.service import messages
 from bot.service.facade import ShaxService
 from bot.service.replies import GameOver, NoGameHere, NotYourGame, Reply
@@ -51,15 +53,36 @@ async def test_a_hint_draws_the_best_action_and_says_why(teaching: ShaxService) 
 
 
 async def test_hints_are_counted_and_refused_when_none_are_left(teaching: ShaxService) -> None:
-    reply = await bot_game(teaching, "a1")
+    reply = await bot_game(teaching)
     game_id = board_controls(reply).game_id
-    for n in range(1, HINTS_PER_GAME + 1):
+    for n, move in enumerate(("a1", "a2", "b3"), start=1):
         hint = await teaching.hint(AMINA, HERE)
         assert words(hint.text).startswith(f"Hint {n} of {HINTS_PER_GAME}:")
+        await teaching.play(AMINA, HERE, move)
     with pytest.raises(HintRefused) as refused:
         await teaching.hint(AMINA, HERE)
     assert words(refused.value.message) == no_hints_left(HINTS_PER_GAME)
     assert await teaching.storage.hints_used(game_id) == HINTS_PER_GAME
+
+
+async def test_a_hint_asked_again_at_the_same_position_is_shown_again_free(
+    teaching: ShaxService,
+) -> None:
+    reply = await bot_game(teaching, "a1")
+    game_id = board_controls(reply).game_id
+    thought: list[bool] = []
+    first = await teaching.hint(AMINA, HERE, thinking=lambda: thought.append(True))
+    again = [await teaching.hint(AMINA, HERE, thinking=lambda: thought.append(True))]
+    again += await asyncio.gather(teaching.hint(AMINA, HERE), teaching.hint(AMINA, HERE))
+    assert [words(hint.text) for hint in again] == [words(first.text)] * 3
+    assert words(first.text).startswith(f"Hint 1 of {HINTS_PER_GAME}:")
+    assert thought == [True]  # searched once
+    assert await teaching.storage.hints_used(game_id) == 1
+    # At the next position, both asked at once: one hint is spent, and both show it.
+    await teaching.play(AMINA, HERE, "a2")
+    both = await asyncio.gather(teaching.hint(AMINA, HERE), teaching.hint(AMINA, HERE))
+    assert {words(hint.text)[:11] for hint in both} == {f"Hint 2 of {HINTS_PER_GAME}"}
+    assert await teaching.storage.hints_used(game_id) == 2
 
 
 async def test_no_hints_in_a_game_between_people(teaching: ShaxService) -> None:
@@ -79,8 +102,9 @@ async def test_a_hint_is_for_the_player_on_turn_in_their_own_game(teaching: Shax
 
 
 async def test_the_hints_taken_are_in_the_games_summary(teaching: ShaxService) -> None:
-    await bot_game(teaching, "a1")
+    await bot_game(teaching)
     await teaching.hint(AMINA, HERE)
+    await teaching.play(AMINA, HERE, "a1")
     await teaching.hint(AMINA, HERE)
     final = await teaching.resign(AMINA, HERE)
     assert board_controls(final).rematch
@@ -130,6 +154,24 @@ async def test_the_review_without_a_game_id_is_of_the_channels_newest_game(
     await teaching.resign(AMINA, HERE)
     review = await teaching.review(AMINA, HERE)
     assert words(review.text).startswith("**Review of")
+
+
+async def test_the_review_command_says_it_works_only_once_the_game_is_accepted(
+    teaching: ShaxService,
+) -> None:
+    """A surface says "Reviewing the game…" when the service calls ``thinking``: never
+    before a refusal, always before the work."""
+    review = command_named("review")
+    assert review is not None
+    thought: list[bool] = []
+    asked = Asked(teaching, AMINA, HERE, thinking=lambda: thought.append(True))
+    await bot_game(teaching, "a1")
+    with pytest.raises(GameOver):
+        await review.run(asked)
+    assert thought == []
+    await teaching.resign(AMINA, HERE)
+    await review.run(asked)
+    assert thought == [True]
 
 
 async def test_a_game_that_ended_before_its_first_action_has_nothing_to_review(
