@@ -120,7 +120,7 @@ async def _hint(a: Asked) -> Reply:
 
 
 async def _review(a: Asked) -> Reply:
-    return await a.service.review(a.user, a.place, a.game_id)
+    return await a.service.review(a.user, a.place, a.game_id, thinking=a.thinking)
 
 
 async def _streak(a: Asked) -> Reply:

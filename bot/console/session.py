@@ -38,7 +38,6 @@ from bot.console.typed import (
     unquoted,
     written,
 )
-from bot.words.strength import strength_words
 from bot.readers import requester_language
 from bot.service.facade import ShaxService
 from bot.service.replies import (
@@ -55,6 +54,7 @@ from bot.service.replies import (
     UserError,
     drawn,
 )
+from bot.words.strength import strength_words
 from bot.words.terms import Surface
 from bot.words.voice import Voice
 from bot.workers.tables import master_strength
@@ -206,6 +206,11 @@ class Console:
             self._said_thinking = True
             self.say(Said("thinking", BOT_USER.name))
 
+    def waiting(self, notice: str) -> Callable[[], None]:
+        """The callback of a slow command (a review): once the service has accepted it and
+        starts its work, ``notice`` (a catalogue message) says it is under way."""
+        return lambda: self.write(self.speaking.t.gettext(notice))
+
     async def shax(self, name: str, args: list[str]) -> None:
         """Run ``/shax <name>`` with the options typed, as the command table declares it
         (Manage Server is always allowed at the local console)."""
@@ -224,14 +229,12 @@ class Console:
             self.user,
             self.place,
             options,
-            thinking=self.thinking,
+            thinking=self.thinking if command.waiting is None else self.waiting(command.waiting),
             may_change_settings=True,
             operator=True,
             game_id=self.last_game_id,
             variant=self.variant.id,
         )
-        if command.waiting is not None:
-            self.write(self.speaking.t.gettext(command.waiting))
         reply = await command.run(asked)
         await self.listen()  # a language chosen now speaks from this answer on
         await self.show(reply, await self.picture_stem(command, asked))
