@@ -60,6 +60,7 @@ from bot.discord.intime import (
 from bot.discord.render import DiscordMessage, text_only, to_discord, voice
 from bot.discord.voices import reader_of, voice_of
 from bot.service.replies import Reply, Said, Thinking, UserError, drawn
+from bot.service.shown import BoardNotRecorded
 from bot.words.voice import Voice
 from shax_i18n import N_, Translator
 
@@ -462,7 +463,11 @@ class Responder(InTime):
         replaced: Iterable[int | None] = (),
     ) -> None:
         """Report a new board or challenge message to the service; delete what it replaces."""
-        await self.service.posted(reply, message_id)
+        try:
+            await self.service.posted(reply, message_id)
+        except BoardNotRecorded as error:  # recorded by the look for unshown boards
+            log.warning("%s; recording it when the database answers", error)
+            self.undelivered.set()
         if channel_id is not None:
             for old in dict.fromkeys(replaced):
                 if old is not None and old != message_id:

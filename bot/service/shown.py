@@ -4,7 +4,10 @@ Every game stores the version its shown board displays (``shown_version``; −1 
 first board is posted). A board posted or edited records its version (:meth:`posted`),
 and so does one a surface showed without a message (:meth:`shown`). A game whose stored
 version is newer — the bot died, or Discord refused every answer, between the commit
-and the post — gets its board shown anew by :meth:`reconcile`.
+and the post — gets its board shown anew by :meth:`reconcile`. A board shown while the
+database did not answer (PostgreSQL died between the commit and the post) is recorded
+when it answers again, first thing in :meth:`reconcile`, so that later edits and notices
+find the board the players see, and it is not shown twice.
 """
 
 from __future__ import annotations
@@ -23,6 +26,11 @@ from engine import Color, replay
 log = logging.getLogger(__name__)
 
 
+class BoardNotRecorded(Exception):
+    """A board was shown but the database did not take its message; it is recorded when
+    the database answers again (:meth:`ShownBoards.reconcile`)."""
+
+
 class ShownBoards:
     """Records the boards shown, and composes the ones still to show."""
 
@@ -38,15 +46,27 @@ class ShownBoards:
         self.composer = composer
         self.bots = bots
         self.owns = owns
+        self._unrecorded: dict[int, tuple[int | None, int | None]] = {}
+        """Per game, the board message (``None``: unchanged) and version shown but not
+        yet recorded, the database not answering."""
 
     async def posted(self, reply: Reply, message_id: int) -> None:
         """Remember the message that now shows ``reply``: a game's new live board (later
-        edits and notices find it there) or a challenge (edited when it expires)."""
+        edits and notices find it there) or a challenge (edited when it expires). Raises
+        :class:`BoardNotRecorded` when the database does not answer: the board is kept
+        to be recorded later."""
         if reply.live_board and reply.game_id is not None:
             changed = message_id != reply.board_message_id
-            await self.kernel.storage.set_board_message(
-                reply.game_id, message_id if changed else None, reply.version
-            )
+            board = (message_id if changed else None, reply.version)
+            self._unrecorded.pop(reply.game_id, None)  # this board is newer
+            try:
+                await self.kernel.storage.set_board_message(reply.game_id, *board)
+            except Exception as error:
+                self._unrecorded[reply.game_id] = board
+                raise BoardNotRecorded(
+                    f"Could not record board message {message_id} of game {reply.game_id} "
+                    f"({type(error).__name__})"
+                ) from error
         if isinstance(reply.controls, ChallengeControls):
             await self.kernel.storage.set_challenge_message(reply.controls.challenge_id, message_id)
 
@@ -69,6 +89,7 @@ class ShownBoards:
         or the bot is thinking) are left to that call's own answer, and with several
         processes each shows only the games of its own servers.
         """
+        await self._record_unrecorded()
         rows = await self.kernel.storage.unshown_games()
         notices: list[Notice] = []
         for row in rows:
@@ -82,6 +103,14 @@ class ShownBoards:
                 continue
             notices.append(Notice(row.channel_id, reply, guild_id=row.guild_id))
         return notices
+
+    async def _record_unrecorded(self) -> None:
+        """Record the boards shown while the database did not answer (it may still not)."""
+        for game_id, (message_id, version) in list(self._unrecorded.items()):
+            await self.kernel.storage.set_board_message(game_id, message_id, version)
+            if self._unrecorded.get(game_id) == (message_id, version):
+                del self._unrecorded[game_id]
+            log.info("Recorded board message %s of game %s", message_id, game_id)
 
     async def unseen(self, reply: Reply) -> bool:
         """Whether a board from :meth:`reconcile` is still to be shown: its game is still

@@ -9,6 +9,8 @@ crash) and brings back on the same data:
   database does not answer, not only at the next reconnect);
 * a bot move that PostgreSQL could not save (it died while the bot thought) is made and
   shown once PostgreSQL is back, not only at the clock's next tick;
+* a board shown as PostgreSQL dies, before its message was recorded, is recorded once
+  PostgreSQL is back, so that later edits find the board the players see;
 * with two shard processes on one database, the process of one shard killed and started
   again posts what its servers were waiting for: a board Discord would not take before,
   and the bot's move it was thinking about, and a move it had saved while Discord was
@@ -20,11 +22,21 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import asyncpg
+import pytest
 import pytest_asyncio
 
-from tests.bot.discord.helpers import Scene, act_select, make_scene, option_values
+from tests import services
+from tests.bot.discord.helpers import (
+    Scene,
+    act_select,
+    bot_running,
+    live_boards,
+    make_scene,
+    option_values,
+)
 from tests.bot.storage.conftest import fresh_postgres, postgres_server
 from tests.bot.storage.pgserver import PostgresServer
 from tests.e2e.conftest import game_version, on_turn
@@ -282,3 +294,50 @@ async def test_a_restarted_shard_process_posts_a_move_saved_while_its_answer_was
         await restart_and_see(scene, database, processes, ours, board)
     finally:
         await stop_all(processes)
+
+
+async def test_a_board_shown_as_postgres_dies_is_recorded_when_it_is_back(
+    fake_discord: FakeDiscord,
+    tmp_path: Path,
+    postgres_server: PostgresServer,
+    database: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A move is saved, then PostgreSQL dies as its new board is posted: the board shows,
+    the old one is gone, and once PostgreSQL is back the game records the new board's
+    message (later edits and notices find the board the players see), shown once."""
+    scene = make_scene(fake_discord, tmp_path / "unused.db")
+    fake = scene.fake
+    async with (
+        services.open_service(database, bot_user=scene.bot_user) as service,  # type: ignore[arg-type]
+        bot_running(scene, service) as bot,
+    ):
+        board = await start_two_player_game(scene)
+        game_id, version = game_version(board)
+        assert await bot.responder.wait_idle(SHOWN_SECONDS)  # the first board is recorded
+        storage = service.boards.kernel.storage
+        record = storage.set_board_message
+
+        async def dies_first(*args: Any) -> None:
+            monkeypatch.undo()  # once
+            await asyncio.to_thread(postgres_server.kill)
+            await record(*args)
+
+        monkeypatch.setattr(storage, "set_board_message", dies_first)
+        try:
+            select = act_select(board)
+            await fake.select(
+                on_turn(scene, board), board, select["custom_id"], [option_values(select)[0]]
+            )
+            shown = await next_board(scene, game_id, version + 1, timeout=SHOWN_SECONDS)
+        finally:
+            await asyncio.to_thread(postgres_server.run)
+        for _ in range(int(SHOWN_SECONDS / 0.1)):  # a bound, not a measurement
+            row = await storage.get_game(game_id)
+            if row is not None and row.board_message_id == shown.id:
+                break
+            await asyncio.sleep(0.1)
+        assert row is not None and row.board_message_id == shown.id
+        assert (row.version, row.shown_version) == (version + 1, version + 1)
+        await service.reconcile()
+        assert live_boards(fake, scene.channel) == [shown]  # shown once
