@@ -1,10 +1,11 @@
 """Small decisions of the console: whether a bare word is a move, who answers a draw
 offer, whether a notice belongs to another channel (and the line that says it there),
-and the name remembered from the last start."""
+and the name the console remembers for the person at this computer."""
 
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 from pathlib import Path
 
@@ -34,27 +35,32 @@ def elsewhere(notice: Notice, place: Place) -> bool:
     return notice.channel_id != place.channel_id
 
 
-def remembered_name(db_path: Path) -> str | None:
-    """The name the console was last started with on this database, if any."""
+def remembered_name() -> str | None:
+    """The name the console remembers for this computer's user, if any."""
     try:
-        name = name_file(db_path).read_text(encoding="utf-8").strip()
+        name = name_file().read_text(encoding="utf-8").strip()
     except (OSError, UnicodeDecodeError):
         return None
     return name or None
 
 
-def remember_name(db_path: Path, name: str) -> None:
-    """Remember ``name`` for the next start on this database (a nicety: a folder that
-    cannot be written only means the name is asked again)."""
+def remember_name(name: str) -> None:
+    """Remember ``name`` for the next starts (a nicety: a folder that cannot be written
+    only means the name is asked again)."""
+    path = name_file()
     with contextlib.suppress(OSError):
-        name_file(db_path).write_text(name + "\n", encoding="utf-8")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(name + "\n", encoding="utf-8")
 
 
-def name_file(db_path: Path) -> Path:
-    """Beside the database: one console's players and games, and its last name."""
-    return db_path.with_name(db_path.name + ".player")
+def name_file() -> Path:
+    """In the user's configuration folder (``$XDG_CONFIG_HOME/shax``, else
+    ``~/.config/shax``), never in a checkout: the name is the person's, not the project's."""
+    config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(config) / "shax" / NAME_FILE
 
 
+NAME_FILE = "console-name"
 ELSEWHERE = N_("In channel #{channel}: {text}")
 
 

@@ -80,10 +80,9 @@ async def console_main(
     out_dir.mkdir(parents=True, exist_ok=True)
     db_path = db or settings.db_path
     if name is None:
-        name = await ask_name(reader, remembered_name(db_path))
+        name = await player_name(reader)
         if name is None:
             return 0
-    remember_name(db_path, name)
     with workers_ignore_ctrl_c():
         service = await ShaxService.open(
             _with_db(settings, db_path), bot_user=BOT_USER, default_theme=CONSOLE_THEME
@@ -122,16 +121,22 @@ def warm_here(theme: str) -> None:
     ).start()
 
 
-async def ask_name(reader: LineReader, last: str | None = None) -> str | None:
-    """The local player's name: asked once in a terminal (Enter keeps the name of the
-    last start, else the login name), that name otherwise; ``None`` if input ends first."""
-    default = last or system_name()
+async def player_name(reader: LineReader) -> str | None:
+    """The local player's name when ``--name`` gives none: the one remembered, else, in
+    a terminal, asked once (Enter takes the login name) and remembered for the next
+    starts; without a terminal the login name. ``None`` if input ends first."""
+    remembered = remembered_name()
+    if remembered is not None:
+        return remembered
+    default = system_name()
     if not reader.interactive:
         return default
     answer = await reader.read(f"Your name [{default}]: ")
     if answer is None:
         return None
-    return answer.strip().removeprefix("@") or default
+    name = answer.strip().removeprefix("@") or default
+    remember_name(name)
+    return name
 
 
 def _with_db(settings: Settings, db_path: Path) -> Settings:

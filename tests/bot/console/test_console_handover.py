@@ -5,7 +5,8 @@ who sits at it:
 * a draw offer hands the keyboard to the player who must answer it;
 * after a restart, a bot move that was still pending in another channel's game is
   announced with the channel and the players' names, and the keyboard stays here;
-* the name of the last start is offered (and, without a terminal, used) at the next.
+* the name is asked once, in a terminal, and remembered in the user's configuration
+  folder; ``--name`` plays one start under another name and changes nothing there.
 """
 
 from __future__ import annotations
@@ -95,18 +96,33 @@ def test_a_pending_bot_move_is_announced_in_its_channel_after_a_restart(tmp_path
     assert "Board image" not in out  # the board is channel 1's, not shown here
 
 
-def test_the_name_of_the_last_start_is_offered_again(tmp_path: Path) -> None:
-    play(tmp_path, "/shax rules variant:jar\n", name="Amina")
-    out = play(tmp_path, "/shax rules variant:jar\n", name=None)  # no terminal: it is used
-    assert typed_by(out) == [("Amina", "/shax rules variant:jar")], out
-
+def test_the_name_is_asked_once_and_remembered_outside_the_checkout(tmp_path: Path) -> None:
     terminal = Terminal(list(LOCAL), tmp_path)
     try:
-        terminal.wait_prompt("Your name [Amina]:")
-        terminal.send("\r")
+        terminal.wait_prompt("Your name [someone]:")
+        terminal.send("Amina\r")
         terminal.wait_prompt("Amina>")
         terminal.send("\x04")  # Ctrl-D
         assert terminal.wait_exit() == 0
     finally:
         terminal.close()
     assert "Traceback" not in terminal.text, terminal.text
+    # In the user's configuration folder, not beside the database in the working folder.
+    assert (tmp_path / ".config" / "shax" / "console-name").read_text().strip() == "Amina"
+    assert sorted(p.name for p in tmp_path.glob("local.db*")) == ["local.db"]
+
+    # --name in another console plays under that name and leaves the remembered one alone.
+    assert typed_by(play(tmp_path, "/shax rules variant:jar\n", name="Cawo")) == [
+        ("Cawo", "/shax rules variant:jar")
+    ]
+    # The next start asks nothing: in a terminal, and from a pipe.
+    out = play(tmp_path, "/shax rules variant:jar\n", name=None)
+    assert typed_by(out) == [("Amina", "/shax rules variant:jar")], out
+    terminal = Terminal(list(LOCAL), tmp_path)
+    try:
+        terminal.wait_prompt("Amina>")
+        terminal.send("\x04")
+        assert terminal.wait_exit() == 0
+    finally:
+        terminal.close()
+    assert "Your name" not in terminal.text, terminal.text

@@ -77,6 +77,7 @@ def run_console(
             "PATH": "/usr/bin:/bin",
             "PYTHONIOENCODING": "utf-8",
             "LOGNAME": login,
+            "XDG_CONFIG_HOME": str(tmp_path / ".config"),  # the remembered name: the test's own
             "SHAX_BUILD_TABLES": "off",
         },
         timeout=60,

@@ -31,6 +31,7 @@ class Terminal:
             "PYTHONIOENCODING": "utf-8",
             "TERM": "xterm",
             "LOGNAME": "someone",
+            "XDG_CONFIG_HOME": str(cwd / ".config"),  # the remembered name: the test's own
             "SHAX_BUILD_TABLES": "off",
             "PROMPT_TOOLKIT_NO_CPR": "1",  # nobody here answers cursor-position requests
         }
