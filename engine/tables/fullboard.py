@@ -375,9 +375,12 @@ def _build_locked(
             mp_context=get_context("spawn"),
             initializer=functools.partial(_start_worker, initializer),
         )
+        # Futures of its own, not map's: map cancels the jobs left when it is left part
+        # way, and on Python 3.11 the pool's manager then fails on them as its workers end.
+        futures = [pool.submit(_search_boards, job) for job in jobs]
         try:
-            for searched in pool.map(_search_boards, jobs):
-                found.extend(searched)
+            for future in futures:
+                found.extend(future.result())
                 if time.monotonic() - last_save >= save_seconds and len(found) < len(classes):
                     _save_progress(
                         saved, v, depth, len(classes), found, time.perf_counter() - start
