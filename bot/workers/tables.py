@@ -147,7 +147,7 @@ def build_in_background(parent: int, small: bool) -> int:
     from engine.tables.missing import BOARDS, SMALL_BOARDS
 
     folder = tables_dir()
-    with signals_stop_builds():
+    with signals_stop_builds(), contextlib.suppress(KeyboardInterrupt):  # stopped early
         build_logged(
             folder,
             SMALL_BOARDS if small else BOARDS,
