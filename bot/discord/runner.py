@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import json
 import logging
 import os
 import signal
@@ -221,7 +222,17 @@ async def serve(settings: Settings, **options: Any) -> None:
                 if stopping.is_set():
                     break
                 delay = backoff.delay()
-                log.exception("The bot stopped unexpectedly; starting it again in %.1f s", delay)
+                if isinstance(error, json.JSONDecodeError):  # Discord's frame, not the bot
+                    log.warning(
+                        "The gateway sent a frame that is not JSON; starting the bot again in "
+                        "%.1f s (%s)",
+                        delay,
+                        cause(error),
+                    )
+                else:
+                    log.exception(
+                        "The bot stopped unexpectedly; starting it again in %.1f s", delay
+                    )
                 with contextlib.suppress(TimeoutError):  # a signal ends the pause
                     async with asyncio.timeout(delay):
                         await stopping.wait()

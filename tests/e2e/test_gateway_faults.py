@@ -10,19 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import signal
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import tests.fakediscord.server
 from bot.service.replies import RULES_FILENAME
-from tests.bot.discord.helpers import (  # noqa: F401 (the *_fixture names are fixtures)
-    Scene,
-    process_scene_fixture,
-    shown,
-    start_bot_process,
-)
+from tests.bot.discord.helpers import PROCESS_TOKEN, make_scene, shown, start_bot_process
 from tests.e2e.conftest import Live
+from tests.fakediscord import FakeDiscord
 from tests.fakediscord.payloads import interaction_payload
 
 
@@ -80,45 +77,53 @@ async def test_an_interaction_discord_py_cannot_read_is_dropped(
     await rules_answered(live)
 
 
+FRAME_LINES = ("The gateway connection failed", "The gateway sent a frame that is not JSON")
+"""What the log says of a frame that is not JSON: on one connection it connects again; with
+shards the bot starts again."""
+
+
+@pytest.mark.parametrize("shards", [1, 2])
 async def test_the_log_says_each_bad_frame_in_one_warning_line_without_colours(
-    process_scene: Scene, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shards: int
 ) -> None:
     """The bot's own log (``python -m bot``, written to a file or a pipe, not a terminal):
     a frame that is not JSON and an event that cannot be read are one WARNING line each,
     with no traceback, and no line carries a terminal's colour codes."""
-    scene, fake = process_scene, process_scene.fake
-    process = await start_bot_process(scene)
-    try:
-        await fake.wait_for_sessions(1, timeout=30)
-        await fake.wait_for(lambda: fake.commands(fake.guild_id), timeout=10, what="commands")
-        identified = len(fake.gateway.identify_payloads)
-        assert fake.send_malformed_frame() == 1
-        await fake.wait_for(
-            lambda: (
-                len(fake.gateway.identify_payloads) > identified
-                and fake.gateway.identified_connections()
-            ),
-            timeout=30,
-            what="a new connection",
-        )
+    async with FakeDiscord(token=PROCESS_TOKEN, shard_count=shards) as fake:
+        scene = make_scene(fake, tmp_path / "shax.db")
+        sharded = {"SHAX_SHARDS": str(shards)} if shards > 1 else {}
+        process = await start_bot_process(scene, **sharded)
+        try:
+            await fake.wait_for_sessions(shards, timeout=30)
+            await fake.wait_for(lambda: fake.commands(fake.guild_id), timeout=10, what="commands")
+            identified = len(fake.gateway.identify_payloads)
+            assert fake.send_malformed_frame() == shards
+            await fake.wait_for(
+                lambda: (
+                    len(fake.gateway.identify_payloads) >= identified + 1
+                    and len(fake.gateway.identified_connections()) == shards
+                ),
+                timeout=30,
+                what="connected again",
+            )
 
-        def damaged(*args: Any, **kwargs: Any) -> dict[str, Any]:
-            payload = interaction_payload(*args, **kwargs)
-            del payload["member"]["user"]
-            return payload
+            def damaged(*args: Any, **kwargs: Any) -> dict[str, Any]:
+                payload = interaction_payload(*args, **kwargs)
+                del payload["member"]["user"]
+                return payload
 
-        monkeypatch.setattr(tests.fakediscord.server, "interaction_payload", damaged)
-        fake.ack_deadline = 0.5
-        await fake.slash(scene.amina, scene.channel, "shax", "rules", expect_ack=False)
-        fake.violations.clear()
-    finally:
-        process.send_signal(signal.SIGTERM)
-        _, stderr = await asyncio.wait_for(process.communicate(), 30)
+            monkeypatch.setattr(tests.fakediscord.server, "interaction_payload", damaged)
+            fake.ack_deadline = 0.5
+            await fake.slash(scene.amina, scene.channel, "shax", "rules", expect_ack=False)
+            fake.violations.clear()
+        finally:
+            process.send_signal(signal.SIGTERM)
+            _, stderr = await asyncio.wait_for(process.communicate(), 30)
     log = stderr.decode()
     assert process.returncode == 0, log
     assert "\x1b[" not in log
     assert "Traceback" not in log and " ERROR " not in log, log
-    [frame] = [line for line in log.splitlines() if "The gateway connection failed" in line]
+    frames = [line for line in log.splitlines() if any(said in line for said in FRAME_LINES)]
     [event] = [line for line in log.splitlines() if "Dropped a INTERACTION_CREATE" in line]
-    assert " WARNING " in frame and " WARNING " in event
-    assert "KeyError: 'user'" in event
+    assert frames and all(" WARNING " in line for line in frames), log
+    assert " WARNING " in event and "KeyError: 'user'" in event
