@@ -49,6 +49,9 @@ class Termination(Enum):
     MOVE_LIMIT = "100 moves without a capture"
     AGREEMENT = "agreement"
     TIMEOUT = "timeout"
+    ABORTED = "aborted"
+    """A side ran out of time before its first move: nobody wins, and the game counts for
+    nobody (as on lichess)."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,9 @@ class Outcome:
 
     @property
     def headline(self) -> str:
-        """``'White wins'``, ``'Black wins'`` or ``'Draw'``."""
+        """``'White wins'``, ``'Black wins'``, ``'Draw'`` or ``'Aborted'``."""
+        if self.termination is Termination.ABORTED:
+            return "Aborted"
         return f"{self.winner.label.capitalize()} wins" if self.winner else "Draw"
 
     def reason(self, white: str = "white", black: str = "black") -> str:
@@ -80,12 +85,13 @@ class Outcome:
             Termination.THREEFOLD_REPETITION: "the same position occurred three times",
             Termination.MOVE_LIMIT: "100 moves without a capture",
             Termination.AGREEMENT: "both players agreed",
+            Termination.ABORTED: "a first move did not come in time",
         }[self.termination]
 
     def describe(self, white: str | None = None, black: str | None = None) -> str:
         """The ending in words: ``'White wins: black has only two stones left'``, or with
         names, ``'Amina wins: Bashir resigned'``."""
-        if white is None or black is None:
+        if white is None or black is None or self.termination is Termination.ABORTED:
             return f"{self.headline}: {self.reason()}"
         if self.winner is None:
             return f"Draw: {self.reason(white, black)}"

@@ -419,12 +419,15 @@ OUTCOME_REASONS: dict[Termination, str] = {
     Termination.THREEFOLD_REPETITION: N_("the same position occurred three times"),
     Termination.MOVE_LIMIT: N_("100 moves without a capture"),
     Termination.AGREEMENT: N_("both players agreed"),
+    Termination.ABORTED: N_("a first move did not come in time"),
 }
 
 
 def outcome_lines(outcome: Outcome, t: Translator) -> tuple[str, str]:
     """``("White wins", "black has only two stones left")`` in ``t``'s language."""
-    if outcome.winner is Color.WHITE:
+    if outcome.termination is Termination.ABORTED:
+        head = t.gettext("Game aborted")
+    elif outcome.winner is Color.WHITE:
         head = t.gettext("White wins")
     elif outcome.winner is Color.BLACK:
         head = t.gettext("Black wins")

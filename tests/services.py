@@ -21,7 +21,16 @@ from babel.messages.pofile import read_po
 import renderer
 from bot.service.bot_turns import ActionChooser
 from bot.service.facade import ShaxService
-from bot.service.replies import Attachment, Channel, Reply, Said, User, UserError, drawn
+from bot.service.replies import (
+    Attachment,
+    Channel,
+    Notice,
+    Reply,
+    Said,
+    User,
+    UserError,
+    drawn,
+)
 from bot.storage import Storage
 from bot.words import Surface, Voice
 from bot.workers.ai import AIPool, Chooser, random_chooser
@@ -30,6 +39,10 @@ from shax_i18n.catalogue import catalogue_path
 
 CHALLENGE_EXPIRY = timedelta(minutes=10)
 TURN_TIMEOUT = timedelta(hours=24)
+TICK = timedelta(hours=1)
+"""How often the tests' services say their clock runs (``tick_every``): a test moves the
+clock on by a few of these at most between two ticks (:func:`run_for`), or the bot counts
+as having been away meanwhile, and the turns get that time back."""
 
 
 class Drawn:
@@ -83,6 +96,7 @@ async def open_service(
     ``ai`` the bot plays ``chooser``'s actions in a thread; pass an ``AIPool`` for the
     real engine."""
     executor = ThreadPoolExecutor(max_workers=1) if ai is None else None
+    options.setdefault("tick_every", TICK)
     if clock is not None:
         options["clock"] = clock
     storage = await Storage.open(db_path)
@@ -100,6 +114,19 @@ async def open_service(
         await service.close()
         if executor is not None:
             executor.shutdown(wait=True)
+
+
+async def run_for(service: ShaxService, clock: FakeClock, **duration: float) -> list[Notice]:
+    """The bot runs for ``duration``: the clock moves on in steps of at most :data:`TICK`,
+    the service ticking after each (as the adapter's loop does). Every notice, in order."""
+    left = timedelta(**duration)
+    notices: list[Notice] = []
+    while left > timedelta(0):
+        step = min(left, TICK)
+        clock.moment += step
+        left -= step
+        notices += await service.tick()
+    return notices
 
 
 def voice(language: str = "en", surface: Surface = Surface.DISCORD) -> Voice:

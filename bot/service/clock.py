@@ -1,25 +1,37 @@
-"""The clock: challenges expire, turns time out (a warning first, then a forfeit), and the
-bot moves in games that were waiting for it (after a restart).
+"""The clock: challenges expire, turns time out (a warning first, then a forfeit, or an
+abort for a side that never moved), and the bot moves in games that were waiting for it
+(after a restart).
 
-The adapter calls :meth:`TurnClock.tick` every ~30 s and shows the notices it returns.
-With several bot processes (shards), each runs the clock only for the servers of its
-own shards (``owns``), so every expiry, warning and forfeit happens in one process;
-the stored versions make it happen once even if two processes ever overlap.
-Only games the clock may concern are read (bot games, and turns past the warning time),
-and the event loop gets a turn between games.
+Time counts only while the bot could have taken the move. The clock stores when it last
+ran (:mod:`bot.storage.clock_store`); when it finds that run long ago (the bot was
+stopped, crashed, or cut off from Discord: the adapter does not tick then), every waiting
+turn gets the time back, and its players are told once, in their game, that their time
+starts again now. A turn is never forfeited straight after a start: the warning comes
+first, with the warning's time to play.
+
+The adapter calls :meth:`TurnClock.tick` every ``interval`` and shows the notices it
+returns. With several bot processes (shards), each runs the clock only for the servers
+of its own shards (``owns``), under its own name (the shards it runs), so every expiry,
+warning and forfeit happens in one process, and each process's downtime is given back to
+its own servers' games; the stored versions make it happen once even if two processes
+ever overlap, and the time is given back in one transaction that checks the clock's last
+run, so two processes of one clock never give it twice. Only games the clock may concern
+are read (bot games, and turns past the warning time), and the event loop gets a turn
+between games.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
 from bot.service.bot_turns import BotPlayer
 from bot.service.compose import Composer
-from bot.service.kernel import GameKernel, side
+from bot.service.kernel import GameKernel, Side, side
+from bot.service.ratings import acted
 from bot.service.replies import Notice, Reply, Said
 from bot.service.server_settings import ServerSettingsBook
 from bot.storage import GameRow
@@ -29,6 +41,15 @@ log = logging.getLogger(__name__)
 
 WARN_BEFORE = timedelta(hours=1)
 """The turn-timeout warning comes this long before the forfeit (or at half time, if sooner)."""
+INTERVAL = timedelta(seconds=30)
+"""How often the adapter runs the clock unless told otherwise (``SHAX_TICK_SECONDS``)."""
+AWAY_SLACK = timedelta(seconds=5)
+"""Beyond three intervals, how long the clock may go without a run (a slow tick, a busy
+moment) before the bot counts as having been away."""
+ALL_SERVERS = "all"
+"""The name of the clock of a lone process, which runs for every server."""
+
+TimeoutOf = Callable[[int | None], timedelta]
 
 
 def warn_after(timeout: timedelta) -> timedelta:
@@ -36,9 +57,28 @@ def warn_after(timeout: timedelta) -> timedelta:
     return timeout - min(timeout / 2, WARN_BEFORE)
 
 
+def away_after(interval: timedelta) -> timedelta:
+    """How long without a run of the clock means that the bot was away."""
+    return 3 * interval + AWAY_SLACK
+
+
+def clock_name(shards: int | None, shard_ids: Sequence[int] | None) -> str:
+    """The name a process's clock is stored under: the shards it runs (``"0,1 of 4"``),
+    or :data:`ALL_SERVERS`."""
+    if shards is None or shard_ids is None:
+        return ALL_SERVERS
+    return f"{','.join(map(str, sorted(shard_ids)))} of {shards}"
+
+
 def everything(guild_id: int | None) -> bool:
     """The clock of a lone process runs for every server."""
     return True
+
+
+def first_move_missing(row: GameRow, on_turn: Side) -> bool:
+    """Whether the side on turn has not made its first action yet (its running out of
+    time aborts the game)."""
+    return on_turn.color not in acted(row.variant, row.record)
 
 
 class TurnClock:
@@ -52,12 +92,18 @@ class TurnClock:
         *,
         servers: ServerSettingsBook,
         owns: Callable[[int | None], bool] = everything,
+        name: str = ALL_SERVERS,
+        interval: timedelta = INTERVAL,
     ) -> None:
         self.kernel = kernel
         self.composer = composer
         self.bots = bots
         self.servers = servers
         self.owns = owns
+        self.name = name
+        self.interval = interval
+        self._ran_at: datetime | None = None
+        """This process's last run of the clock, stored as the clock's."""
 
     @property
     def turn_timeout(self) -> timedelta:
@@ -65,11 +111,16 @@ class TurnClock:
         return self.servers.defaults.turn_timeout
 
     async def tick(self) -> list[Notice]:
-        """Expire challenges, warn on and then forfeit turn timeouts, and let the bot move
-        in bot games that were waiting for it."""
+        """Give back the time the bot was away, expire challenges, warn on and then forfeit
+        turn timeouts, and let the bot move in bot games that were waiting for it."""
         storage = self.kernel.storage
-        notices: list[Notice] = []
         now = self.kernel.now()
+        timeouts = await self.servers.turn_timeouts()
+
+        def timeout_of(guild_id: int | None) -> timedelta:
+            return timeouts.get(guild_id or 0, self.turn_timeout)
+
+        notices = await self._resume(now, timeout_of)
         for c in await storage.due_challenges(now):
             if not self.owns(c.guild_id):
                 continue
@@ -78,14 +129,12 @@ class TurnClock:
                 players = (c.challenger_id, c.opponent_id)
                 reply = Reply(text=text, challenge_id=c.id, players=players)
                 notices.append(Notice(c.channel_id, reply, c.message_id, c.guild_id))
-        timeouts = await self.servers.turn_timeouts()
         shortest = min((self.turn_timeout, *timeouts.values()))
         for row in await storage.active_games(turn_started_by=now - warn_after(shortest)):
             if not self.owns(row.guild_id):
                 continue
-            timeout = timeouts.get(row.guild_id or 0, self.turn_timeout)
             try:
-                notice = await self._tick_game(row, now, timeout)
+                notice = await self._tick_game(row, now, timeout_of(row.guild_id))
             except Exception:  # one broken game must not stop the others' clocks
                 log.exception("tick failed for game %s", row.id)
                 continue
@@ -93,7 +142,71 @@ class TurnClock:
                 await asyncio.sleep(0)
             if notice is not None:
                 notices.append(replace(notice, guild_id=row.guild_id))
+        await self._ran(self.kernel.now())  # a long tick is time the bot was here
         return notices
+
+    async def _ran(self, now: datetime) -> None:
+        await self.kernel.storage.clock_ran(self.name, now)
+        self._ran_at = now
+
+    async def _resume(self, now: datetime, timeout_of: TimeoutOf) -> list[Notice]:
+        """After the bot was away (no run of this clock for a while), give every waiting
+        turn the time back, and say so in each game."""
+        away_limit = away_after(self.interval)
+        if self._ran_at is not None and now - self._ran_at <= away_limit:
+            return []
+        storage = self.kernel.storage
+        last = await storage.clock_last_ran(self.name)
+        if last is None or now - last <= away_limit:
+            await self._ran(now)
+            return []
+
+        def give(row: GameRow) -> tuple[datetime, bool] | None:
+            """A waiting turn counts again from where it was when the bot went away (at
+            most from its warning, which is said again now with the time left)."""
+            if not self.owns(row.guild_id):
+                return None
+            timeout = timeout_of(row.guild_id)
+            used = min(max(last - row.turn_started_at, timedelta(0)), warn_after(timeout))
+            return now - used, used >= warn_after(timeout)
+
+        given = await storage.give_time_back(self.name, last, now, give)
+        self._ran_at = now
+        if given is None:  # another process of this clock gave it back
+            return []
+        log.info("The clock was away for %s; %d turns get the time back", now - last, len(given))
+        notices = []
+        for row in given:
+            position = self.kernel.position(row)
+            if position.to_move is None:
+                continue
+            on_turn = side(row, position.to_move)
+            if on_turn.is_bot:
+                continue
+            left = timeout_of(row.guild_id) - (now - row.turn_started_at)
+            text = Said(
+                "clock_resumed",
+                on_turn.user,
+                row.id,
+                row.white_name,
+                row.black_name,
+                (now - last).total_seconds(),
+                left.total_seconds(),
+            )
+            reply = self._clock_reply(row, text, on_turn)
+            notices.append(Notice(row.channel_id, reply, None, row.guild_id))
+        return notices
+
+    @staticmethod
+    def _clock_reply(row: GameRow, text: Said, on_turn: Side) -> Reply:
+        """A message of the clock in a game, pinging the player on turn."""
+        return Reply(
+            text=text,
+            game_id=row.id,
+            version=row.version,
+            mentions=(on_turn.user_id,),
+            players=(row.white_id, row.black_id),
+        )
 
     async def _tick_game(self, row: GameRow, now: datetime, timeout: timedelta) -> Notice | None:
         k = self.kernel
@@ -110,28 +223,32 @@ class TurnClock:
             reply = await self.composer.board_reply(row, events=events, finished=finished)
             return Notice(row.channel_id, reply, row.board_message_id)
         elapsed = now - row.turn_started_at
-        if elapsed >= timeout:
+        if elapsed >= timeout and row.warned:
             async with k.lock(row.id):
                 fresh = await k.game(row.id)
-                if fresh.version != row.version:
+                if fresh.version != row.version or now - fresh.turn_started_at < timeout:
                     return None
-                outcome = Outcome(on_turn.color.other, Termination.TIMEOUT)
+                if first_move_missing(fresh, on_turn):
+                    outcome = Outcome(None, Termination.ABORTED)
+                else:
+                    outcome = Outcome(on_turn.color.other, Termination.TIMEOUT)
                 finished = await k.finish(fresh, fresh.record, outcome)
             reply = await self.composer.board_reply(finished.game, finished=finished)
             return Notice(row.channel_id, reply, row.board_message_id)
         if elapsed >= warn_after(timeout) and not row.warned:
-            if not await k.storage.mark_warned(row.id, row.version):
+            # Never a forfeit straight away: a turn past its time without a warning (the
+            # clock ran too seldom to see it) gets the warning's time from now.
+            if elapsed >= timeout:
+                elapsed = warn_after(timeout)
+                if not await k.storage.warn_late(row.id, row.version, now - elapsed):
+                    return None
+            elif not await k.storage.mark_warned(row.id, row.version):
                 return None
             left = (timeout - elapsed).total_seconds()
-            text = Said(
-                "timeout_warning", on_turn.user, row.id, row.white_name, row.black_name, left
-            )
-            reply = Reply(
-                text=text,
-                game_id=row.id,
-                version=row.version,
-                mentions=(on_turn.user_id,),
-                players=(row.white_id, row.black_id),
-            )
-            return Notice(row.channel_id, reply, None)
+            values = (on_turn.user, row.id, row.white_name, row.black_name, left)
+            if first_move_missing(row, on_turn):
+                text = Said("abort_warning", *values)
+            else:
+                text = Said("timeout_warning", *values)
+            return Notice(row.channel_id, self._clock_reply(row, text, on_turn), None)
         return None

@@ -30,7 +30,7 @@ from bot.service.replies import (
 )
 from bot.service.streaks import Series
 from bot.storage import Finished, GameRow
-from engine import Color, Kind, Outcome, Position, Variant
+from engine import Color, Kind, Outcome, Position, Termination, Variant
 from shax_i18n.codes import language_code
 
 if TYPE_CHECKING:
@@ -135,7 +135,7 @@ class Composer:
                 Said("result_line", outcome, row.white_name, row.black_name),
                 row.parent_channel_id,
             )
-            if finished is not None:
+            if finished is not None and outcome.termination is not Termination.ABORTED:
                 parts.append(_streak_change(row, outcome, finished))
                 changes = self.ratings.changes(row, finished) if self.ratings else None
                 if changes is not None:

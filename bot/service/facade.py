@@ -30,7 +30,7 @@ from bot.config import DEFAULTS
 from bot.service import messages
 from bot.service.bot_turns import ActionChooser, BotPlayer
 from bot.service.challenges import Challenges
-from bot.service.clock import TurnClock, everything
+from bot.service.clock import ALL_SERVERS, INTERVAL, TurnClock, clock_name, everything
 from bot.service.compose import (
     LANGUAGE_PREF,
     THEME_PREF,
@@ -109,6 +109,8 @@ class ShaxService:
         run_board: Offload = asyncio.to_thread,
         run_replay: Offload = asyncio.to_thread,
         owns: Callable[[int | None], bool] = everything,
+        clock_named: str = ALL_SERVERS,
+        tick_every: timedelta = INTERVAL,
         default_theme: str = "dark",
         language: str = DEFAULT_LANGUAGE,
         analyser: Analyser | None = None,
@@ -154,7 +156,13 @@ class ShaxService:
         )
         self.turns = Turns(self.kernel, self.composer, self.bots)
         self.clock = TurnClock(
-            self.kernel, self.composer, self.bots, servers=self.servers, owns=owns
+            self.kernel,
+            self.composer,
+            self.bots,
+            servers=self.servers,
+            owns=owns,
+            name=clock_named,
+            interval=tick_every,
         )
         self.ratings = RatingReplies(
             storage,
@@ -221,6 +229,8 @@ class ShaxService:
             run_board=boards.run,
             run_replay=replays.run,
             owns=settings.owns,
+            clock_named=clock_name(settings.shards, settings.shard_ids),
+            tick_every=timedelta(seconds=settings.tick_seconds),
             default_theme=default_theme,
             language=settings.language,
             game_threads=settings.game_threads,

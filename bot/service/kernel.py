@@ -122,6 +122,8 @@ def series_key(row: GameRow, s: Side) -> str:
 
 def row_outcome(row: GameRow) -> Outcome | None:
     """How a stored game ended (``None`` while it is being played)."""
+    if row.termination == Termination.ABORTED.name:
+        return Outcome(None, Termination.ABORTED)  # no result: it counts for nobody
     if row.result is None or row.termination is None:
         return None
     winner = None if row.result == "draw" else Color[row.result.upper()]
@@ -270,13 +272,16 @@ class GameKernel:
         """End the game; its result counts in each person's tally and in the series, and
         in a rated game in their ratings: the streak rule (:mod:`bot.service.streaks`)
         and the rating rule (:mod:`bot.service.ratings`) compute them from what the
-        storage reads, locked, in the finishing transaction, and the storage writes them."""
+        storage reads, locked, in the finishing transaction, and the storage writes them.
+        An aborted game has no result and counts for nobody: no tally, series or rating
+        changes."""
+        aborted = outcome.termination is Termination.ABORTED
         white, black = side(row, Color.WHITE), side(row, Color.BLACK)
         winner = None if outcome.winner is None else side(row, outcome.winner)
         players = []
         results: dict[int, Result] = {}
         for me, them in ((white, black), (black, white)):
-            if me.is_bot:
+            if me.is_bot or aborted:
                 continue
             kind = bot_kind(row.ai_level) if them.is_bot and row.ai_level else HUMAN
             players.append(TallyKey(me.user_id, me.name, kind))
@@ -285,6 +290,8 @@ class GameKernel:
         winner_key = None if winner is None else series_key(row, winner)
 
         def score(before: Standings) -> Standings:
+            if aborted:
+                return before
             return standings_after(before, results, *pair, winner_key)
 
         def rate(
@@ -292,13 +299,13 @@ class GameKernel:
         ) -> Mapping[int, StoredRating]:
             return rate_game(row, outcome, before, ended)
 
-        family = rated_family(row, record)
+        family = None if aborted else rated_family(row, record)
 
         finished = await self.storage.finish_game(
             row.id,
             row.version,
             record=record,
-            result=outcome.result,
+            result=None if aborted else outcome.result,
             termination=outcome.termination.name,
             now=self.now(),
             players=players,

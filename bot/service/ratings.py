@@ -8,7 +8,8 @@
   is not rated.
 * A game against the bot is rated too, against its level's fixed rating (measured,
   ``engine/ai/levels.py``): only the person's rating moves.
-* A game ended by a timeout counts; an aborted game — one side never made a move — does
+* A game ended by a timeout counts; an aborted game — one side never made a move (the
+  clock aborts a game whose side on turn runs out of time before its first move) — does
   not count.
 * Each rated game is a rating period of its own (as on lichess); before it, a player's
   deviation grows with the days since their last rated game.
@@ -27,7 +28,7 @@ from bot.service import glicko
 from bot.service.glicko import Rating
 from bot.standings import StoredRating
 from bot.storage import GameRow, RatingChange, guild_key
-from engine import Color, Outcome, Position, get_variant
+from engine import Color, Outcome, Position, Termination, get_variant
 from engine.ai.levels import LEVEL_TABLE
 
 RATED_FAMILIES = ("shax",)
@@ -135,7 +136,7 @@ def rerate(finished: Sequence[tuple[GameRow, Outcome]]) -> list[RatingChange]:
     changes: list[RatingChange] = []
     for row, outcome in finished:
         family = rated_family(row, row.record)
-        if family is None or row.ended_at is None:
+        if family is None or row.ended_at is None or outcome.termination is Termination.ABORTED:
             continue
         guild = guild_key(row.guild_id)
         names = {row.white_id: row.white_name, row.black_id: row.black_name}

@@ -69,6 +69,7 @@ class Termination(StrEnum):
     MOVE_LIMIT = "MOVE_LIMIT"
     AGREEMENT = "AGREEMENT"
     TIMEOUT = "TIMEOUT"
+    ABORTED = "ABORTED"
 
 
 class ChallengeStatus(StrEnum):

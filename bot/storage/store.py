@@ -29,6 +29,7 @@ from sqlalchemy.sql.dml import ReturningUpdate
 from bot.standings import Standings, StoredRating, Tally
 from bot.storage.base import ChannelTaken, check_table
 from bot.storage.challenge_store import ChallengesAndStandings
+from bot.storage.clock_store import ClockStore
 from bot.storage.dialects import MIGRATION_LOCK, dialect_for
 from bot.storage.migrations import SCHEMA_VERSION, upgrade
 from bot.storage.puzzle_store import PuzzleStore
@@ -78,7 +79,7 @@ from bot.storage.tables import (
 )
 
 
-class Storage(ChallengesAndStandings, RatingStore, PuzzleStore):
+class Storage(ChallengesAndStandings, RatingStore, PuzzleStore, ClockStore):
     """The bot's database. Open with :meth:`open`; close with :meth:`close`."""
 
     @classmethod
@@ -201,7 +202,7 @@ class Storage(ChallengesAndStandings, RatingStore, PuzzleStore):
         version: int,
         *,
         record: Sequence[str],
-        result: GameResult | str,
+        result: GameResult | str | None,
         termination: Termination | str,
         now: datetime,
         players: Sequence[TallyKey],
@@ -214,13 +215,14 @@ class Storage(ChallengesAndStandings, RatingStore, PuzzleStore):
         as they stand (their rows locked first, always in one order, so that games
         ending at once all count); in a game ``rated`` in a variant family, the
         ``players``' ratings the rule computes (see :meth:`RatingStore._rate_finished`).
-        ``None`` if the game has moved on: nothing changes."""
+        ``None`` if the game has moved on: nothing changes. An aborted game has no
+        ``result``."""
         ending = self._change_game(
             game_id,
             version,
             record=" ".join(record),
             status=GameStatus.OVER,
-            result=GameResult(result),
+            result=None if result is None else GameResult(result),
             termination=Termination(termination),
             draw_offered_by=None,
             updated_at=now,

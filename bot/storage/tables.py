@@ -351,6 +351,17 @@ puzzle_attempts = Table(
 """Each try of a puzzle by a player: the actions played so far (the defence's among
 them), and how it ended."""
 
+clock_runs = Table(
+    "clock_runs",
+    metadata,
+    Column("clock", Text, primary_key=True),
+    Column("ran_at", Moment, nullable=False),
+    info=since(7),
+)
+"""When each clock last ran, by the servers it runs for (``"all"``, or a process's shards
+such as ``"0,1 of 4"``): the turn clocks count only while the bot runs, and a turn gets
+back the time between a clock's last run and its next (:mod:`bot.service.clock`)."""
+
 TABLES: dict[str, tuple[str, ...]] = {
     # Every table, in the order defined (each after those it refers to), and its key
     # columns (the order a copy reads and compares rows in).

@@ -38,6 +38,7 @@ from bot.words.actions import (
     turn_prompt,
 )
 from bot.words.challenges import (
+    abort_warning,
     accept_own_challenge,
     already_challenged,
     challenge_a_bot_account,
@@ -49,6 +50,7 @@ from bot.words.challenges import (
     challenge_sent,
     challenge_the_bot,
     challenge_withdrawn,
+    clock_resumed,
     nothing_to,
     only_challenger_withdraws,
     rematch_already_asked,
@@ -157,6 +159,7 @@ __all__ = [
     "STONE",
     "Surface",
     "Voice",
+    "abort_warning",
     "accept_own_challenge",
     "action_events",
     "action_line",
@@ -184,6 +187,7 @@ __all__ = [
     "channel_busy",
     "choice_description",
     "choose_placeholder",
+    "clock_resumed",
     "color_name",
     "describe_action",
     "draw_already_offered",

@@ -217,3 +217,50 @@ def timeout_warning(
         black=black_name,
         duration=duration(seconds_left, t),
     )
+
+
+@sentence
+def abort_warning(
+    ref: str,
+    game_id: int,
+    white_name: str,
+    black_name: str,
+    seconds_left: float,
+    t: Translator = EN,
+) -> str:
+    """The warning before a player who never moved runs out of time: the game would be
+    aborted (no result), not lost."""
+    return t.gettext(
+        "⏳ {player}, it's your turn in game #{game_id} ({white} vs {black}). Make your "
+        "first move within {duration}, or the game is aborted.",
+        player=ref,
+        game_id=game_id,
+        white=white_name,
+        black=black_name,
+        duration=duration(seconds_left, t),
+    )
+
+
+@sentence
+def clock_resumed(
+    ref: str,
+    game_id: int,
+    white_name: str,
+    black_name: str,
+    seconds_away: float,
+    seconds_left: float,
+    t: Translator = EN,
+) -> str:
+    """Said once in each game whose turn was waiting while the bot was away (stopped,
+    or cut off from Discord): the time away is not counted."""
+    return t.gettext(
+        "⏳ {player}, the bot was away for {away}, and that time does not count: your "
+        "turn in game #{game_id} ({white} vs {black}) starts again now. Play within "
+        "{duration}.",
+        player=ref,
+        away=duration(seconds_away, t),
+        game_id=game_id,
+        white=white_name,
+        black=black_name,
+        duration=duration(seconds_left, t),
+    )

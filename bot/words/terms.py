@@ -9,6 +9,7 @@ from bot.words.registry import sentence
 from engine import (
     Color,
     Outcome,
+    Termination,
     Variant,
 )
 from renderer.text import OUTCOME_REASONS
@@ -108,7 +109,9 @@ def legal_list(legal: list[str], t: Translator = EN) -> str:
 
 
 def outcome_headline(outcome: Outcome, t: Translator = EN) -> str:
-    """``"White wins"``, ``"Black wins"`` or ``"Draw"``."""
+    """``"White wins"``, ``"Black wins"``, ``"Draw"`` or ``"Game aborted"``."""
+    if outcome.termination is Termination.ABORTED:
+        return t.gettext("Game aborted")
     if outcome.winner is Color.WHITE:
         return t.gettext("White wins")
     if outcome.winner is Color.BLACK:
@@ -129,6 +132,8 @@ def outcome_reason(
 def result_sentence(outcome: Outcome, white_name: str, black_name: str, t: Translator = EN) -> str:
     """The ending with names: ``"Amina wins: Bashir has only two stones left"``."""
     reason = outcome_reason(outcome, white_name, black_name, t)
+    if outcome.termination is Termination.ABORTED:
+        return t.gettext("Game aborted: {reason}; it counts for nobody", reason=reason)
     if outcome.winner is None:
         return t.gettext("Draw: {reason}", reason=reason)
     winner = white_name if outcome.winner is Color.WHITE else black_name

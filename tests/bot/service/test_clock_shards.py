@@ -4,6 +4,7 @@ expiry, warning and forfeit happens once, in one process, and none is missed."""
 from __future__ import annotations
 
 from bot.config import Settings
+from bot.service.clock import clock_name
 from bot.service.replies import Place
 from tests.bot.conftest import AMINA, BASHIR, FakeClock, ServiceFactory, start_game
 from tests.services import words
@@ -44,11 +45,16 @@ async def test_two_processes_expire_each_challenge_once(
 async def test_two_processes_warn_and_forfeit_each_turn_once(
     make_service: ServiceFactory, clock: FakeClock
 ) -> None:
-    zero = await make_service(owns=owner(0).owns)
-    one = await make_service(owns=owner(1).owns)
-    await start_game(zero, "jar", Place(GUILD_ON_0, 10))
-    await start_game(one, "jar", Place(GUILD_ON_1, 20))
-    clock.advance(hours=23, minutes=1)
+    zero = await make_service(owns=owner(0).owns, clock_named=clock_name(SHARDS, (0,)))
+    one = await make_service(owns=owner(1).owns, clock_named=clock_name(SHARDS, (1,)))
+    for service, place in ((zero, Place(GUILD_ON_0, 10)), (one, Place(GUILD_ON_1, 20))):
+        await start_game(service, "jar", place)
+        await service.play(AMINA, place, "b2")
+        await service.play(BASHIR, place, "a1")
+    for _ in range(22):  # both processes run
+        clock.advance(hours=1)
+        assert await zero.tick() == [] and await one.tick() == []
+    clock.advance(hours=1, minutes=1)
     warned_by_one = await one.tick()
     warned_by_zero = await zero.tick()
     assert [n.channel_id for n in warned_by_zero] == [10]

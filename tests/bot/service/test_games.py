@@ -29,7 +29,7 @@ from tests.bot.conftest import (
     start_game,
 )
 from tests.bot.service.test_service import dump
-from tests.services import files, words
+from tests.services import files, run_for, words
 
 
 async def finished_game_check(service: ShaxService, reply) -> None:  # type: ignore[no-untyped-def]
@@ -77,9 +77,9 @@ async def test_a_rule_draw_ends_the_game_and_counts_a_draw(make_service: Service
 async def test_turn_timeout_warns_then_forfeits(service: ShaxService, clock: FakeClock) -> None:
     game = await start_game(service, "jar")
     await service.posted(replace(game, board_message_id=None), 31)
-    await service.play(AMINA, HERE, "b2")
-    clock.advance(hours=22, minutes=59)
-    assert await service.tick() == []
+    for player, action in ((AMINA, "b2"), (BASHIR, "a1"), (AMINA, "c3")):
+        await service.play(player, HERE, action)
+    assert await run_for(service, clock, hours=22, minutes=59) == []
     clock.advance(minutes=1)
     [warning] = await service.tick()
     assert warning.edit_message_id is None and warning.reply.mentions == (BASHIR.id,)
@@ -97,21 +97,20 @@ async def test_turn_timeout_warns_then_forfeits(service: ShaxService, clock: Fak
 
 async def test_a_move_restarts_the_turn_clock(service: ShaxService, clock: FakeClock) -> None:
     await start_game(service, "jar")
-    clock.advance(hours=23, minutes=30)
-    [warning] = await service.tick()
-    assert warning.reply.mentions == (AMINA.id,)
+    [warning] = await run_for(service, clock, hours=23, minutes=30)
+    assert warning.reply.mentions == (AMINA.id,) and "warning" in warning.reply.text.id
     await service.play(AMINA, HERE, "b2")
-    clock.advance(hours=23)
-    [warning] = await service.tick()
-    assert warning.reply.mentions == (BASHIR.id,)
+    [warning] = await run_for(service, clock, hours=23)
+    assert warning.reply.mentions == (BASHIR.id,) and "warning" in warning.reply.text.id
 
 
 async def test_the_bot_never_times_out_but_its_opponent_does(
     service: ShaxService, clock: FakeClock
 ) -> None:
     await service.play_bot(AMINA, HERE, "easy", "jar", "me")
-    clock.advance(hours=25)
-    [forfeit] = await service.tick()
+    await service.play(AMINA, HERE, "b2")  # the bot answers at once
+    [warning, forfeit] = await run_for(service, clock, hours=25)
+    assert warning.reply.mentions == (AMINA.id,)
     assert "Shax bot (easy) wins: Amina ran out of time." in words(forfeit.reply.text)
 
 

@@ -33,7 +33,7 @@ from tests.bot.conftest import (
     start_game,
 )
 from tests.bot.storage.conftest import spoil_ratings
-from tests.services import files, words
+from tests.services import files, run_for, words
 
 WHEN = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 
@@ -156,8 +156,7 @@ async def test_a_timeout_counts(service: ShaxService, clock: FakeClock) -> None:
     await start_game(service, "shax")
     await service.play(AMINA, HERE, "d7")
     await service.play(BASHIR, HERE, "a7")
-    clock.advance(hours=48)
-    notices = await service.tick()
+    notices = await run_for(service, clock, hours=48)
     forfeit = [n for n in notices if "Ratings:" in words(n.reply.text)]
     assert len(forfeit) == 1
     bashir = await rating_of(service, BASHIR.id)

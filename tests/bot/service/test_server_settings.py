@@ -21,7 +21,7 @@ from tests.bot.conftest import (
     start_game,
 )
 from tests.bot.service.test_service import dump
-from tests.services import FakeClock, refused, words
+from tests.services import FakeClock, refused, run_for, words
 
 OTHER_GUILD = 20
 THERE = Place(OTHER_GUILD, 900)
@@ -150,6 +150,8 @@ async def test_the_clock_keeps_each_servers_turn_timeout(
 ) -> None:
     await change(service, turn_timeout="2h")
     await start_game(service, "jar")  # here: 2 hours, a warning after 1
+    await service.play(AMINA, HERE, "b2")
+    await service.play(BASHIR, HERE, "a1")
     await service.challenge(AMINA, BASHIR, THERE, "jar")
     await service.accept(BASHIR, THERE)  # there: the default 24 hours
     clock.advance(minutes=61)
@@ -160,6 +162,5 @@ async def test_the_clock_keeps_each_servers_turn_timeout(
     clock.advance(hours=1)
     [forfeit] = await service.tick()
     assert forfeit.channel_id == HERE.channel_id and "ran out of time" in words(forfeit.reply.text)
-    clock.advance(hours=21)
-    [warning] = await service.tick()
+    [warning] = await run_for(service, clock, hours=21)
     assert warning.channel_id == THERE.channel_id
