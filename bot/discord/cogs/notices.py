@@ -44,6 +44,14 @@ RETRY_SECONDS = 2.0
 attempt that could not show it, up to the tick's interval)."""
 
 
+def gateway_open(bot: commands.Bot) -> bool:
+    """Whether each gateway connection of this process is open (players can act)."""
+    if isinstance(bot, commands.AutoShardedBot):
+        shards = bot.shards.values()
+        return bool(shards) and not any(shard.is_closed() for shard in shards)
+    return bot.ws is not None and bot.ws.open
+
+
 class Notices(commands.Cog):
     """Runs ``service.tick()`` every ``bot.tick_seconds`` and shows what it returns."""
 
@@ -89,6 +97,10 @@ class Notices(commands.Cog):
 
     async def tick(self) -> None:
         async with self._my_turn():
+            if not gateway_open(self.bot):
+                # Discord cannot reach the bot: no move can come, so the clock stands
+                # still; its next run gives the waiting turns this time back.
+                return
             try:
                 notices = await self.bot.service.tick()
             except Exception:
