@@ -16,6 +16,7 @@ from bot.service.kernel import (
     GameKernel,
     challenge_place,
     game_place,
+    names,
     other,
     parse_variant,
     player_key,
@@ -251,7 +252,7 @@ class Challenges:
         row = await k.game(game_id)
         me = side_of(row, user.id)
         if me is None or me.is_bot:
-            raise NotYourGame(Said("not_your_game", row.white_name, row.black_name))
+            raise NotYourGame(Said("not_your_game", *names(row)))
         if row.active:
             raise GameOver(Said.message(messages.STILL_PLAYING))
         where = game_place(row)

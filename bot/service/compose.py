@@ -113,8 +113,8 @@ class Composer:
             else ("", "")
         )
         view = renderer.BoardView(
-            white_name=row.white_name,
-            black_name=row.black_name,
+            white_name=white.name,
+            black_name=black.name,
             white_rating=ratings[0],
             black_rating=ratings[1],
             series_color=_holder_color(series, white_key),
@@ -130,9 +130,9 @@ class Composer:
         attachments: tuple[Picture, ...] = (board,)
         result = None
         if outcome is not None:
-            parts.append(Said("result_line", outcome, row.white_name, row.black_name))
+            parts.append(Said("result_line", outcome, white.name, black.name))
             result = Result(
-                Said("result_line", outcome, row.white_name, row.black_name),
+                Said("result_line", outcome, white.name, black.name),
                 row.parent_channel_id,
             )
             if finished is not None and outcome.termination is not Termination.ABORTED:
@@ -195,9 +195,7 @@ class Composer:
         record = list(row.record)
 
         async def draw(reader: Reader) -> bytes:
-            drawn: bytes = await run(
-                render, row.variant, record, replace(view, language=reader.language)
-            )
+            drawn: bytes = await run(render, row.variant, record, as_read(view, reader))
             return drawn
 
         return Picture(filename, draw)
@@ -310,8 +308,27 @@ def board_picture(
 
     async def draw(reader: Reader) -> bytes:
         words = None if caption is None else reader.say(caption)
-        seen = replace(view, language=reader.language, caption=words)
-        drawn: bytes = await run(render, variant, actions, seen)
+        drawn: bytes = await run(render, variant, actions, as_read(view, reader, caption=words))
         return drawn
 
     return Picture(filename, draw)
+
+
+def as_read(
+    view: renderer.BoardView, reader: Reader, caption: str | None = None
+) -> renderer.BoardView:
+    """``view`` drawn for one reader: in their language, each player named as they read
+    the name (the bot's in their words: :class:`~bot.service.replies.BotName`), with
+    ``caption`` if one is given."""
+    return replace(
+        view,
+        language=reader.language,
+        white_name=read_name(reader, view.white_name),
+        black_name=read_name(reader, view.black_name),
+        caption=view.caption if caption is None else caption,
+    )
+
+
+def read_name(reader: Reader, name: str) -> str:
+    """A player's name as ``reader`` reads it (a bot's in their language)."""
+    return reader.say(Said("player_name", name))

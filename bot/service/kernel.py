@@ -18,6 +18,7 @@ from bot.service import messages
 from bot.service.ratings import rate_game, rated_family
 from bot.service.replies import (
     BadOption,
+    BotName,
     ChannelBusy,
     GameOver,
     NoGameHere,
@@ -98,9 +99,24 @@ class Side:
 
 def side(row: GameRow, color: Color) -> Side:
     is_bot_color = row.ai_color == color.label
-    if color is Color.WHITE:
-        return Side(color, row.white_id, row.white_name, is_bot_color)
-    return Side(color, row.black_id, row.black_name, is_bot_color)
+    return Side(color, *_player(row, color), is_bot_color)
+
+
+def _player(row: GameRow, color: Color) -> tuple[int, str]:
+    """The id and name of one side; the bot's name as a :class:`BotName`, which each
+    reader reads in their language."""
+    user_id, name = (
+        (row.white_id, row.white_name) if color is Color.WHITE else (row.black_id, row.black_name)
+    )
+    if row.ai_level is not None and row.ai_color == color.label:
+        return user_id, BotName.stored(name, row.ai_level)
+    return user_id, name
+
+
+def names(row: GameRow) -> tuple[str, str]:
+    """White's and black's names as a message or a picture names them (the bot's as a
+    :class:`BotName`)."""
+    return side(row, Color.WHITE).name, side(row, Color.BLACK).name
 
 
 def side_of(row: GameRow, user_id: int) -> Side | None:
@@ -190,7 +206,7 @@ class GameKernel:
         """The user's side in an active game, checking the clicked board's version."""
         s = side_of(row, user.id)
         if s is None or s.is_bot:
-            raise NotYourGame(Said("not_your_game", row.white_name, row.black_name))
+            raise NotYourGame(Said("not_your_game", *names(row)))
         if not row.active:
             raise GameOver(Said("game_over", row.id))
         if version is not None and version != row.version:
@@ -228,8 +244,8 @@ class GameKernel:
         self._positions[row.id] = (row.record, position)
         return position
 
-    def bot_name(self, level: str) -> str:
-        return f"{self.bot_user.name} ({level})"
+    def bot_name(self, level: str) -> BotName:
+        return BotName(self.bot_user.name, level)
 
     # -- changing ------------------------------------------------------------------------
 

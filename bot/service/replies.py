@@ -49,6 +49,28 @@ class User:
     is_bot: bool = False
 
 
+class BotName(str):
+    """The bot's name in a game at one level: the text stored and logged is its own name
+    with the level (``"Shax bot (easy)"``); where it is shown, a voice writes it in the
+    reader's language (Somali ``Bot-ka (fudud)``), on a picture as in words."""
+
+    bot: str
+    level: str
+
+    def __new__(cls, bot: str, level: str) -> BotName:
+        name = super().__new__(cls, f"{bot} ({level})")
+        name.bot, name.level = bot, level
+        return name
+
+    def __getnewargs__(self) -> tuple[str, str]:  # type: ignore[override]
+        return self.bot, self.level
+
+    @classmethod
+    def stored(cls, name: str, level: str) -> BotName:
+        """The bot's name as a game stores it (``"Shax bot (easy)"``), read back."""
+        return cls(name.removesuffix(f" ({level})"), level)
+
+
 @dataclass(frozen=True)
 class Place:
     """Where a command was used: the server (``None`` in DMs), the channel or thread,

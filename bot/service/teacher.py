@@ -26,8 +26,8 @@ from typing import Protocol
 
 import renderer
 from bot.service import messages
-from bot.service.compose import BoardRenderer, Offload, board_picture
-from bot.service.kernel import GameKernel, side
+from bot.service.compose import BoardRenderer, Offload, board_picture, read_name
+from bot.service.kernel import GameKernel, names, side
 from bot.service.replies import (
     Attachment,
     GameOver,
@@ -159,9 +159,8 @@ class Teacher:
                 given = await self._new_hint(row, limit, thinking)
         why = explain_assessed(k.position(row), given.found)
         found, used = given.found, given.used
-        view = renderer.BoardView(
-            white_name=row.white_name, black_name=row.black_name, suggestion=found.best
-        )
+        white, black = names(row)
+        view = renderer.BoardView(white_name=white, black_name=black, suggestion=found.best)
         picture = self._picture(HINT_FILENAME, row.variant, row.record, view)
         reason = _why(why)
         text = Said("hint_line", found.best, reason, used, limit)
@@ -243,13 +242,20 @@ class Teacher:
         values = evaluation_curve(reviews)
         index = {r.ply: i for i, r in enumerate(reviews)}
         marks = [index[ply] + 1 for ply in turning]  # where the curve shows the loss
-        names = (row.white_name, row.black_name)
+        white, black = names(row)
 
         async def plot(reader: Reader) -> bytes:
-            drawn: bytes = await self._run_picture(_plot, values, marks, *names, reader.language)
+            drawn: bytes = await self._run_picture(
+                _plot,
+                values,
+                marks,
+                read_name(reader, white),
+                read_name(reader, black),
+                reader.language,
+            )
             return drawn
 
-        lines = [Said("review_heading", row.white_name, row.black_name, len(row.record))]
+        lines = [Said("review_heading", white, black, len(row.record))]
         attachments: list[Attachment | Picture] = [Picture(renderer.PLOT_FILENAME, plot)]
         before = [p for p, _ in iter_positions(row.variant, row.record)]
         for number, ply in enumerate(turning, start=1):
@@ -271,9 +277,7 @@ class Teacher:
                     else Said("answer_words", r.played, r.reply, _why(answer)),
                 )
             )
-            view = renderer.BoardView(
-                white_name=row.white_name, black_name=row.black_name, suggestion=r.best
-            )
+            view = renderer.BoardView(white_name=white, black_name=black, suggestion=r.best)
             caption = Said("turning_point_caption", number, ply + 1, r.played, r.best)
             attachments.append(
                 self._picture(

@@ -63,6 +63,23 @@ def level_name(level: str, t: Translator = EN) -> str:
     return level
 
 
+@sentence
+def bot_player(bot: str, level: str, t: Translator = EN) -> str:
+    """The bot playing at ``level``, named as a player: to an English reader by its own
+    name with the level (``Shax bot (easy)``, as a game stores it); in another language
+    by that language's word for the bot, as the streak list names it (Somali
+    ``Bot-ka (fudud)``): the bot's own name is English."""
+    if t.language == EN.language:
+        return f"{bot} ({level_name(level, t)})"
+    return t.pgettext("player", "The bot ({level})", level=level_name(level, t))
+
+
+@sentence
+def player_name(name: str) -> str:
+    """A player's name as its reader reads it (the voice writes a bot's in their words)."""
+    return name
+
+
 def theme_name(theme: str, t: Translator = EN) -> str:
     """A board theme as a word (``"dark"``); an unknown one as it is."""
     if theme == "dark":

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from bot.service.replies import Channel, Said, User
+from bot.service.replies import BotName, Channel, Said, User
 from bot.words.registry import SENTENCES, Sentence
 from bot.words.terms import Surface
 from shax_i18n import Translator
@@ -51,6 +51,8 @@ class Voice:
     def _written(self, value: object) -> object:
         if isinstance(value, Said):
             return self.say(value)
+        if isinstance(value, BotName):
+            return self.say(Said("bot_player", value.bot, value.level))
         if isinstance(value, User):
             return self.player(value)
         if isinstance(value, Channel):

@@ -134,7 +134,7 @@ async def test_a_somali_players_whole_session_on_discord_is_somali(live: Live) -
     asked = await fake.slash(scene.bashir, scene.channel, "shax", "review", {})
     assert asked.ephemeral and asked.content == "Ciyaarta ayaa la eegayaa…"
     review = await asked.wait_for_edit(timeout=30)
-    assert review.ephemeral and "**Eegista Bashir iyo ShaxBot (easy)**" in review.content
+    assert review.ephemeral and "**Eegista Bashir iyo Bot-ka (fudud)**" in review.content
     read.append(review.content)
     for command in ("rules", "streak", "leaderboard"):
         read.append((await ask(live, scene.bashir, command)).content)

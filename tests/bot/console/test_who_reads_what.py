@@ -45,8 +45,8 @@ def test_a_whole_session_after_choosing_somali_has_no_english_line(tmp_path: Pat
     assert any("waa doorkaaga" in line for line in said)  # the moves
     assert any("Tilmaan 1 ka mid ah 3: " in line for line in said)  # the hint
     assert any("'zz' uma akhrin karo dhaqaaq" in line for line in said)  # a wrong move
-    assert any("Waxaa guuleystay Shax bot (easy): Amina wuu isdhiibay" in line for line in said)
-    assert any("Eegista Amina iyo Shax bot (easy)" in line for line in said)  # the review
+    assert any("Waxaa guuleystay Bot-ka (fudud): Amina wuu isdhiibay" in line for line in said)
+    assert any("Eegista Amina iyo Bot-ka (fudud)" in line for line in said)  # the review
     assert any(line.startswith("Jar (ciyaarta carruurta) — 3 dhagax") for line in said)
     assert any("guulaha isku xiga ee server-kan" in line for line in said)  # the streak
     assert any(line.startswith("Kaalinta sare") for line in said)  # the leaderboard

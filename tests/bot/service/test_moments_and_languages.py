@@ -17,7 +17,7 @@ from bot.words.actions import action_events
 from engine import Position, replay
 from shax_i18n import Translator, translator
 from tests.bot.conftest import AMINA, BASHIR, BOT, GUILD, HERE, FakeClock, start_game
-from tests.services import open_service, words
+from tests.services import Drawn, files, open_service, words
 
 EN, SO = translator("en"), translator("so")
 T = TypeVar("T")
@@ -214,3 +214,24 @@ def counted(
         return await call(*args, **kwargs)
 
     return counting
+
+
+async def test_the_bot_is_named_in_somali_in_somali_text_and_pictures_as_in_the_streak_list(
+    make_service: Callable[..., Awaitable[ShaxService]],
+) -> None:
+    """A Somali reader reads "Bot-ka (fudud)" in a game's words, on its pictures and in the
+    streak list alike; an English one reads the bot's own name with its level."""
+    drawn = Drawn()
+    service = await make_service(render_board=drawn)
+    reply = await service.play_bot(AMINA, HERE, "easy", "jar", "me")
+    assert "Shax bot (easy)" in words(reply.text)
+    somali = words(reply.text, "so")
+    assert "Bot-ka (fudud)" in somali and "Shax bot" not in somali, somali
+    ended = await service.resign(AMINA, HERE)
+    said = words(ended.text, "so")
+    assert "Bot-ka (fudud)" in said and "Shax bot" not in said, said
+    for language, name in (("en", "Shax bot (easy)"), ("so", "Bot-ka (fudud)")):
+        await files(ended, language)
+        assert drawn.views[-1].black_name == name and drawn.views[-1].language == language
+    streaks = words((await service.streak(HERE, AMINA)).text, "so")
+    assert "Bot-ka (fudud)" in streaks, streaks
