@@ -22,6 +22,7 @@ from bot.service.replies import (
     RULES_FILENAME,
     BoardControls,
     Choice,
+    Offload,
     Picture,
     Reader,
     Reply,
@@ -46,9 +47,6 @@ THEME_PREF = "theme"
 """The player preference (``Storage.player_prefs``) that holds a player's theme."""
 LANGUAGE_PREF = "language"
 """The player preference ``/shax language`` sets."""
-Offload = Callable[..., Awaitable[Any]]
-"""``run(fn, *args)`` draws a picture away from the event loop: ``asyncio.to_thread``
-by default, worker processes (``bot.workers.pictures.PicturePool.run``) in the running bot."""
 
 
 class Composer:

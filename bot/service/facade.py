@@ -37,7 +37,6 @@ from bot.service.compose import (
     THEMES,
     BoardRenderer,
     Composer,
-    Offload,
     ReplayRenderer,
 )
 from bot.service.kernel import GameKernel, parse_variant, side, utcnow
@@ -47,6 +46,7 @@ from bot.service.replies import (
     BadOption,
     Choice,
     Notice,
+    Offload,
     Place,
     Reply,
     Said,

@@ -14,7 +14,6 @@ from datetime import datetime
 
 import renderer
 from bot.service import glicko
-from bot.service.compose import Offload
 from bot.service.kernel import row_outcome, side
 from bot.service.ratings import (
     RATED_FAMILIES,
@@ -24,7 +23,7 @@ from bot.service.ratings import (
     people_of,
     rerate,
 )
-from bot.service.replies import Picture, Place, Reader, Reply, Said, User
+from bot.service.replies import Offload, Picture, Place, Reader, Reply, Said, User
 from bot.storage import Finished, GameRow, RatingChange, Storage, StoredRating
 from engine import Color
 from engine.ai import LEVELS

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Generic, NamedTuple, ParamSpec, Protocol
+from typing import Any, Generic, NamedTuple, ParamSpec, Protocol
 
 Thinking = Callable[[], None]
 """Called by the service when it starts work that takes a while (the bot thinking), so
@@ -295,6 +295,11 @@ class Picture:
 
     filename: str
     draw: Callable[[Reader], Awaitable[bytes]]
+
+
+Offload = Callable[..., Awaitable[Any]]
+"""``run(fn, *args)`` draws a picture away from the event loop: ``asyncio.to_thread``
+by default, worker processes (``bot.workers.pictures.PicturePool.run``) in the running bot."""
 
 
 async def drawn(reply: Reply, reader: Reader) -> Reply:

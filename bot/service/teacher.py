@@ -26,12 +26,13 @@ from typing import Protocol
 
 import renderer
 from bot.service import messages
-from bot.service.compose import BoardRenderer, Offload, board_picture, read_name
+from bot.service.compose import BoardRenderer, board_picture, read_name
 from bot.service.kernel import GameKernel, names, side
 from bot.service.replies import (
     Attachment,
     GameOver,
     NoGameHere,
+    Offload,
     Picture,
     Place,
     Reader,
