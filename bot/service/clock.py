@@ -30,7 +30,7 @@ from datetime import datetime, timedelta
 
 from bot.service.bot_turns import BotPlayer
 from bot.service.compose import Composer
-from bot.service.kernel import GameKernel, Side, side
+from bot.service.kernel import GameKernel, Side, names, side
 from bot.service.ratings import acted
 from bot.service.replies import Notice, Reply, Said
 from bot.service.server_settings import ServerSettingsBook
@@ -188,8 +188,7 @@ class TurnClock:
                 "clock_resumed",
                 on_turn.user,
                 row.id,
-                row.white_name,
-                row.black_name,
+                *names(row),
                 (now - last).total_seconds(),
                 left.total_seconds(),
             )
@@ -245,7 +244,7 @@ class TurnClock:
             elif not await k.storage.mark_warned(row.id, row.version):
                 return None
             left = (timeout - elapsed).total_seconds()
-            values = (on_turn.user, row.id, row.white_name, row.black_name, left)
+            values = (on_turn.user, row.id, *names(row), left)
             if first_move_missing(row, on_turn):
                 text = Said("abort_warning", *values)
             else:
