@@ -1,0 +1,72 @@
+"""The bot's own downtime is not charged to the players, across a restart of the real
+process (``python -m bot``): killed while a turn waits, started again after longer than
+the turn, it ends no game, and tells the player on turn once that their time starts
+again now."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.bot.discord.helpers import Scene
+from tests.e2e.conftest import game_row, game_version
+from tests.e2e.test_restart import (
+    ANSWER_SECONDS,
+    START_SECONDS,
+    BotProcess,
+    click_first_option,
+    next_board,
+    process_scene,  # noqa: F401 - the fixture
+    start_two_player_game,
+)
+
+TURN = {"SHAX_TURN_TIMEOUT_SECONDS": "12", "SHAX_TICK_SECONDS": "0.5"}
+"""A turn of 12 seconds (its warning after 6), the clock running every half second."""
+
+
+async def test_a_turn_waiting_while_the_bot_was_down_is_not_lost(
+    process_scene: Scene,  # noqa: F811 - the fixture
+) -> None:
+    scene, fake = process_scene, process_scene.fake
+    first = await BotProcess(scene, "first", **TURN).start()
+    second: BotProcess | None = None
+    try:
+        board = await start_two_player_game(scene)
+        game_id, version = game_version(board)
+        for _ in range(2):  # each side makes its first move: a timeout now would be a loss
+            await click_first_option(scene, board)
+            version += 1
+            board = await next_board(scene, game_id, version)
+        await first.kill()
+        await asyncio.sleep(14)  # longer than the whole turn
+
+        second = await BotProcess(scene, "second", **TURN).start()
+
+        def resumed() -> str | None:
+            texts = [m.content for m in fake.messages(scene.channel)]
+            return next((t for t in texts if "the bot was away for" in t), None)
+
+        said = await fake.wait_for(resumed, timeout=START_SECONDS, what="the clock resumed")
+        assert said.startswith(f"⏳ {scene.amina.mention}, the bot was away for "), said
+        assert "starts again now" in said
+        assert game_row(scene.db_path, game_id)["status"] == "active"
+        texts = [m.content for m in fake.messages(scene.channel)]
+        assert not any("ran out of time" in t for t in texts), texts
+
+        # Her turn then runs on as usual: the warning first, then the forfeit.
+        def ran_out() -> list[str] | None:
+            texts = [m.content for m in fake.messages(scene.channel)]
+            return texts if any("Amina ran out of time" in t for t in texts) else None
+
+        texts = await fake.wait_for(ran_out, timeout=ANSWER_SECONDS, what="the turn run out")
+        [warned] = [i for i, t in enumerate(texts) if "or you forfeit the game" in t]
+        [lost] = [i for i, t in enumerate(texts) if "Amina ran out of time" in t]
+        assert warned < lost
+    finally:
+        for process in (first, second):
+            if process and process.process and process.process.returncode is None:
+                await process.stop()
+    assert second is not None and second.process is not None
+    log = second.log()
+    assert second.process.returncode == 0, log
+    assert "Traceback" not in log, log
+    fake.assert_clean()
