@@ -9,9 +9,7 @@ in time and shows the reply.
 
 from __future__ import annotations
 
-import logging
 import re
-from collections.abc import Awaitable, Callable
 from typing import Any, Self
 
 import discord
@@ -33,11 +31,9 @@ from bot.discord.custom_ids import (
     to_id,
 )
 from bot.service.facade import ShaxService
-from bot.service.replies import Place, Reply, Said, Thinking, User, UserError
+from bot.service.replies import Place, Reply, Said, Thinking, User
 from bot.words.terms import EN
 from shax_i18n import Translator
-
-log = logging.getLogger(__name__)
 
 
 class ActSelect(VersionSelect, template=TEMPLATES["act"]):
@@ -242,37 +238,9 @@ class ReviewButton(_FinishedGameButton, template=TEMPLATES["review"]):
     async def answer(
         self, interaction: discord.Interaction[Any], service: ShaxService, user: User, place: Place
     ) -> None:
-        await answer_when_ready(
+        await client_of(interaction).responder.when_ready(
             interaction, words.REVIEWING, lambda: service.review(user, place, self.game_id)
         )
-
-
-async def answer_when_ready(
-    interaction: discord.Interaction[Any], notice: str, call: Callable[[], Awaitable[Reply]]
-) -> None:
-    """For a long private answer (a review): say ``notice`` (a catalogue message) to the
-    user at once, only to them, in their language, then replace it with the reply of
-    ``call`` — or with the refusal, or :data:`~bot.discord.respond.SORRY` (logged) if it
-    fails."""
-    from bot.discord.render import text_only, to_discord, voice
-    from bot.discord.respond import SORRY
-
-    responder = client_of(interaction).responder
-    t = await responder.reader(interaction)
-    await interaction.response.send_message(t.gettext(notice), ephemeral=True)
-    try:
-        reply = await call()
-    except UserError as error:
-        message = to_discord(error.reply(), voice(t))
-    except Exception:
-        log.exception("A slow answer failed for user %s", interaction.user.id)
-        message = text_only(t.gettext(SORRY))
-    else:
-        message = await responder.message(interaction, reply)
-    try:
-        await interaction.edit_original_response(**message.edit_kwargs())
-    except discord.HTTPException:
-        log.warning("Could not show user %s their answer", interaction.user.id, exc_info=True)
 
 
 class _ChallengeButton(NumberedButton, template=r"(?!)"):

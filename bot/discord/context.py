@@ -59,6 +59,15 @@ class Answers(Protocol):
         """``reply`` as a Discord message, with its pictures, in its reader's language."""
         ...
 
+    async def when_ready(
+        self,
+        interaction: discord.Interaction[Any],
+        notice: str,
+        call: Callable[[], Awaitable[Reply]],
+    ) -> None:
+        """A long private answer: ``notice`` at once, then the reply of ``call``."""
+        ...
+
 
 class ShaxClient(Protocol):
     """The bot as its components use it (``bot.discord.app.ShaxBotBase``)."""

@@ -277,6 +277,31 @@ class Responder(InTime):
             replaced.append(clicked.id)  # the board that was clicked is superseded
         await self._shown(interaction, reply, sent.id, replaced)
 
+    async def when_ready(
+        self,
+        interaction: discord.Interaction[Any],
+        notice: str,
+        call: Callable[[], Awaitable[Reply]],
+    ) -> None:
+        """For a long private answer (a review): say ``notice`` (a catalogue message) to the
+        user at once, only to them, in their language, then replace it with the reply of
+        ``call`` — or with the refusal, or :data:`SORRY` (logged) if it fails."""
+        t = await self.reader(interaction)
+        await interaction.response.send_message(t.gettext(notice), ephemeral=True)
+        try:
+            reply = await call()
+        except UserError as error:
+            message = to_discord(error.reply(), voice(t))
+        except Exception:
+            log.exception("A slow answer failed for user %s", interaction.user.id)
+            message = text_only(t.gettext(SORRY))
+        else:
+            message = await self.message(interaction, reply)
+        try:
+            await interaction.edit_original_response(**message.edit_kwargs())
+        except discord.HTTPException:
+            log.warning("Could not show user %s their answer", interaction.user.id, exc_info=True)
+
     async def report(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
         """The one error handler: a refusal in its own words, anything else logged and
         answered with :data:`SORRY`, always ephemerally."""

@@ -20,7 +20,6 @@ import discord
 from discord import app_commands
 
 from bot.commands import COMMANDS, Asked, Command, Kind, Option, Value
-from bot.discord.components import answer_when_ready
 from bot.discord.context import actor, place_of, resolve_user, text_option
 from bot.discord.errors import NOT_TEXT
 from bot.discord.render import MAX_CHOICES, truncate
@@ -122,7 +121,7 @@ async def answer_command(
         may_change_settings=perms.manage_guild or perms.administrator,
     )
     if command.waiting is not None:
-        await answer_when_ready(interaction, command.waiting, lambda: command.run(asked))
+        await bot.responder.when_ready(interaction, command.waiting, lambda: command.run(asked))
         return
     opponent = command.opponent
 
