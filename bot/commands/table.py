@@ -15,7 +15,7 @@ from bot import words
 from bot.commands.declare import Asked, Command, Kind, Option, Pick
 from bot.service.replies import Place, Reply, Said, User, UserError
 from bot.service.server_settings import Setting, SettingsChange
-from bot.words.settings import LABELS
+from bot.words.settings import RESET_CHOICES
 from engine.ai import LEVELS as AI_LEVELS
 from shax_i18n import LANGUAGES, N_
 
@@ -43,7 +43,7 @@ THREADS = (
     Pick("never", N_("Never")),
 )
 THEMES = (Pick("dark", N_("Dark — as Discord's dark theme")), Pick("light", N_("Light — sand")))
-RESETS = tuple(Pick(name, label) for name, label in LABELS.items())
+RESETS = tuple(Pick(name, name) for name in RESET_CHOICES)
 HOURS = tuple(Pick(str(hour), f"{hour:02d}:00") for hour in range(24))
 PUZZLE_VARIANTS = tuple(p for p in VARIANTS if p.value in ("shax", "shax-small"))
 TABLES = (
@@ -381,7 +381,7 @@ COMMANDS: tuple[Command, ...] = (
             Option(
                 "puzzle-channel",
                 Kind.CHANNEL,
-                N_("Post a puzzle of the day in this channel (reset: to stop)"),
+                N_("Post a puzzle of the day in this channel (reset:puzzle-channel stops it)"),
             ),
             Option(
                 "puzzle-hour",

@@ -23,7 +23,10 @@ LABELS = {
     "puzzle_channel": N_("Puzzle of the day"),
     "puzzle_hour": N_("Puzzle of the day's hour"),
 }
-"""Each setting's name (in English also the ``reset:`` choices registered with Discord)."""
+"""Each setting's name, as the settings' answer lists them."""
+RESET_CHOICES = tuple(name.replace("_", "-") for name in LABELS)
+"""Each setting as ``reset:`` takes it, on every surface: the name of the option that sets
+it (``puzzle-channel``; ``channels`` for the game channels' list)."""
 PUZZLE_SETTINGS = ("puzzle_channel", "puzzle_hour")
 THREAD_MODES = {
     "busy": N_("a thread of its own when the channel already has a game"),
@@ -43,7 +46,7 @@ def not_a_setting(name: str, t: Translator = EN) -> str:
     return t.gettext(
         "`{name}` is not a setting: choose one of {settings}.",
         name=name,
-        settings=", ".join(LABELS),
+        settings=", ".join(RESET_CHOICES),
     )
 
 

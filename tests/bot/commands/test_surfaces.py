@@ -127,3 +127,22 @@ def test_every_word_the_table_holds_is_a_catalogue_message() -> None:
             words += [pick.label for pick in option.choices if " " in pick.label]
     missing = sorted({word for word in words if word not in known})
     assert not missing, f"not in the catalogue (run pybabel extract): {missing}"
+
+
+def test_reset_names_each_setting_as_its_option_does_on_every_surface() -> None:
+    """``reset:`` takes a setting by the name of the option that sets it
+    (``reset:puzzle-channel``): on Discord, at the console, in its refusal and in the
+    README alike — not ``puzzle_channel`` in one place and "Puzzle of the day" in another."""
+    from bot.words.settings import not_a_setting
+
+    [settings] = [c for c in COMMANDS if c.name == "settings"]
+    options = {o.name: o for o in settings.options}
+    resets = options["reset"].choices
+    assert [p.value for p in resets] == [p.label for p in resets]  # one name, shown and sent
+    assert "puzzle-channel" in [p.value for p in resets]
+    for pick in resets:
+        assert pick.value in options or pick.value == "channels", pick  # the option's name
+    refusal = not_a_setting("nope")
+    assert all(p.value in refusal for p in resets) and "_" not in refusal
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    assert "`reset:puzzle-channel`" in readme and "reset: Puzzle of the day" not in readme
