@@ -8,8 +8,11 @@ service on them, as after a restart, and times one tick while a probe task measu
 how late the event loop wakes it (the worst stall the tick causes):
 
 * ``fresh turns``: every turn started just now, nothing is due (the usual tick);
-* ``all due``: every turn started 23.5 hours ago, past the warning time, so the tick
-  replays every record and stores a warning for each game.
+* ``all due``: every turn started 23.5 hours ago, past the warning time, the bot running
+  all along, so the tick replays every record and stores a warning for each game;
+* ``back``: the same turns, but the bot was stopped since they started (its clock last
+  ran then), so the tick gives every turn its time back, in one transaction, and says
+  so in each game.
 
 Each case runs cold (the service's position cache empty) and then warm.
 """
@@ -27,6 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bot.service.clock import ALL_SERVERS  # noqa: E402
 from bot.service.facade import ShaxService  # noqa: E402
 from bot.service.replies import User  # noqa: E402
 from bot.storage import NewGame, Storage  # noqa: E402
@@ -88,14 +92,17 @@ async def run(games: int) -> None:
     now = datetime.now(UTC)
     print(f"{games} active games of Shax; one tick, cold (after a restart) then warm")
     print(f"{'case':<12} {'cache':<5} {'tick ms':>9} {'worst stall ms':>15} {'notices':>8}")
-    for case, turn_started in (
-        ("fresh turns", now),
-        ("all due", now - timedelta(hours=23, minutes=30)),
+    due = now - timedelta(hours=23, minutes=30)
+    for case, turn_started, clock_ran in (
+        ("fresh turns", now, now),
+        ("all due", due, now),
+        ("back", due, due),
     ):
         with tempfile.TemporaryDirectory() as folder:
             storage = await Storage.open(Path(folder) / "tick.db")
             try:
                 await fill(storage, games, turn_started)
+                await storage.clock_ran(ALL_SERVERS, clock_ran)
                 service = ShaxService(storage, bot_user=BOT, ai=Unused(), clock=lambda: now)
                 for cache in ("cold", "warm"):
                     took, stall, notices = await timed_tick(service)

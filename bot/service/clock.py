@@ -177,6 +177,7 @@ class TurnClock:
         log.info("The clock was away for %s; %d turns get the time back", now - last, len(given))
         notices = []
         for row in given:
+            await asyncio.sleep(0)  # a replay each: the event loop gets a turn between
             position = self.kernel.position(row)
             if position.to_move is None:
                 continue

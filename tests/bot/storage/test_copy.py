@@ -59,6 +59,7 @@ async def fill(storage: Storage) -> None:
             await storage.resolve_challenge(c.id, "expired", NOW)
             await storage.set_challenge_message(c.id, 5555)
     await storage.set_meta("commands", "hash")
+    await storage.clock_ran("0,1 of 4", NOW)
     await storage.set_guild_setting(1, "threads", "always")
     await storage.set_player_pref(11, "language", "so")
     await storage.seed_puzzles([new_puzzle(1, 1200), new_puzzle(2, 1300)])
@@ -101,6 +102,7 @@ async def test_everything_is_copied_and_reads_back_the_same(
         "puzzle_attempts": 2,
         "ratings": 2,
         "game_ratings": 2,
+        "clock_runs": 1,
     }
     old, new = await Storage.open(source), await Storage.open(url)
     try:
