@@ -1,26 +1,8 @@
 """Answering interactions: acknowledge in time (:mod:`bot.discord.intime`), show the reply
 where it belongs, refuse kindly.
 
-**The live board** (one message per game, always the newest picture):
-
-* A click on the board updates that message in place — unless the reply must ping
-  someone other than the clicker (the opponent now on turn, a draw offer), because
-  Discord never notifies for an edit. Then the board is *reposted*: a new message,
-  which pings exactly ``Reply.mentions``, replaces the old one, which is deleted.
-  Against the bot the human is on turn again after every click, so that board is
-  edited in place for the whole game.
-* A slash command that shows the board (``/shax move``, ``/shax board``…) answers
-  with the board as its response, at the bottom of the channel where the player is
-  typing; the previous board message of the game is deleted.
-* The destination picker of a two-step move is ephemeral; picking edits the game's
-  board message by id (or reposts it when someone must be pinged) and closes the
-  picker with a short receipt.
-* Rematch posts a new message; the finished board (result, replay) stays as the record.
-* Every new board or challenge message is reported with ``ShaxService.posted``, so
-  later edits and notices find it.
-
-So the channel shows at most one board per game, at the bottom whenever someone was
-pinged, and the player on turn is always notified by a fresh message.
+Where a reply goes (the live board, a private answer, the record of what is shown) is
+:mod:`bot.discord.placing`.
 
 **When Discord will not take the answer** (not delivered within ``callback_window``,
 see :mod:`bot.discord.intime`, or refused), an action the service committed is shown
@@ -42,27 +24,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
-from bot.discord.context import Placement, ServiceCall, pings_someone_else
+from bot.discord.context import Placement, ServiceCall
 from bot.discord.errors import explain
 from bot.discord.intime import (
     DEFAULT_ACK_BUDGET,
     DEFAULT_CALLBACK_WINDOW,
-    InTime,
     TooLate,
     Undelivered,
 )
-from bot.discord.render import DiscordMessage, text_only, to_discord, voice
-from bot.discord.voices import reader_of, voice_of
+from bot.discord.placing import PLACED, PUBLIC_DEFER, Placing
+from bot.discord.render import text_only, to_discord, voice
 from bot.service.replies import Reply, Said, Thinking, UserError, drawn
-from bot.service.shown import BoardNotRecorded
-from bot.words.voice import Voice
-from shax_i18n import N_, Translator
+from shax_i18n import N_
 
 if TYPE_CHECKING:
     from bot.service.facade import ShaxService
@@ -74,13 +53,9 @@ SORRY = N_(
     "its board appears here in a moment; if not, try again."
 )
 DONE = N_("Done.")
-_PUBLIC_DEFER = "shax_public_defer"
-_PLACED = "shax_placed"
-"""Set on an interaction once its public reply is in the channel."""
-"""The voices an interaction's replies were spoken in, by the players they belong to."""
 
 
-class Responder(InTime):
+class Responder(Placing):
     """Turns service calls made for an interaction into Discord responses."""
 
     def __init__(
@@ -92,13 +67,13 @@ class Responder(InTime):
         callback_window: float = DEFAULT_CALLBACK_WINDOW,
         on_result: Callable[[int | None, Reply], Awaitable[None]] | None = None,
     ) -> None:
-        super().__init__(ack_budget=ack_budget, callback_window=callback_window)
-        self.client = client
-        self._service = service
-        self.undelivered = asyncio.Event()
-        """Set when a committed reply could not be shown at all (not even posted to the
-        channel): the notices loop then reconciles the unshown boards."""
-        self._on_result = on_result
+        super().__init__(
+            client,
+            service,
+            ack_budget=ack_budget,
+            callback_window=callback_window,
+            on_result=on_result,
+        )
         self._active = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -147,10 +122,6 @@ class Responder(InTime):
             still.cancel()
         return not pending
 
-    @property
-    def service(self) -> ShaxService:
-        return self._service()
-
     # -- entry points --------------------------------------------------------------------
 
     async def command(self, interaction: discord.Interaction[Any], call: ServiceCall) -> None:
@@ -159,7 +130,7 @@ class Responder(InTime):
 
         async def defer() -> None:
             await interaction.response.defer(thinking=True)
-            interaction.extras[_PUBLIC_DEFER] = True
+            interaction.extras[PUBLIC_DEFER] = True
 
         self._start_clock(interaction)
         # Reported inside the tracked block, so "idle" means the user has seen the answer.
@@ -194,24 +165,6 @@ class Responder(InTime):
             except Exception as error:
                 await self._fail(interaction, error, reply)
 
-    # -- who reads it (bot/readers.py) -----------------------------------------------------
-
-    async def reader(
-        self, interaction: discord.Interaction[Any], reply: Reply | None = None
-    ) -> Translator:
-        """The language of the person who acted (rule 1), known when ``reply`` was
-        composed for them."""
-        return await reader_of(self.service, interaction, reply)
-
-    async def voice_for(self, interaction: discord.Interaction[Any], reply: Reply) -> Voice:
-        """The voice of ``reply`` (rules 1 and 2)."""
-        return await voice_of(self.service, interaction, reply)
-
-    async def message(self, interaction: discord.Interaction[Any], reply: Reply) -> DiscordMessage:
-        """``reply`` as a Discord message, with its pictures, in its reader's language."""
-        speaking = await self.voice_for(interaction, reply)
-        return to_discord(await drawn(reply, speaking), speaking)
-
     def _drawing(self, interaction: discord.Interaction[Any], call: ServiceCall) -> ServiceCall:
         """``call``, its reply's pictures drawn in its reader's language (within the time
         the answer is given, so that a slow drawing is deferred like a slow move)."""
@@ -245,7 +198,7 @@ class Responder(InTime):
         if reply is None or reply.ephemeral:
             await self.report(interaction, error)
             return
-        if interaction.extras.get(_PLACED):
+        if interaction.extras.get(PLACED):
             log.error(
                 "Interaction %s failed after its reply was shown", interaction.id, exc_info=error
             )
@@ -339,183 +292,6 @@ class Responder(InTime):
             log.warning(
                 "Could not tell user %s about a failure", interaction.user.id, exc_info=True
             )
-
-    # -- commands ------------------------------------------------------------------------
-
-    async def _command_reply(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
-        message = await self.message(interaction, reply)
-        if reply.ephemeral:
-            await self._private(interaction, message)
-            return
-        if not interaction.response.is_done():
-            sent_id = await self._respond_new(interaction, message)
-        elif pings_someone_else(reply, interaction.user.id):
-            # The first edit of a "thinking…" message notifies nobody: post a fresh one.
-            with contextlib.suppress(discord.NotFound):
-                await interaction.delete_original_response()
-            interaction.extras[_PUBLIC_DEFER] = False
-            sent = await interaction.followup.send(wait=True, **message.send_kwargs())
-            sent_id = sent.id
-        else:
-            edited = await interaction.edit_original_response(**message.edit_kwargs())
-            interaction.extras[_PUBLIC_DEFER] = False
-            sent_id = edited.id
-        replaced = [reply.board_message_id] if reply.live_board else []
-        await self._shown(interaction, reply, sent_id, replaced)
-
-    # -- clicks --------------------------------------------------------------------------
-
-    async def _click_reply(
-        self,
-        interaction: discord.Interaction[Any],
-        reply: Reply,
-        placement: Placement,
-        receipt: str,
-    ) -> None:
-        message = await self.message(interaction, reply)
-        clicked = interaction.message
-        if reply.ephemeral:
-            # A private message's own answer (a puzzle's next moment) takes its place.
-            if placement is Placement.REPLACE and clicked is not None and clicked.flags.ephemeral:
-                await self._edit_clicked(interaction, message)
-            else:
-                await self._private(interaction, message)
-            return
-        if placement is Placement.BOARD:
-            await self._update_board(interaction, reply, message)
-            if interaction.response.is_done():  # the picker closes with a short receipt
-                await interaction.edit_original_response(
-                    content=receipt, embeds=[], attachments=[], view=None
-                )
-            return
-        replaced: list[int | None] = [reply.board_message_id] if reply.live_board else []
-        in_place = (
-            placement is Placement.REPLACE
-            and clicked is not None
-            and not clicked.flags.ephemeral
-            and not pings_someone_else(reply, interaction.user.id)
-        )
-        if in_place and clicked is not None:
-            await self._edit_clicked(interaction, message)
-            sent_id = clicked.id
-        else:
-            sent_id = await self._respond_new(interaction, message)
-            if placement is Placement.REPLACE and clicked is not None:
-                replaced.append(clicked.id)
-        await self._shown(interaction, reply, sent_id, replaced)
-
-    async def _edit_clicked(
-        self, interaction: discord.Interaction[Any], message: DiscordMessage
-    ) -> None:
-        """Show ``message`` in place of the clicked one."""
-        if interaction.response.is_done():
-            await interaction.edit_original_response(**message.edit_kwargs())
-        else:
-            await self._callback(
-                interaction, interaction.response.edit_message(**message.edit_kwargs())
-            )
-
-    async def _update_board(
-        self, interaction: discord.Interaction[Any], reply: Reply, message: DiscordMessage
-    ) -> None:
-        """Show a board reached from an ephemeral message on the game's board message."""
-        board_id = reply.board_message_id
-        if board_id is not None and not pings_someone_else(reply, interaction.user.id):
-            if not interaction.response.is_done():
-                with contextlib.suppress(discord.HTTPException, Undelivered):
-                    # The board is edited by id whether or not the picker is answered.
-                    await self._callback(interaction, interaction.response.defer())
-            try:
-                await self._partial(interaction.channel_id, board_id).edit(**message.edit_kwargs())
-                await self._shown(interaction, reply, board_id)
-                return
-            except discord.NotFound:
-                board_id = None
-        if not interaction.response.is_done():
-            await self._callback(interaction, interaction.response.defer())
-        sent = await interaction.followup.send(wait=True, **message.send_kwargs())
-        await self._shown(interaction, reply, sent.id, [board_id])
-
-    # -- sending ---------------------------------------------------------------------------
-
-    async def _respond_new(
-        self, interaction: discord.Interaction[Any], message: DiscordMessage
-    ) -> int:
-        """Post ``message`` as the interaction's response (or a follow-up); its id."""
-        if interaction.response.is_done():
-            sent = await interaction.followup.send(wait=True, **message.send_kwargs())
-            return sent.id
-        callback = await self._callback(
-            interaction, interaction.response.send_message(**message.send_kwargs())
-        )
-        if callback.message_id is not None:
-            return callback.message_id
-        return (await interaction.original_response()).id
-
-    async def _private(
-        self, interaction: discord.Interaction[Any], message: DiscordMessage
-    ) -> None:
-        """Show ``message`` to the user who acted only, whatever state the interaction is in."""
-        kwargs = message.send_kwargs()
-        if not interaction.response.is_done():
-            await self._callback(
-                interaction, interaction.response.send_message(ephemeral=True, **kwargs)
-            )
-            return
-        if interaction.extras.get(_PUBLIC_DEFER):
-            # A public "thinking…" message cannot turn private: remove it, then follow up.
-            with contextlib.suppress(discord.HTTPException):
-                await interaction.delete_original_response()
-            interaction.extras[_PUBLIC_DEFER] = False
-        await interaction.followup.send(ephemeral=True, **kwargs)
-
-    async def _shown(
-        self,
-        interaction: discord.Interaction[Any],
-        reply: Reply,
-        message_id: int,
-        replaced: Iterable[int | None] = (),
-    ) -> None:
-        """The interaction's public reply is in the channel: remember it."""
-        interaction.extras[_PLACED] = True
-        await self.remember(interaction.channel_id, reply, message_id, replaced)
-
-    async def remember(
-        self,
-        channel_id: int | None,
-        reply: Reply,
-        message_id: int,
-        replaced: Iterable[int | None] = (),
-    ) -> None:
-        """Report a new board or challenge message to the service; delete what it replaces."""
-        try:
-            await self.service.posted(reply, message_id)
-        except BoardNotRecorded as error:  # recorded by the look for unshown boards
-            log.warning("%s; recording it when the database answers", error)
-            self.undelivered.set()
-        if channel_id is not None:
-            for old in dict.fromkeys(replaced):
-                if old is not None and old != message_id:
-                    await self.delete_quietly(channel_id, old)
-        await self._announce(channel_id, reply)
-
-    async def _announce(self, channel_id: int | None, reply: Reply) -> None:
-        """A game's final board is shown: let the game's thread, if any, be closed."""
-        if reply.result is not None and self._on_result is not None:
-            await self._on_result(channel_id, reply)
-
-    def _partial(self, channel_id: int | None, message_id: int) -> discord.PartialMessage:
-        channel = self.client.get_partial_messageable(channel_id or 0)
-        return channel.get_partial_message(message_id)
-
-    async def delete_quietly(self, channel_id: int, message_id: int) -> None:
-        """Delete an old message of ours; one already gone (or not ours to delete) is fine."""
-        try:
-            await self._partial(channel_id, message_id).delete()
-        except (discord.NotFound, discord.Forbidden):
-            pass
-        except discord.HTTPException:
-            log.warning("Could not delete message %s in %s", message_id, channel_id, exc_info=True)
 
 
 def _describe(error: BaseException) -> str:
