@@ -170,6 +170,10 @@ class Gateway:
         self.unavailable = 0
         """How many more connection attempts are answered 503 before the upgrade, as
         Discord's edge answers during an outage."""
+        self.holding_ready = False
+        """While set, an IDENTIFY is accepted but its READY (and GUILD_CREATEs) wait for
+        :meth:`release_ready`, as when Discord is slow to say READY."""
+        self.held_ready: list[tuple[GatewayConnection, list[JSON]]] = []
 
     # -- queries --------------------------------------------------------------------------
 
@@ -347,11 +351,25 @@ class Gateway:
         }
         if shard is not None:
             ready["shard"] = list(shard)
-        connection.send(session.frame("READY", ready))
-        for guild_id in guild_ids:
-            connection.send(
-                session.frame("GUILD_CREATE", self.world.guild_create_payload(guild_id))
-            )
+        frames = [session.frame("READY", ready)] + [
+            session.frame("GUILD_CREATE", self.world.guild_create_payload(guild_id))
+            for guild_id in guild_ids
+        ]
+        if self.holding_ready:
+            self.held_ready.append((connection, frames))
+            return
+        for frame in frames:
+            connection.send(frame)
+
+    def release_ready(self) -> int:
+        """Send the READY frames held back (:attr:`holding_ready`) to the connections
+        still open, and hold no more; how many were sent."""
+        self.holding_ready = False
+        held, self.held_ready = self.held_ready, []
+        for connection, frames in held:
+            for frame in frames:
+                connection.send(frame)
+        return sum(not connection.closed for connection, _ in held)
 
     def _resume(self, connection: GatewayConnection, data: JSON) -> None:
         session = self.sessions.get(str(data.get("session_id")))
