@@ -8,7 +8,9 @@
   completion where Python has readline.
 
 Both return ``None`` at the end of input (Ctrl-D) and raise :class:`KeyboardInterrupt`
-for Ctrl-C at the prompt.
+for Ctrl-C at the prompt. What the console prints while a prompt waits (the clock's
+notices) is printed inside :meth:`LineReader.above`: above the prompt, which then shows
+again, the line typed so far kept.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import asyncio
 import contextlib
 import threading
 from collections.abc import Callable, Iterable
+from contextlib import AbstractAsyncContextManager
 from typing import Protocol, TextIO
 
 Completions = Callable[[str], list[str]]
@@ -30,6 +33,10 @@ class LineReader(Protocol):
     """Whether a person types at a terminal (a pipe's lines are echoed instead)."""
 
     async def read(self, prompt: str) -> str | None: ...
+
+    def above(self) -> AbstractAsyncContextManager[None]:
+        """Where to print while a prompt waits: the prompt steps aside meanwhile."""
+        ...
 
 
 def last_word(line: str) -> str:
@@ -83,6 +90,10 @@ class PlainReader:
         threading.Thread(target=work, name="console-input", daemon=True).start()
         return await future
 
+    def above(self) -> AbstractAsyncContextManager[None]:
+        """Lines are printed as they come (a pipe has no prompt to keep)."""
+        return contextlib.nullcontext()
+
 
 def _setup_readline(completions: Completions) -> bool:
     """Editing, history and Tab completion for ``input()``; False without readline."""
@@ -134,6 +145,12 @@ class PromptReader:
             return await self.session.prompt_async(prompt)
         except EOFError:
             return None
+
+    def above(self) -> AbstractAsyncContextManager[None]:
+        """prompt_toolkit steps the prompt aside, then draws it again as it was."""
+        from prompt_toolkit.application import in_terminal
+
+        return in_terminal()
 
 
 def make_reader(stdin: TextIO, stdout: TextIO, completions: Completions) -> LineReader:

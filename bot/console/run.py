@@ -16,6 +16,7 @@ from typing import TextIO
 
 import renderer
 from bot.config import Settings
+from bot.console.clock import keep_time
 from bot.console.handover import remember_name, remembered_name
 from bot.console.markup import wants_ansi
 from bot.console.reader import LineReader, make_reader
@@ -97,8 +98,11 @@ async def console_main(
             folder=out_dir,
         )
     )
+    ticking: asyncio.Task[None] | None = None
     try:
         await console.refresh()
+        # The clock runs while the console waits for a line, as the bot's loop does.
+        ticking = asyncio.create_task(keep_time(console, reader, settings.tick_seconds))
         while True:
             line = await reader.read(f"{console.user.name}> ")
             if line is None:
@@ -108,6 +112,10 @@ async def console_main(
             if not await console.handle(line):
                 break
     finally:
+        if ticking is not None:
+            ticking.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await ticking
         await service.close()
     return 0
 

@@ -113,6 +113,8 @@ class Console:
     speaking: Voice = field(default_factory=lambda: voice(translator(None)))
     """The voice of the line being answered: the language of whoever typed it (rule 3 of
     bot/readers.py: everything the console says is read at the keyboard)."""
+    turn: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held by a command, and by the clock's tick between commands (bot/console/clock.py)."""
 
     def __post_init__(self) -> None:
         self.users[self.user.name.lower()] = self.user
@@ -157,9 +159,10 @@ class Console:
         head = words[0].lower()
         if head in ("/quit", "/exit"):
             return False
-        self._said_thinking = False
-        await self.listen()
-        await self._handle(head, words)
+        async with self.turn:
+            self._said_thinking = False
+            await self.listen()
+            await self._handle(head, words)
         return True
 
     async def _handle(self, head: str, words: list[str]) -> None:
@@ -347,7 +350,11 @@ class Console:
         return path
 
     async def show_notices(self) -> None:
-        for notice in await self.service.tick():
+        """Run the clock and show what it says."""
+        await self.show_each(await self.service.tick())
+
+    async def show_each(self, notices: list[Notice]) -> None:
+        for notice in notices:
             if elsewhere(notice, self.place):
                 await self.announce(notice)
                 continue
