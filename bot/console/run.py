@@ -100,7 +100,7 @@ async def console_main(
     )
     ticking: asyncio.Task[None] | None = None
     try:
-        await console.refresh()
+        await console.resume()
         # The clock runs while the console waits for a line, as the bot's loop does.
         ticking = asyncio.create_task(keep_time(console, reader, settings.tick_seconds))
         while True:

@@ -45,6 +45,7 @@ from bot.service.replies import (
     BoardControls,
     ChallengeControls,
     DestinationControls,
+    NoGameHere,
     Notice,
     Place,
     PuzzleControls,
@@ -368,6 +369,23 @@ class Console:
         text = self.speaking.say(notice.reply.text)
         self.say(elsewhere_line(notice.channel_id, text, self.speaking.t))
         await self.service.shown(notice.reply)
+
+    async def resume(self) -> None:
+        """At the start: the game in progress in this channel, if there is one, with the
+        bot's move made if it was its turn (the console stopped while it thought), and the
+        keyboard with whoever must act; then the clock's news (bot moves pending in other
+        channels' games, expired challenges)."""
+        await self.listen()
+        try:
+            reply = await self.service.board(self.user, self.place, thinking=self.thinking)
+        except NoGameHere:
+            pass
+        else:
+            await self.show(reply)
+            await self.follow(reply)
+            await self.listen()
+        await self.show_notices()
+        await self.refresh()
 
     async def refresh(self) -> None:
         """Learn the typing player's legal actions, for completion."""

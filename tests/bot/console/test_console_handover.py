@@ -3,8 +3,9 @@ who sits at it:
 
 * a move typed bare (``a1``, ``a1-a2``, ``xg1``) is played as ``/shax move``;
 * a draw offer hands the keyboard to the player who must answer it;
-* after a restart, a bot move that was still pending in another channel's game is
-  announced with the channel and the players' names, and the keyboard stays here;
+* after a restart the game in progress here is shown, with the bot's move if it was its
+  turn; a bot move that was still pending in another channel's game is announced with
+  the channel and the players' names, and the keyboard stays here;
 * the name is asked once, in a terminal, and remembered in the user's configuration
   folder; ``--name`` plays one start under another name and changes nothing there.
 """
@@ -63,9 +64,9 @@ def test_a_draw_offer_hands_the_keyboard_to_the_player_who_answers(tmp_path: Pat
     assert "bashir declined the draw." in out and "amina placed a stone on a2." in out, out
 
 
-def test_a_pending_bot_move_is_announced_in_its_channel_after_a_restart(tmp_path: Path) -> None:
-    # Amina starts a game against the master in channel 1; the console dies while the
-    # bot thinks about its first move.
+def stopped_while_the_bot_thinks(tmp_path: Path) -> None:
+    """Amina starts a game against the master in channel 1; the console dies while the
+    bot thinks about its first move."""
     first = subprocess.Popen(
         [sys.executable, *LOCAL, "--name", "amina"],
         stdin=subprocess.PIPE,
@@ -84,6 +85,9 @@ def test_a_pending_bot_move_is_announced_in_its_channel_after_a_restart(tmp_path
     first.send_signal(signal.SIGKILL)
     first.wait(WAIT)
 
+
+def test_a_pending_bot_move_is_announced_in_its_channel_after_a_restart(tmp_path: Path) -> None:
+    stopped_while_the_bot_thinks(tmp_path)
     # Cawo starts the console in channel 2: the bot's move is made and said there as
     # being about channel 1, with Amina's name; Cawo keeps the keyboard.
     out = play(tmp_path, "/shax streak\n/shax leaderboard\n", "--channel", "2", name="cawo")
@@ -94,6 +98,24 @@ def test_a_pending_bot_move_is_announced_in_its_channel_after_a_restart(tmp_path
     assert not re.search(r"@\d{5,}", out), out  # nobody by a raw id
     assert [who for who, _ in typed_by(out)] == ["cawo", "cawo"], out
     assert "Board image" not in out  # the board is channel 1's, not shown here
+
+
+def test_a_restart_shows_the_game_in_progress_and_the_bot_moves_at_once(tmp_path: Path) -> None:
+    stopped_while_the_bot_thinks(tmp_path)
+    # Amina starts the console again and types nothing: the game is shown, with the move
+    # the bot owed, and it is her turn.
+    out = play(tmp_path, "")
+    assert typed_by(out) == [], out
+    assert "Shax bot (master) placed a stone on" in out, out
+    assert "@amina — your turn (black ●)" in out, out
+    assert "Board image:" in out and "Legal:" in out, out
+
+
+def test_a_restart_shows_the_game_in_progress(tmp_path: Path) -> None:
+    play(tmp_path, "/shax play-bot level:easy variant:jar first:me\n")
+    out = play(tmp_path, "")
+    assert "@amina — your turn (white ○): place a stone (3 in hand)" in out, out
+    assert out.count("Board image:") == 1 and "Legal: a1" in out, out
 
 
 def test_the_name_is_asked_once_and_remembered_outside_the_checkout(tmp_path: Path) -> None:

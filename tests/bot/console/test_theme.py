@@ -37,8 +37,8 @@ def test_the_console_draws_light_boards_until_the_player_chooses_dark(tmp_path: 
         renderer.get_theme("light").ground,
         renderer.get_theme("dark").ground,
     ]
-    # Remembered: the next session starts dark.
+    # Remembered: the next session starts dark (the game in progress, then the move).
     again = run_console(tmp_path, "/shax move a1\n")
     assert [ground(p) for p in re.findall(r"Board image: (\S+)", again.stdout)] == [
         renderer.get_theme("dark").ground
-    ]
+    ] * 2
