@@ -4,6 +4,8 @@
     python benchmarks/bench_ai.py --quick    # smaller depths, two levels only
     python benchmarks/bench_ai.py --tables-max 5 --tables-dir ~/.cache/shax/tables
     python benchmarks/bench_ai.py --clock 40      # master's time use only, 40 positions
+    python benchmarks/bench_ai.py --against HEAD  # nodes/s of this core against HEAD's
+    python benchmarks/bench_ai.py --against 977c696 --core /tmp/other.so --rounds 3
 
 After the search it builds the endgame tables (``--tables-max`` stones a side, into a
 fresh directory unless ``--tables-dir`` names one to reuse) and prints their build and
@@ -20,13 +22,22 @@ budget the time management spends (it stops early on a settled or forced move).
 ``extend`` (a move's budget its limit): mean, median, 90th percentile and longest
 time per move, the share of moves past the budget, and how often the two clocks chose
 another action.
+
+``--against REV`` builds ``engine/ai/_core.c`` of git revision REV (with this machine's
+flags, into a temporary folder) and searches the speed positions with it and with this
+core (the installed one, or the build ``--core`` names) alternately, position by position,
+``--rounds`` times: the nodes per CPU second of each, their ratio, and on how many positions
+the two found the same action, score, depth and node count. Both must have this
+``CORE_ABI``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import ctypes
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -41,6 +52,7 @@ import bench_tables
 from engine.ai import DEFAULT_MOVETIME, LEVELS, choose_action, core, warm_up
 from engine.ai.levels import LEVEL_TABLE, WEIGHTS
 from engine.ai.player import choose_for_position
+from engine.build_flags import compile_cached
 from engine.record import replay
 
 REFERENCE_NPS = 5_800_000
@@ -94,6 +106,61 @@ def bench_speed(variant: str, depth: int) -> tuple[int, float]:
         seconds += time.perf_counter() - t0
         nodes += found.nodes
     return nodes, seconds
+
+
+def revision_core(revision: str, folder: Path) -> Path:
+    """``engine/ai/_core.c`` of a git revision, built with this machine's flags in ``folder``."""
+    root = Path(__file__).resolve().parents[1]
+    source = subprocess.run(
+        ["git", "show", f"{revision}:engine/ai/_core.c"], cwd=root, check=True, capture_output=True
+    ).stdout
+    path = folder / "_core.c"
+    path.write_bytes(source)
+    return compile_cached(path, core.compile_flags(), "shax-bench-core")
+
+
+def bench_against(cores: dict[str, ctypes.CDLL], quick: bool, rounds: int) -> None:
+    """Nodes per second of two cores on the speed positions, searched alternately."""
+    this, other = cores
+    print(f"search speed, {this} against {other} (fixed depth, table 2**20 buckets, {rounds}x):")
+    totals = {this: [0, 0.0], other: [0, 0.0]}
+    same = count = 0
+    for variant, depth in DEPTHS.items():
+        d = depth - 3 if quick else depth
+        sums = {this: [0, 0.0], other: [0, 0.0]}
+        for _ in range(rounds):
+            for i, (v, record) in enumerate(bench_positions(variant)):
+                position = replay(v, record)
+                found = {}
+                order = [this, other] if i % 2 == 0 else [other, this]
+                for name in order:
+                    params = core.make_params(WEIGHTS, max_depth=d, tt_log2=20)
+                    t0 = time.process_time()  # CPU time: the machine may be shared
+                    found[name] = core.c_search(position, params, cores[name])
+                    sums[name][1] += time.process_time() - t0
+                    sums[name][0] += found[name].nodes
+                a, b = found[this], found[other]
+                same += (a.action, a.score, a.depth, a.nodes) == (
+                    b.action,
+                    b.score,
+                    b.depth,
+                    b.nodes,
+                )
+                count += 1
+        rate = {name: nodes / seconds for name, (nodes, seconds) in sums.items()}
+        for name, (nodes, seconds) in sums.items():
+            totals[name][0] += nodes
+            totals[name][1] += seconds
+        print(
+            f"  {variant:10s} depth {d:2d}: {this} {rate[this] / 1e6:5.2f} M nodes/s, "
+            f"{other} {rate[other] / 1e6:5.2f} M nodes/s: {rate[this] / rate[other]:.2f}x"
+        )
+    rate = {name: nodes / seconds for name, (nodes, seconds) in totals.items()}
+    print(
+        f"  all: {this} {rate[this] / 1e6:.2f} M nodes/s, {other} {rate[other] / 1e6:.2f} M "
+        f"nodes/s: {rate[this] / rate[other]:.2f}x; the same action, score, depth and nodes "
+        f"on {same} of {count} searches"
+    )
 
 
 def bench_levels(levels: list[str], variant: str) -> None:
@@ -170,7 +237,17 @@ def main() -> None:
     parser.add_argument("--tables-max", type=int, default=4, help="stones a side (default 4)")
     parser.add_argument("--tables-dir", type=Path, default=None, help="reuse this directory")
     parser.add_argument("--clock", type=int, default=0, help="only master's time use, on N")
+    parser.add_argument("--against", metavar="REV", help="only nodes/s against REV's core")
+    parser.add_argument("--core", type=Path, default=None, help="with --against: this build")
+    parser.add_argument("--rounds", type=int, default=1, help="with --against: repetitions")
     args = parser.parse_args()
+    if args.against:
+        with tempfile.TemporaryDirectory(prefix="shax-bench-core-") as scratch:
+            other = core.load_core(revision_core(args.against, Path(scratch)))
+            this = core.library() if args.core is None else core.load_core(args.core)
+            label = "this core" if args.core is None else str(args.core)
+            bench_against({label: this, args.against: other}, args.quick, args.rounds)
+        return
     if args.clock:
         warm_up()
         print(f"master's time per move on {args.clock} positions of self-play (shax):")

@@ -11,10 +11,16 @@
  * from the point of view of the player to act; a win in n plies scores MATE - n.
  */
 
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* madvise(MADV_HUGEPAGE) for the transposition table */
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #define CORE_ABI 17
 
@@ -558,11 +564,27 @@ static _Thread_local TTEntry *tt_buf;
 static _Thread_local size_t tt_buf_len;
 static _Thread_local uint16_t tt_gen;
 
+/* A zeroed table of len entries. On Linux it is aligned to and backed by 2 MB pages where
+ * the kernel allows (transparent huge pages on request): a probe is a random access into
+ * tens of megabytes, and with 4 kB pages most probes also miss the TLB. */
+static TTEntry *tt_alloc(size_t len) {
+    size_t bytes = len * sizeof(TTEntry);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    void *p = NULL;
+    if (bytes >= ((size_t)2 << 20) && posix_memalign(&p, (size_t)2 << 20, bytes) == 0) {
+        madvise(p, bytes, MADV_HUGEPAGE);
+        memset(p, 0, bytes);
+        return (TTEntry *)p;
+    }
+#endif
+    return (TTEntry *)calloc(len, sizeof(TTEntry));
+}
+
 static TTEntry *tt_acquire(int tt_log2, uint16_t *gen) {
     size_t len = (size_t)2 << tt_log2;
     if (len > tt_buf_len) {
         free(tt_buf);
-        tt_buf = (TTEntry *)calloc(len, sizeof(TTEntry));
+        tt_buf = tt_alloc(len);
         tt_buf_len = tt_buf ? len : 0;
         tt_gen = 0;
         if (!tt_buf) return NULL;
@@ -576,7 +598,7 @@ static TTEntry *tt_acquire(int tt_log2, uint16_t *gen) {
 }
 
 enum { TT_NONE = 0, TT_EXACT = 1, TT_LOWER = 2, TT_UPPER = 3 };
-#define ECACHE_LOG2 15
+#define ECACHE_LOG2 16
 
 typedef struct {
     const Board *B;
@@ -596,8 +618,7 @@ typedef struct {
     int64_t deadline_ns;
     int killers[MAXPLY][2];
     int32_t hist[2][4096];
-    uint64_t ekey[1 << ECACHE_LOG2]; /* a cache of evaluations: key + 1 (0 is empty) */
-    int16_t eval[1 << ECACHE_LOG2];
+    uint64_t ecache[1 << ECACHE_LOG2]; /* a cache of evaluations (see cached_eval) */
 } Ctx;
 
 static int64_t now_ns(void) {
@@ -643,6 +664,43 @@ static TTEntry *tt_probe(Ctx *c, uint64_t key) {
     if (b[0].key == key && tt_live(c, &b[0])) return &b[0];
     if (b[1].key == key && tt_live(c, &b[1])) return &b[1];
     return NULL;
+}
+
+/* Ask the memory for a position's bucket ahead of its probe (a miss costs more than the
+ * nodes around it). */
+static inline void tt_prefetch(const Ctx *c, uint64_t key) {
+    __builtin_prefetch(&c->tt[(mix(key | c->tag) & c->ttmask) * 2]);
+}
+
+/* The table key of the position after action a, for the common cases (a stone placed
+ * before the board fills, a stone moved, a removal in the movement), guessing the
+ * common continuation (the opponent moves next); 0 where the guess is not worth it.
+ * Only a prefetch uses it, so a wrong guess costs a wasted fetch and nothing else. */
+static inline uint64_t child_key_guess(const Board *B, const Node *x, int a) {
+    Node ch = *x;
+    int t = x->turn, dst = a_dst(a), kind = a_kind(a);
+    uint32_t db = 1u << dst;
+    if (kind == K_PLACE) {
+        ch.bb[t] |= db;
+        if (ch.hand[t] - 1 + ch.hand[1 - t] == 0) return 0;
+        if (ch.first < 0 && forms(B, ch.bb[t], dst)) ch.first = (int8_t)t;
+        ch.turn = (int8_t)(1 - t);
+    } else if (kind == K_MOVE) {
+        ch.bb[t] ^= (1u << a_src(a)) | db;
+        if (x->step != S_FREE && forms(B, ch.bb[t], dst)) {
+            if (B->family == F_JAR) return 0;
+            ch.step = S_REMOVE;
+        } else {
+            ch.turn = (int8_t)(1 - t);
+            ch.step = S_MOVE;
+        }
+    } else {
+        if (x->phase != MOVEMENT) return 0;
+        ch.bb[1 - t] &= ~db;
+        ch.turn = (int8_t)(1 - t);
+        ch.step = S_MOVE;
+    }
+    return tt_key(&ch);
 }
 
 static void tt_store(Ctx *c, uint64_t key, int depth, int flag, int score, int move, int ply) {
@@ -774,15 +832,25 @@ static inline int path_repeats(Ctx *c, const Node *x) {
     return 0;
 }
 
-/* The static evaluation, through a small cache (leaves repeat through transpositions). */
+/* The static evaluation, through a small cache (leaves repeat through transpositions).
+ * An entry is one word, so a probe touches one cache line: h = (key + 1) * ECACHE_MUL is a
+ * bijection of the key (the multiplier is odd); its top ECACHE_LOG2 bits choose the entry,
+ * which holds its other 48 bits above the 16-bit evaluation. Together they are h, so an
+ * entry answers for one position only. An empty entry (0) answers for none: its 48 bits
+ * are zero only when key + 1 is a multiple of 2**48, i.e. both colours on all 24 points. */
+#define ECACHE_MUL 0x9e3779b97f4a7c15ull
 static int cached_eval(Ctx *c, const Node *x) {
-    uint64_t key = tt_key(x) + 1;
-    uint32_t i = (uint32_t)(mix(key) & ((1u << ECACHE_LOG2) - 1));
-    if (c->ekey[i] == key) return c->eval[i];
+    uint64_t h = (tt_key(x) + 1) * ECACHE_MUL;
+    uint64_t *slot = &c->ecache[h >> (64 - ECACHE_LOG2)];
+    uint64_t tag = h << 16; /* the low 48 bits of h, above the value */
+    if ((*slot & ~(uint64_t)0xffff) == tag) return (int16_t)(uint16_t)(*slot & 0xffff);
     int v = evaluate(c->B, x, c->W);
-    c->ekey[i] = key;
-    c->eval[i] = (int16_t)v;
+    *slot = tag | (uint16_t)(int16_t)v;
     return v;
+}
+
+static inline void ecache_prefetch(const Ctx *c, uint64_t key) {
+    __builtin_prefetch(&c->ecache[((key + 1) * ECACHE_MUL) >> (64 - ECACHE_LOG2)]);
 }
 
 /* The full-board values (engine.tables.fullboard): when the placement has just filled
@@ -841,8 +909,13 @@ static int qsearch(Ctx *c, const Node *x, int alpha, int beta, int ply, int qd) 
         }
         if (n == 0) return stand;
     }
+    if (n) pick(moves, sc, n, 0);
     for (int i = 0; i < n; i++) {
-        pick(moves, sc, n, i);
+        if (i + 1 < n) { /* as in search(): the same order, the next child's evaluation fetched */
+            pick(moves, sc, n, i + 1);
+            uint64_t k = child_key_guess(B, x, moves[i + 1]);
+            if (k) ecache_prefetch(c, k);
+        }
         Node ch;
         play(B, x, moves[i], &ch, c->keys, c->filter);
         int v;
@@ -904,6 +977,9 @@ static int search(Ctx *c, const Node *x, int depth, int alpha, int beta, int ply
     uint64_t key = tt_key(x);
     int use_tt = depth >= c->tt_min_depth;
     TTEntry *e = use_tt ? tt_probe(c, key) : NULL;
+    /* The children probe the table too when they search at least tt_min_depth, and
+     * evaluate themselves when they are near the horizon. */
+    int prefetch = depth - 1 >= c->tt_min_depth, prefetch_eval = depth - 1 <= RFP_DEPTH;
     int ttm = 0;
     if (e) {
         ttm = e->move;
@@ -927,11 +1003,25 @@ static int search(Ctx *c, const Node *x, int depth, int alpha, int beta, int ply
     if (use_tt && !e && depth >= IIR_DEPTH && !exact_to_full) depth--;
     int moves[MAXMOVES], sc[MAXMOVES], tried[MAXMOVES], ntried = 0;
     int n = gen(B, x, moves);
+    if (prefetch && ttm) {
+        uint64_t k = child_key_guess(B, x, ttm);
+        if (k) tt_prefetch(c, k);
+    }
     score_actions(c, x, moves, n, sc, ttm, ply);
     int best = -INF, best_move = 0, alpha0 = alpha;
     int t = x->turn;
+    if (n) pick(moves, sc, n, 0);
     for (int i = 0; i < n; i++) {
-        pick(moves, sc, n, i);
+        /* The next action is picked now (sc[] does not change in the loop, so the order is
+         * the same) and its child's bucket fetched while this one is searched. */
+        if (i + 1 < n) {
+            pick(moves, sc, n, i + 1);
+            if (prefetch || prefetch_eval) {
+                uint64_t k = child_key_guess(B, x, moves[i + 1]);
+                if (k && prefetch) tt_prefetch(c, k);
+                if (k && prefetch_eval) ecache_prefetch(c, k);
+            }
+        }
         int a = moves[i];
         if (selective && depth <= LMP_DEPTH && i >= 3 + 2 * depth * depth && sc[i] < 39000 &&
             x->step != S_REMOVE && best > -MATE_BOUND)

@@ -199,6 +199,18 @@ def _bind(lib: ctypes.CDLL) -> ctypes.CDLL:
     return lib
 
 
+def load_core(path: Path) -> ctypes.CDLL:
+    """A core built elsewhere (another revision's, for a benchmark), bound like the
+    process's own; :class:`CoreUnavailableError` unless its ``CORE_ABI`` is this one's."""
+    try:
+        lib = _bind(ctypes.CDLL(str(path)))
+    except AttributeError as exc:
+        raise CoreUnavailableError(f"{path} is not an AI core ({exc})") from exc
+    if lib.core_abi() != CORE_ABI:
+        raise CoreUnavailableError(f"{path} has core ABI {lib.core_abi()}, not {CORE_ABI}")
+    return lib
+
+
 @functools.cache
 def library() -> ctypes.CDLL:
     """The loaded core (built on first use if the installed one is missing or stale)."""
@@ -348,12 +360,14 @@ def search(position: Position, params: CoreParams) -> CoreSearch:
     return c_search(position, params)
 
 
-def c_search(position: Position, params: CoreParams) -> CoreSearch:
-    """Run the compiled iterative-deepening search from ``position`` (not over)."""
+def c_search(position: Position, params: CoreParams, lib: ctypes.CDLL | None = None) -> CoreSearch:
+    """Run the compiled iterative-deepening search from ``position`` (not over), in ``lib``
+    (a core bound by :func:`load_core`, e.g. another revision's for a benchmark) or the
+    process's own."""
     node, history = core_node(position)
     keys = (ctypes.c_uint64 * max(1, len(history)))(*history)
     res = CoreResult()
-    status = library().core_search(
+    status = (library() if lib is None else lib).core_search(
         ctypes.byref(core_board(position.variant.id)),
         ctypes.byref(node),
         keys,
