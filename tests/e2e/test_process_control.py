@@ -2,8 +2,9 @@
 
 * A signal (SIGTERM, Ctrl-C) stops it also while Discord is unreachable: its API refusing
   connections or never answering, the bot still logging in.
-* Unreachable Discord is said once, not at every retry; the retries go on with growing
-  pauses. discord.py's warnings about voice (the bot has none) are not shown.
+* Unreachable Discord is said once, not at every retry (nor is discord.py's line about
+  logging in); the retries go on with growing pauses. discord.py's warnings about
+  voice (the bot has none) are not shown.
 * A command sync that fails at start is a warning: the bot plays with the commands
   Discord already knows, and registers them when Discord takes them again.
 * A gateway connection Discord closes is a one-line warning, not an error with a traceback,
@@ -89,8 +90,8 @@ async def watched(process_scene: Scene) -> AsyncIterator[list[Watched]]:
             await bot.process.wait()
 
 
-async def launch(scene: Scene, started: list[Watched]) -> Watched:
-    bot = Watched(await start_bot_process(scene))
+async def launch(scene: Scene, started: list[Watched], **settings: str) -> Watched:
+    bot = Watched(await start_bot_process(scene, **settings))
     started.append(bot)
     return bot
 
@@ -124,9 +125,10 @@ async def test_unreachable_discord_is_said_once_and_retried(
     process_scene: Scene, watched: list[Watched]
 ) -> None:
     await refusing(process_scene.fake)
-    bot = await launch(process_scene, watched)
-    await bot.until("logging in using static token", times=4)
+    bot = await launch(process_scene, watched, SHAX_LOG_LEVEL="DEBUG")
+    await bot.until("Discord's API still does not answer", times=3)  # the retries, in debug
     assert bot.count("did not answer (ClientConnectorError)") == 1, bot.log
+    assert bot.count("logging in using static token") == 1, bot.log  # discord.py's, once
     assert "trying again, with growing pauses" in bot.log
     assert await bot.stop() == 0, bot.log
 
