@@ -96,6 +96,201 @@ def test_the_words_serve_the_adapters_and_import_none_of_them() -> None:
     assert_imports_nothing_of("bot/words", ("bot.discord", "bot.console", "bot.workers"))
 
 
+def test_the_engine_imports_nothing_of_the_catalogue() -> None:
+    """The engine returns values (an ``Outcome``, a ``Termination``, a ``Refusal``, a
+    ``Moment``); their words live with whoever shows them (``bot/words``, the renderer)."""
+    assert_imports_nothing_of("engine", ("shax_i18n",))
+
+
+# -- the import graph: no circles, and every import runs down the layers ------------------
+
+GRAPHED = ("engine", "renderer", "shax_i18n", "bot")
+
+
+def module_paths() -> dict[str, Path]:
+    """Every module of the graphed packages by its dotted name (a package by its own)."""
+    modules: dict[str, Path] = {}
+    for package in GRAPHED:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            modules[".".join(parts)] = path
+    return modules
+
+
+def _type_checking(node: ast.stmt) -> bool:
+    test = node.test if isinstance(node, ast.If) else None
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+    """The import statements that run: at module level and inside functions and classes,
+    all but those under ``if TYPE_CHECKING:`` (read by mypy only, never run)."""
+    found: list[ast.Import | ast.ImportFrom] = []
+    pending = [tree]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            found.append(node)
+        elif isinstance(node, ast.If) and _type_checking(node):
+            pending.extend(node.orelse)
+        else:
+            pending.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each module and the modules of the graphed packages it imports.
+
+    ``from package import name`` depends on ``package.name`` when that is a module, else
+    on the package itself; ``import a.b.c`` on the nearest module it names."""
+    modules = module_paths()
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        targets: set[str] = set()
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                named = [alias.name for alias in node.names]
+            else:
+                base = node.module or ""
+                if node.level:
+                    stem = here[: len(here) - node.level + 1]
+                    base = ".".join([*stem, base] if base else stem)
+                named = [
+                    f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
+                    for alias in node.names
+                ]
+            for target in named:
+                while target and target not in modules:
+                    target = target.rpartition(".")[0]
+                if target and target != name:
+                    targets.add(target)
+        graph[name] = targets
+    return graph
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected parts of ``graph`` with more than one module (Tarjan's)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for target in sorted(graph[module]):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in on_stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            part = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                part.append(member)
+                if member == module:
+                    break
+            if len(part) > 1:
+                circles.append(sorted(part))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return circles
+
+
+def test_the_import_graph_finds_a_circle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert import_circles(graph) == [["a", "b", "c"]]
+    assert import_circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_import_graph_reads_every_kind_of_import() -> None:
+    graph = import_graph()
+    assert "bot.service.kernel" in graph["bot.service.turns"]  # from a.b import c
+    assert "bot.words" in graph["bot.discord.components"]  # from bot import words (a module)
+    assert "engine" in graph["renderer.text"]  # from engine import Color (a name)
+
+
+def test_no_module_imports_itself_round_a_circle() -> None:
+    """No module imports, through others, a module that imports it: each layer and each
+    module of one can be read, tested and loaded on its own. Imports inside functions
+    count (a local import that dodges a circle still makes one); ``TYPE_CHECKING`` ones
+    do not, since they never run."""
+    circles = import_circles(import_graph())
+    assert not circles, "import circles: " + "; ".join(" <-> ".join(c) for c in circles)
+
+
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("engine", "shax_i18n"),
+    ("renderer",),
+    ("bot.config", "bot.standings", "bot.workers"),
+    ("bot.storage",),
+    ("bot.service",),
+    ("bot.readers", "bot.words"),
+    ("bot.commands",),
+    ("bot.discord", "bot.console"),
+    ("bot", "bot.__main__"),
+)
+"""The packages from the bottom up: a module imports only from its own package and from
+the layers below its own; packages side by side in one layer never import each other."""
+
+
+def layer_of(module: str) -> tuple[int, str]:
+    """The layer (its height) and the package of a module."""
+    parts = module.split(".")
+    package = parts[0] if parts[0] != "bot" or len(parts) == 1 else ".".join(parts[:2])
+    for height, layer in enumerate(LAYERS):
+        if package in layer:
+            return height, package
+    raise AssertionError(f"{module} is in no layer of LAYERS")
+
+
+def test_every_import_runs_down_the_layers() -> None:
+    """The storage never imports the service; the service never imports the words, the
+    commands or an adapter; the words never import an adapter; and so on down."""
+    upward = []
+    for module, targets in import_graph().items():
+        height, package = layer_of(module)
+        for target in sorted(targets):
+            their_height, theirs = layer_of(target)
+            if theirs != package and their_height >= height:
+                upward.append(f"{module} imports {target}")
+    assert not upward, "\n".join(upward)
+
+
+def test_a_backward_import_is_found() -> None:
+    assert layer_of("bot.storage.store") < layer_of("bot.service.kernel")
+    assert layer_of("bot.words.voice")[0] < layer_of("bot.discord.render")[0]
+    assert layer_of("bot.words.voice")[0] == layer_of("bot.readers")[0]
+
+
+# -- file sizes ---------------------------------------------------------------------------
+
+MOST_LINES = {"bot": 450, "engine": 800, "renderer": 800}
+"""The longest a file may grow: a file past it holds more than one thing to find."""
+
+
+@pytest.mark.parametrize("package", sorted(MOST_LINES))
+def test_no_file_is_too_long_to_find_things_in(package: str) -> None:
+    limit = MOST_LINES[package]
+    long = {
+        str(path.relative_to(ROOT)): lines
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > limit
+    }
+    assert not long, f"files over {limit} lines: {long}"
+
+
 @pytest.mark.parametrize(
     "package", ["renderer", "bot.service", "bot.words", "bot.storage", "bot.console"]
 )

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-import bot.service.facade as facade
+import bot.service.parts as parts
 from bot.config import Settings
 from bot.service.facade import ShaxService
 from bot.service.replies import User
@@ -25,7 +25,7 @@ async def test_the_picture_pools_have_the_configured_workers(
             super().__init__(workers)
             made.append(self)
 
-    monkeypatch.setattr(facade, "PicturePool", Recorded)
+    monkeypatch.setattr(parts, "PicturePool", Recorded)
     settings = Settings(db_path=tmp_path / "shax.db", picture_workers=3, replay_workers=2)
     service = await ShaxService.open(
         settings, bot_user=User(1, "Shax Bot", is_bot=True), ai=random_chooser
