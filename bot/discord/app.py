@@ -240,6 +240,16 @@ class ShaxBotBase(commands.Bot):
         if not await self.responder.wait_idle(CLOSE_GRACE_SECONDS):
             log.warning("Closed with interactions still being answered")
 
+    def dispatch(self, event: str, /, *args: Any, **kwargs: Any) -> None:
+        """A closed bot hears nothing. discord.py says "ready" from a task of its own that
+        closing does not end (after its wait for more servers, 2 s past READY): to a bot
+        closed meanwhile (a stop, a token revoked) it would fail there, its loop gone, and
+        leave "Task exception was never retrieved" in the log."""
+        if self.is_closed():
+            log.debug("Not dispatching %s: the bot is closed", event)
+            return
+        super().dispatch(event, *args, **kwargs)
+
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """A click on a control that is none of the bot's (a truncated or forged custom
         id) reaches no component: it is answered here, so that Discord does not show

@@ -6,11 +6,15 @@
   and tries again.
 * A bot that stops for any other reason is started again by the supervisor
   (:func:`bot.discord.runner.serve`).
+* A token revoked just after READY ends the bot with nothing left failing behind it:
+  discord.py's own "ready", which comes after its wait for more servers, finds the bot
+  closed and is dropped.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 import sys
@@ -111,3 +115,34 @@ async def test_the_supervisor_starts_a_bot_again_until_a_fatal_error(
     assert "The bot stopped unexpectedly; starting it again" in caplog.text
     assert "The bot's connection ended; starting it again" in caplog.text
     assert "Stopped" in caplog.text
+
+
+async def test_a_token_revoked_just_after_ready_leaves_no_task_failing_after_the_close(
+    scene: Scene,
+) -> None:
+    fake = scene.fake
+    loop = asyncio.get_running_loop()
+    unhandled: list[dict[str, Any]] = []
+    previous = loop.get_exception_handler()
+    loop.set_exception_handler(lambda _, context: unhandled.append(context))
+    fake.gateway.holding_ready = True
+    bot = ShaxBot(settings=scene.settings(), guild_ready_timeout=0.2)
+    try:
+        await bot.login(fake.token)
+        connection = asyncio.create_task(bot.connect())
+        await fake.wait_for(lambda: fake.gateway.held_ready, what="the IDENTIFY")
+        # READY, and at once the token is refused: before discord.py's own "ready".
+        [held] = fake.gateway.live_connections()
+        assert fake.gateway.release_ready() == 1
+        held.close(4004, "Authentication failed.")
+        with pytest.raises(discord.ConnectionClosed) as closed:
+            await connection
+        assert closed.value.code == 4004 and bot.is_closed()
+        # discord.py's "ready" comes now, to the closed bot (it sets the event first).
+        await asyncio.wait_for(bot.wait_until_ready(), 10)
+        await asyncio.sleep(0)
+        gc.collect()
+    finally:
+        loop.set_exception_handler(previous)
+        await bot.close()
+    assert not unhandled, unhandled
