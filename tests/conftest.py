@@ -1,15 +1,26 @@
-"""Shared pytest configuration: the fake Discord fixtures (tests/fakediscord), and an
-empty endgame-table directory, so no test plays by tables a developer has built."""
+"""Shared pytest configuration: the fake Discord fixtures (tests/fakediscord), an empty
+endgame-table directory (so no test plays by tables a developer has built), the small
+boards' tables built once (``tests/tables_cache.py``), and the markers each test earns by
+what it uses (``tests/markers.py``)."""
 
 from __future__ import annotations
 
 import os
 import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from tests import markers
+from tests.tables_cache import SHAX_SMALL_STONES, cached_tables
+
 pytest_plugins = ["tests.fakediscord.fixtures"]
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group markers
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    markers.mark(items)
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -30,3 +41,28 @@ def _no_endgame_tables() -> Iterator[None]:
         os.environ.pop("SHAX_TABLES_DIR", None)
     else:
         os.environ["SHAX_TABLES_DIR"] = saved
+
+
+def _build_shax_small(folder: Path) -> None:
+    from engine.tables import build
+
+    build("shax-small", SHAX_SMALL_STONES, folder, threads=2)
+
+
+@pytest.fixture(scope="session")
+def shax_small_tables_root() -> Path:
+    """Every shax-small endgame table (read only: the folder is kept between sessions)."""
+    return cached_tables(f"shax-small-{SHAX_SMALL_STONES}", _build_shax_small)
+
+
+@pytest.fixture
+def shax_small_tables(
+    shax_small_tables_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Path]:
+    """Every shax-small endgame table, the default tables for one test."""
+    from engine.tables import forget_open_tables
+
+    monkeypatch.setenv("SHAX_TABLES_DIR", str(shax_small_tables_root))
+    forget_open_tables()
+    yield shax_small_tables_root
+    forget_open_tables()
