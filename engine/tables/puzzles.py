@@ -27,6 +27,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,42 @@ StepActions = tuple[Action, ...]
 """One step: a move, or a move and the removal it earns."""
 
 
+class PuzzleTheme(StrEnum):
+    """What a puzzle is about, in the game's own words (docs/GLOSSARY.md, the sources).
+
+    The values are stable ids: they are stored with each puzzle (``"themes"`` in a JSON
+    line) and chosen by players, so a value is never renamed. A puzzle has every theme
+    its solution shows (:func:`themes_of`), in this order."""
+
+    JARE_WINS_STONE = "jare_wins_stone"
+    """The answer makes a jare and takes a stone."""
+    QUIET_MOVE = "quiet_move"
+    """The answer makes no jare: it prepares the win (the eye looks for captures first)."""
+    DOUBLE_THREAT = "double_threat"
+    """After the answer two different moves would each make a jare: the defence can stop
+    one, not both."""
+    IRMAAN = "irmaan"
+    """The answer makes an irmaan, a running jare: a stone that shunts between two points
+    and makes a jare on every move, with no opposing stone able to step in."""
+    XADHIG = "xadhig"
+    """Xadhig ("rope"), the blockade: a step of the solution leaves the defence with no
+    move."""
+    OODAN = "oodan"
+    """Closed: a freeing move of the solution makes a jare that captures nothing."""
+    SACRIFICE = "sacrifice"
+    """The defence takes a stone of the solver's on the way, and the solver wins anyway."""
+    LABA_QAAD = "laba_qaad"
+    """Laba-qaad, two jare at once: the answer, a placement, completes two lines."""
+    FIRST_JARE = "first_jare"
+    """The answer, a placement, makes the first jare: its player removes first."""
+    PLACEMENT_RACE = "placement_race"
+    """A placement puzzle: the stone to place that wins the game from the placement on."""
+    OPENING_REMOVAL = "opening_removal"
+    """The opening removal (qaadista bilowga): the one stone to take before the movement."""
+    THREE_IN_A_ROW = "three_in_a_row"
+    """Jar: the win is three in a row made by a move."""
+
+
 @dataclass(frozen=True)
 class Puzzle:
     """A puzzle as data: the game that reaches it and the line that solves it."""
@@ -72,6 +109,8 @@ class Puzzle:
     depth: int
     tempting: int
     rating: int
+    themes: tuple[PuzzleTheme, ...] = ()
+    """What the puzzle is about (``"themes"``: a list of :class:`PuzzleTheme` ids)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -82,6 +121,7 @@ class Puzzle:
             "depth": self.depth,
             "tempting": self.tempting,
             "rating": self.rating,
+            "themes": [t.value for t in self.themes],
         }
 
     @classmethod
@@ -94,6 +134,7 @@ class Puzzle:
             depth=int(data["depth"]),
             tempting=int(data["tempting"]),
             rating=int(data["rating"]),
+            themes=tuple(PuzzleTheme(t) for t in data.get("themes", ())),
         )
 
     def position(self) -> Position:
