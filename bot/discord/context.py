@@ -14,7 +14,7 @@ from bot.discord.errors import MENTION_AGAIN, NOT_TEXT
 from bot.service.replies import Place, Reply, Said, Thinking, User, UserError
 
 if TYPE_CHECKING:
-    from bot.discord.render import DiscordMessage
+    from bot.discord.message import DiscordMessage
     from bot.service.facade import ShaxService
     from shax_i18n import Translator
 

@@ -34,7 +34,8 @@ import discord
 
 from bot.discord.context import Placement, pings_someone_else
 from bot.discord.intime import DEFAULT_ACK_BUDGET, DEFAULT_CALLBACK_WINDOW, InTime, Undelivered
-from bot.discord.render import DiscordMessage, to_discord
+from bot.discord.message import DiscordMessage
+from bot.discord.render import to_discord
 from bot.discord.voices import reader_of, voice_of
 from bot.service.replies import Reply, drawn
 from bot.service.shown import BoardNotRecorded

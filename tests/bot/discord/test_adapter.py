@@ -37,7 +37,8 @@ from bot.discord.custom_ids import (
     to_id,
 )
 from bot.discord.items import DYNAMIC_ITEMS
-from bot.discord.render import DiscordMessage, build_view, to_discord, truncate, voice
+from bot.discord.message import DiscordMessage
+from bot.discord.render import build_view, to_discord, truncate, voice
 from bot.service.replies import (
     BOARD_FILENAME,
     RULES_FILENAME,
