@@ -48,8 +48,11 @@ ANSWER_SECONDS = 30.0  # a bound, not a speed target: generous for a loaded 2-co
 
 @pytest_asyncio.fixture
 async def process_scene(tmp_path: Path) -> AsyncIterator[Scene]:
-    """A fake server that accepts the bot token a real process presents."""
-    async with FakeDiscord(token=TOKEN) as fake:
+    """A fake server that accepts the bot token a real process presents. Heartbeats far
+    apart, as Discord's (41 s): a loaded test machine may hold a process back for a second
+    or two, which is no concern of these tests (tests/e2e/test_master_bot.py is the one
+    about heartbeats)."""
+    async with FakeDiscord(token=TOKEN, heartbeat_interval=5.0) as fake:
         yield make_scene(fake, tmp_path / "shax.db")
 
 
