@@ -602,13 +602,18 @@ async def test_a_slow_service_defers_then_pings_with_a_fresh_board(
 async def test_turn_timeouts_warn_then_forfeit(scene: Scene) -> None:
     fake = scene.fake
     async with (
-        open_service(scene, turn_timeout=timedelta(seconds=2)) as quick,
+        open_service(scene, turn_timeout=timedelta(seconds=8)) as quick,
         bot_running(scene, quick, tick_seconds=0.2) as quick_bot,
     ):
         board = await start_jar_game(scene, quick_bot)
+        # Each side makes its first move (before it, running out of time aborts the game).
+        for player, point in ((scene.amina, "a1"), (scene.bashir, "b2")):
+            picked = await fake.select(player, board, act_select(board)["custom_id"], [point])
+            board = await shown(quick_bot, picked)
+        warned = "or you forfeit the game"
         warning = await fake.wait_for(
-            lambda: next((m for m in fake.messages(scene.channel) if "⏳" in m.content), None),
-            timeout=5,
+            lambda: next((m for m in fake.messages(scene.channel) if warned in m.content), None),
+            timeout=15,
             what="the timeout warning",
         )
         assert scene.amina.mention in warning.content
@@ -617,7 +622,7 @@ async def test_turn_timeouts_warn_then_forfeit(scene: Scene) -> None:
                 (m for m in fake.messages(scene.channel) if "shax:rematch:" in str(m.components)),
                 None,
             ),
-            timeout=5,
+            timeout=15,
             what="the forfeit",
         )
         assert quick_bot.responder.busy is False

@@ -3,9 +3,10 @@
 SQLite file in WAL mode — against a fake Discord with servers on both shards.
 
 Every interaction reaches the process of its server's shard; every challenge expiry,
-turn-timeout warning and forfeit happens exactly once — none doubled by the other process,
-none missed — with the clock running for real on short settings (a 4 s challenge expiry,
-a 6 s turn: the warning at 3 s, the forfeit at 6 s, a tick every 0.2 s).
+turn-timeout warning and end of a game happens exactly once — none doubled by the other
+process, none missed — with the clock running for real on short settings (a 4 s challenge
+expiry, a 6 s turn: the warning at 3 s, the end at 6 s, a tick every 0.2 s). The games'
+first player never moves, so each game is aborted.
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ CHALLENGE_EXPIRY_SECONDS = 4
 TURN_TIMEOUT_SECONDS = 6
 TICK_SECONDS = 0.2
 START_SECONDS = 30.0
-WARNING = "or you forfeit the game"
-FORFEIT = "ran out of time"
+WARNING = "or the game is aborted"
+FORFEIT = "Game aborted"
 EXPIRED = "expired"
 
 
