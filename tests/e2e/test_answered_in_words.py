@@ -39,6 +39,7 @@ async def test_a_value_far_beyond_its_range_names_the_range(
     assert db_rows(scene.db_path) == before
 
 
+@pytest.mark.slow  # discord.py retries the 500 for 25 seconds
 async def test_a_thread_discord_would_not_open_is_refused_in_words(live: Live) -> None:
     scene, fake = live.scene, live.fake
     fake.world.members[scene.cawo.id].permissions |= MANAGE_GUILD

@@ -11,6 +11,8 @@ import asyncio
 from collections.abc import Awaitable
 from typing import Any
 
+import pytest
+
 from bot.discord.custom_ids import resign_id
 from bot.workers.ai import AIPool
 from tests.bot.discord.helpers import Scene, act_select, bot_running, option_values
@@ -36,6 +38,7 @@ async def while_thinking(*interactions: Awaitable[Any]) -> list[Any]:
     return list(await asyncio.gather(*interactions))
 
 
+@pytest.mark.process  # the real AI pool: the master thinks in a worker process
 async def test_the_master_bot_thinks_without_missing_a_deadline_or_a_heartbeat(
     scene: Scene,
 ) -> None:

@@ -63,6 +63,7 @@ def test_a_plain_message_is_said_by_its_catalogue_id() -> None:
     assert str(said) == 'Said(message, "That game doesn\'t exist any more.")'
 
 
+@pytest.mark.slow  # mypy reads the bot's whole import graph, from an empty cache
 def test_mypy_refuses_a_typed_sentence_given_a_board_name(tmp_path: Path) -> None:
     """A sentence said through a :class:`~bot.service.replies.Saying` has its values
     checked by mypy: a board's name where the board is wanted was a crash in front of a

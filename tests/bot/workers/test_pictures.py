@@ -25,6 +25,7 @@ def worker_niceness() -> int:
     return os.nice(0)
 
 
+@pytest.mark.process  # the pool's worker processes
 async def test_a_replay_is_drawn_in_another_process() -> None:
     pool = PicturePool()
     try:
@@ -40,6 +41,7 @@ async def test_a_replay_is_drawn_in_another_process() -> None:
         assert image.format == "GIF" and image.n_frames == len(RECORD) + 1
 
 
+@pytest.mark.process  # the pool's worker processes
 async def test_a_call_that_cannot_reach_the_worker_is_drawn_in_a_thread() -> None:
     pool = PicturePool()
     try:
@@ -52,6 +54,7 @@ async def test_a_call_that_cannot_reach_the_worker_is_drawn_in_a_thread() -> Non
     assert pid == os.getpid()
 
 
+@pytest.mark.process  # the pool's worker processes
 async def test_a_dead_worker_is_replaced() -> None:
     pool = PicturePool()
     try:
@@ -73,6 +76,7 @@ async def test_an_error_of_the_picture_itself_is_raised() -> None:
             await pool.run(renderer.render_replay, "jar", ["a1", "a1"])
 
 
+@pytest.mark.process  # the pool's worker processes
 async def test_started_workers_are_up_before_the_first_picture() -> None:
     pool = PicturePool(2)
     try:

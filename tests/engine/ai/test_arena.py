@@ -192,6 +192,7 @@ def test_balanced_openings_are_balanced() -> None:
         assert abs(core.search(position, params).score) <= BALANCE
 
 
+@pytest.mark.process
 def test_match_against_the_baseline_at_head_runs_in_its_own_process(tmp_path: Path) -> None:
     """The plumbing: HEAD extracted, built and played as another process, colours swapped,
     with the tables folder it is given."""

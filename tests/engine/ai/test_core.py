@@ -50,6 +50,7 @@ def random_walk_positions(variant: str, walks: int, seed: int) -> list[Position]
     return out
 
 
+@pytest.mark.slow  # 2,500 random games, every action played by both
 @pytest.mark.parametrize("variant", VARIANT_IDS)
 def test_core_agrees_with_engine_on_random_walks(variant: str) -> None:
     steps: Counter[Step] = Counter()
