@@ -358,15 +358,22 @@ static void side_info(const Board *B, const uint32_t bb[2], SideInfo s[2]) {
     memset(s, 0, 2 * sizeof *s);
     uint32_t occ = bb[0] | bb[1], empty = B->all & ~occ, near = 0;
     uint32_t full[2] = {0, 0};
+    uint32_t full_lines[2] = {0, 0}; /* indices in B->lines of the full lines */
     int nfull[2] = {0, 0};
     for (int i = 0; i < B->nlines; i++) {
         uint32_t l = B->lines[i];
-        if ((bb[0] & l) == l) full[0] |= l;
-        else if ((bb[1] & l) == l) full[1] |= l;
+        if ((bb[0] & l) == l) {
+            full[0] |= l;
+            full_lines[0] |= 1u << i;
+        } else if ((bb[1] & l) == l) {
+            full[1] |= l;
+            full_lines[1] |= 1u << i;
+        }
     }
     for (uint32_t es = empty; es; es &= es - 1) {
         int e = ctz(es);
         uint32_t ae = B->adj[e], eb = 1u << e;
+        uint32_t off[2] = {0, 0}; /* points off a line through e that c would close at e */
         near |= ae;
         s[0].mob += popc(ae & bb[0]);
         s[1].mob += popc(ae & bb[1]);
@@ -374,6 +381,7 @@ static void side_info(const Board *B, const uint32_t bb[2], SideInfo s[2]) {
             uint32_t l = B->through[e][k], rest = l & ~eb;
             for (int c = 0; c < 2; c++) {
                 if ((rest & bb[c]) == rest) {
+                    off[c] |= ~l;
                     if (ae & bb[c] & ~l) {
                         s[c].threats++;
                         s[c].threat_points |= eb;
@@ -383,22 +391,15 @@ static void side_info(const Board *B, const uint32_t bb[2], SideInfo s[2]) {
                 }
             }
         }
-        /* A stone of a full jare steps to e and closes another line: a running jare. */
-        for (int c = 0; c < 2; c++) {
-            for (uint32_t ns = ae & full[c]; ns; ns &= ns - 1) {
-                int p = ctz(ns);
-                if (forms(B, (bb[c] & ~(1u << p)) | eb, e)) s[c].irmaan++;
-            }
-        }
-    }
-    if (full[0] | full[1]) {
-        for (int i = 0; i < B->nlines; i++) {
-            uint32_t l = B->lines[i];
-            if ((full[0] & l) == l && (near & l)) nfull[0]++;
-            else if ((full[1] & l) == l && (near & l)) nfull[1]++;
-        }
+        /* A stone of a full jare steps to e and closes another line: a running jare. The
+         * stone p closes a line through e when the line's two other points are c's and p
+         * is not one of them, i.e. p is off a line that c would close at e. */
+        s[0].irmaan += popc(ae & full[0] & off[0]);
+        s[1].irmaan += popc(ae & full[1] & off[1]);
     }
     for (int c = 0; c < 2; c++) {
+        for (uint32_t fl = full_lines[c]; fl; fl &= fl - 1)
+            nfull[c] += (near & B->lines[ctz(fl)]) != 0;
         s[c].jares_open = nfull[c];
         s[c].stuck = popc(bb[c] & ~near);
     }
