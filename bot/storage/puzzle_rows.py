@@ -43,6 +43,8 @@ class PuzzleRow:
     glicko: Glicko
     tries: int
     solves: int
+    themes: tuple[str, ...] = ()
+    """What the puzzle is about (:class:`engine.tables.puzzles.PuzzleTheme` ids)."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,8 @@ class NewPuzzle:
     depth: int
     tempting: int
     glicko: Glicko
+    themes: str = ""
+    """Its theme ids, space-separated."""
 
     def values(self) -> dict[str, Any]:
         g = self.glicko
@@ -69,6 +73,7 @@ class NewPuzzle:
             "rating": g.rating,
             "deviation": g.deviation,
             "volatility": g.volatility,
+            "themes": self.themes,
         }
 
 
@@ -103,6 +108,8 @@ class AttemptRow:
     version: int
     started_at: datetime
     ended_at: datetime | None
+    guild_id: int | None = None
+    """The server the try was asked on (``None`` in DMs)."""
 
     @property
     def open(self) -> bool:
@@ -161,6 +168,7 @@ def puzzle_row(d: Mapping[Any, Any]) -> PuzzleRow:
         glicko=glicko_of(d),
         tries=int(d["tries"]),
         solves=int(d["solves"]),
+        themes=tuple(str(d["themes"]).split()),
     )
 
 
@@ -192,6 +200,7 @@ def attempt_row(d: Mapping[Any, Any]) -> AttemptRow:
         version=int(d["version"]),
         started_at=started,
         ended_at=moment(d["ended_at"]),
+        guild_id=None if d["guild_id"] is None else int(d["guild_id"]),
     )
 
 

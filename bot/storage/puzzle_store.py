@@ -15,7 +15,17 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, RowMapping, Table, exists, func, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    RowMapping,
+    Table,
+    exists,
+    func,
+    literal,
+    select,
+    update,
+)
 
 from bot.storage.puzzle_rows import (
     AttemptRow,
@@ -41,6 +51,11 @@ A = puzzle_attempts.c
 OPEN_TRY = A.status == AttemptStatus.OPEN
 
 
+def _has_theme(theme: str) -> ColumnElement[bool]:
+    """Whether a puzzle's space-separated themes hold ``theme``."""
+    return (literal(" ") + puzzles.c.themes + " ").contains(f" {theme} ", autoescape=True)
+
+
 def _glicko_values(g: Glicko) -> dict[str, float]:
     return {"rating": g.rating, "deviation": g.deviation, "volatility": g.volatility}
 
@@ -55,36 +70,45 @@ class PuzzleStore(Statements):
     # -- puzzles ---------------------------------------------------------------------
 
     async def seed_puzzles(self, new: Sequence[NewPuzzle]) -> int:
-        """Add the puzzles not yet stored (a puzzle is its board and record; one already
-        there keeps its rating); how many were added."""
+        """Add the puzzles not yet stored (a puzzle is its board and record); one already
+        there keeps its rating and takes the themes it comes with, when they changed. How
+        many were added or changed."""
         if not new:
             return 0
-        adding = (
-            self._d.insert(puzzles)
-            .values([p.values() for p in new])
-            .on_conflict_do_nothing()
-            .returning(puzzles.c.id)
-        )
-        return len(await self._rows(adding))
+        adding = self._d.insert(puzzles).values([p.values() for p in new])
+        themes = adding.excluded.themes
+        seeding = adding.on_conflict_do_update(
+            index_elements=["variant", "record"],
+            set_={"themes": themes},
+            where=puzzles.c.themes != themes,
+        ).returning(puzzles.c.id)
+        return len(await self._rows(seeding))
 
     async def get_puzzle(self, puzzle_id: int) -> PuzzleRow | None:
         row = await self._row(select(puzzles).where(puzzles.c.id == puzzle_id))
         return None if row is None else puzzle_row(row)
 
     async def puzzles_near(
-        self, variant: str, rating: float, user_id: int, limit: int
+        self, variant: str, rating: float, user_id: int, limit: int, theme: str | None = None
     ) -> list[PuzzleRow]:
-        """Up to ``limit`` puzzles of ``variant`` that ``user_id`` never tried, those
-        rated nearest ``rating`` first."""
+        """Up to ``limit`` puzzles of ``variant`` (of ``theme``, if given) that ``user_id``
+        never tried, those rated nearest ``rating`` first."""
+        p = puzzles.c
+        tried = exists().where(A.user_id == user_id, A.puzzle_id == p.id)
+        chosen = select(puzzles).where(p.variant == variant, ~tried)
+        if theme is not None:
+            chosen = chosen.where(_has_theme(theme))
+        rows = await self._rows(chosen.order_by(func.abs(p.rating - rating), p.id).limit(limit))
+        return [puzzle_row(r) for r in rows]
+
+    async def themes_left(self, variant: str, user_id: int) -> set[str]:
+        """The themes of the puzzles of ``variant`` that ``user_id`` never tried."""
         p = puzzles.c
         tried = exists().where(A.user_id == user_id, A.puzzle_id == p.id)
         rows = await self._rows(
-            select(puzzles)
-            .where(p.variant == variant, ~tried)
-            .order_by(func.abs(p.rating - rating), p.id)
-            .limit(limit)
+            select(p.themes).distinct().where(p.variant == variant, p.themes != "", ~tried)
         )
-        return [puzzle_row(r) for r in rows]
+        return {theme for r in rows for theme in str(r["themes"]).split()}
 
     async def puzzle_ids(self, variant: str) -> list[int]:
         """Every puzzle of ``variant``, by id."""
@@ -94,6 +118,19 @@ class PuzzleStore(Statements):
         return [int(r["id"]) for r in rows]
 
     # -- players and their tries ------------------------------------------------------
+
+    async def puzzle_leaderboard(self, guild_id: int, limit: int) -> list[Solver]:
+        """The puzzle standings of the players who tried a puzzle on the server, rated
+        ones only, the highest puzzle rating first."""
+        s = puzzle_solvers.c
+        here = exists().where(A.user_id == s.user_id, A.guild_id == guild_id)
+        rows = await self._rows(
+            select(puzzle_solvers)
+            .where(s.rated_at.is_not(None), here)
+            .order_by(s.rating.desc(), s.solved.desc(), s.user_id)
+            .limit(limit)
+        )
+        return [solver_of(r) for r in rows]
 
     async def solver(self, user_id: int) -> Solver | None:
         """A player's puzzle standing (``None`` before their first puzzle)."""
@@ -128,10 +165,11 @@ class PuzzleStore(Statements):
         *,
         start: Glicko,
         daily_id: int | None = None,
+        guild_id: int | None = None,
     ) -> AttemptRow | None:
-        """Open a try of a puzzle (rated if it is the player's first of that puzzle), and
-        the player's standing at ``start`` if they have none; ``None`` (nothing changed)
-        when the player already has a puzzle open."""
+        """Open a try of a puzzle, asked on server ``guild_id`` (rated if it is the
+        player's first of that puzzle), and the player's standing at ``start`` if they
+        have none; ``None`` (nothing changed) when the player already has a puzzle open."""
         solver = self._d.insert(puzzle_solvers).values(
             user_id=user_id, name=name, **_glicko_values(start)
         )
@@ -147,6 +185,7 @@ class PuzzleStore(Statements):
                 user_id=user_id,
                 puzzle_id=puzzle_id,
                 daily_id=daily_id,
+                guild_id=guild_id,
                 rated=first,
                 started_at=now,
             )

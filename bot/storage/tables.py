@@ -283,11 +283,13 @@ puzzles = Table(
     *_glicko(),
     Column("tries", Integer, nullable=False, server_default="0"),
     Column("solves", Integer, nullable=False, server_default="0"),
+    Column("themes", Text, nullable=False, server_default="", info=since(8)),
     Index("puzzles_one_per_position", "variant", "record", unique=True, info=since(6)),
     Index("puzzles_by_rating", "variant", "rating", info=since(6)),
     info=since(6),
 )
-"""The puzzles (:mod:`engine.tables.puzzles`), each with its own puzzle rating."""
+"""The puzzles (:mod:`engine.tables.puzzles`), each with its own puzzle rating and its
+themes (:class:`engine.tables.puzzles.PuzzleTheme` ids, space-separated)."""
 
 puzzle_solvers = Table(
     "puzzle_solvers",
@@ -336,6 +338,7 @@ puzzle_attempts = Table(
     Column("version", Integer, nullable=False, server_default="0"),
     Column("started_at", Moment, nullable=False),
     Column("ended_at", Moment),
+    Column("guild_id", Id, info=since(8)),
     Index(
         "puzzle_attempts_one_open",
         "user_id",
@@ -346,10 +349,12 @@ puzzle_attempts = Table(
     ),
     Index("puzzle_attempts_by_player", "user_id", "puzzle_id", info=since(6)),
     Index("puzzle_attempts_of_daily", "daily_id", "status", info=since(6)),
+    Index("puzzle_attempts_by_server", "guild_id", "user_id", info=since(8)),
     info=since(6),
 )
 """Each try of a puzzle by a player: the actions played so far (the defence's among
-them), and how it ended."""
+them), how it ended, and the server it was asked on (``None`` in DMs and before
+migration 8): a server's puzzle leaderboard lists the players who tried one there."""
 
 clock_runs = Table(
     "clock_runs",
