@@ -15,11 +15,9 @@ from engine.position import (
     REPETITIONS,
     Action,
     Kind,
-    Outcome,
     Phase,
     Position,
     Step,
-    Termination,
     parse_action,
 )
 from engine.record import format_record, iter_positions, normalize_record, replay, split_record
@@ -35,6 +33,7 @@ from engine.variants import (
     get_variant,
     iter_bits,
 )
+from engine.verdicts import Malformed, Outcome, Refusal, Termination
 
 __all__ = [
     "JAR",
@@ -49,11 +48,13 @@ __all__ = [
     "GameOverError",
     "IllegalActionError",
     "Kind",
+    "Malformed",
     "NotationError",
     "Outcome",
     "Phase",
     "Position",
     "RecordError",
+    "Refusal",
     "ShaxError",
     "Step",
     "Termination",

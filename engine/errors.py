@@ -1,8 +1,13 @@
-"""The engine's exceptions: each says what is wrong and what is legal instead."""
+"""The engine's exceptions: each carries what is wrong as a value (:mod:`engine.verdicts`)
+and what is legal instead; its message is that value in English, for scripts and
+tracebacks (:mod:`engine.english`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+
+from engine.english import malformed_text, refusal_text, summarize
+from engine.verdicts import Malformed, Refusal
 
 
 class ShaxError(ValueError):
@@ -10,48 +15,48 @@ class ShaxError(ValueError):
 
 
 class NotationError(ShaxError):
-    """Text that is not an action on this board (malformed, or an unknown point)."""
+    """Text that is not an action on this board (malformed, or an unknown point);
+    ``malformed`` says why, ``params`` its values."""
 
-    def __init__(self, text: str, reason: str) -> None:
-        super().__init__(f"{text!r}: {reason}")
+    def __init__(
+        self, text: str, malformed: Malformed, *, params: Mapping[str, object] | None = None
+    ) -> None:
         self.text = text
-        self.reason = reason
+        self.malformed = malformed
+        self.params: dict[str, object] = dict(params or {})
+        super().__init__(f"{text!r}: {self.reason}")
 
-
-def summarize(actions: Sequence[str], limit: int = 12) -> str:
-    """A short list of actions for a message: the first few and how many in all."""
-    if not actions:
-        return "none"
-    shown = ", ".join(actions[:limit])
-    return shown if len(actions) <= limit else f"{shown}, … ({len(actions)} in all)"
+    @property
+    def reason(self) -> str:
+        """Why, in English (for scripts and tracebacks)."""
+        return malformed_text(self.malformed, self.params)
 
 
 class IllegalActionError(ShaxError):
-    """A well-formed action that the rules do not allow now.
-
-    ``reason`` is the explanation in English; ``template`` and ``params`` are the same
-    explanation as a message with named placeholders and their values (the words a
-    translation of the reason needs): ``reason == template.format(**params)``.
-    """
+    """A well-formed action that the rules do not allow now: ``refusal`` names the rule,
+    ``params`` the points and colours it is about, ``legal`` the actions legal instead."""
 
     def __init__(
         self,
         action: str,
-        template: str,
+        refusal: Refusal,
         legal: Sequence[str],
         *,
-        params: Mapping[str, str] | None = None,
+        params: Mapping[str, object] | None = None,
     ) -> None:
-        self.template = template
-        self.params: dict[str, str] = dict(params or {})
-        reason = template.format(**self.params)
-        message = f"{action}: {reason}"
+        self.action = action
+        self.refusal = refusal
+        self.params: dict[str, object] = dict(params or {})
+        self.legal = list(legal)
+        message = f"{action}: {self.reason}"
         if legal:
             message += f". Legal now: {summarize(legal)}"
         super().__init__(message)
-        self.action = action
-        self.reason = reason
-        self.legal = list(legal)
+
+    @property
+    def reason(self) -> str:
+        """Why, in English (for scripts and tracebacks)."""
+        return refusal_text(self.refusal, self.params)
 
 
 class GameOverError(IllegalActionError):

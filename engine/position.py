@@ -7,12 +7,12 @@ position. Sets of points are ints (bit ``i`` is point ``i`` of the variant).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from enum import Enum, IntEnum
 from typing import NamedTuple
 
 from engine.errors import GameOverError, IllegalActionError, NotationError
 from engine.variants import Color, Variant, get_variant, iter_bits
+from engine.verdicts import Malformed, Outcome, Refusal, Termination
 
 WHITE, BLACK = 0, 1
 MOVE_LIMIT = 100
@@ -38,65 +38,6 @@ class Step(Enum):
     MOVE = "move"
     FREE = "free"
     """Move so that the blocked opponent can move (jid i sii aan jar aheyn)."""
-
-
-class Termination(Enum):
-    TWO_PIECES = "two pieces left"
-    THREE_IN_A_ROW = "three in a row"
-    RESIGNATION = "resignation"
-    MUTUAL_BLOCKADE = "mutual blockade"
-    THREEFOLD_REPETITION = "threefold repetition"
-    MOVE_LIMIT = "100 moves without a capture"
-    AGREEMENT = "agreement"
-    TIMEOUT = "timeout"
-    ABORTED = "aborted"
-    """A side ran out of time before its first move: nobody wins, and the game counts for
-    nobody (as on lichess)."""
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a game ended: the winner (``None`` for a draw) and why."""
-
-    winner: Color | None
-    termination: Termination
-
-    @property
-    def result(self) -> str:
-        """``'white'``, ``'black'`` or ``'draw'``."""
-        return self.winner.label if self.winner else "draw"
-
-    @property
-    def headline(self) -> str:
-        """``'White wins'``, ``'Black wins'``, ``'Draw'`` or ``'Aborted'``."""
-        if self.termination is Termination.ABORTED:
-            return "Aborted"
-        return f"{self.winner.label.capitalize()} wins" if self.winner else "Draw"
-
-    def reason(self, white: str = "white", black: str = "black") -> str:
-        """Why the game ended, naming the players: ``'black has only two stones left'``."""
-        loser = black if self.winner is Color.WHITE else white
-        return {
-            Termination.TWO_PIECES: f"{loser} has only two stones left",
-            Termination.THREE_IN_A_ROW: "three in a row",
-            Termination.RESIGNATION: f"{loser} resigned",
-            Termination.TIMEOUT: f"{loser} ran out of time",
-            Termination.MUTUAL_BLOCKADE: "neither player can move",
-            Termination.THREEFOLD_REPETITION: "the same position occurred three times",
-            Termination.MOVE_LIMIT: "100 moves without a capture",
-            Termination.AGREEMENT: "both players agreed",
-            Termination.ABORTED: "a first move did not come in time",
-        }[self.termination]
-
-    def describe(self, white: str | None = None, black: str | None = None) -> str:
-        """The ending in words: ``'White wins: black has only two stones left'``, or with
-        names, ``'Amina wins: Bashir resigned'``."""
-        if white is None or black is None or self.termination is Termination.ABORTED:
-            return f"{self.headline}: {self.reason()}"
-        if self.winner is None:
-            return f"Draw: {self.reason(white, black)}"
-        winner = white if self.winner is Color.WHITE else black
-        return f"{winner} wins: {self.reason(white, black)}"
 
 
 class Kind(IntEnum):
@@ -126,24 +67,16 @@ def parse_action(variant: Variant, text: str) -> Action:
     raw = text
     text = text.strip().lower()
     if not text:
-        raise NotationError(
-            raw, "empty action; write a point (d7), a move (a7-d7) or a removal (xg1)"
-        )
+        raise NotationError(raw, Malformed.EMPTY)
 
     if len(text) > MAX_NOTATION:
-        raise NotationError(
-            raw[:MAX_NOTATION] + "…",
-            "far too long for an action; write a point (d7), a move (a7-d7) or a removal (xg1)",
-        )
+        raise NotationError(raw[:MAX_NOTATION] + "…", Malformed.TOO_LONG)
 
     def point(name: str) -> int:
         i = variant.index.get(name)
         if i is None:
-            raise NotationError(
-                raw,
-                f"{name!r} is not a point on the {variant.id} board; points are "
-                + " ".join(variant.points),
-            )
+            params = {"point": name, "variant": variant.id, "points": variant.points}
+            raise NotationError(raw, Malformed.UNKNOWN_POINT, params=params)
         return i
 
     if text.startswith("x"):
@@ -151,12 +84,10 @@ def parse_action(variant: Variant, text: str) -> Action:
     if "-" in text:
         parts = text.split("-")
         if len(parts) != 2 or not parts[0] or not parts[1]:
-            raise NotationError(raw, "a move is written from-to, like a7-d7")
+            raise NotationError(raw, Malformed.MOVE_FORM)
         return Action(Kind.MOVE, point(parts[1]), point(parts[0]))
     if len(text) > 4 or not text[0].isalpha() or not text[1:].isdigit():
-        raise NotationError(
-            raw, "not an action; write a point (d7), a move (a7-d7) or a removal (xg1)"
-        )
+        raise NotationError(raw, Malformed.NOT_AN_ACTION)
     return Action(Kind.PLACE, point(text))
 
 
@@ -542,89 +473,66 @@ class Position:
         names = v.points
         text = action.notation(v)
         legal_text = sorted(a.notation(v) for a in legal)
-        me = Color(self.turn).label
-        them = Color(1 - self.turn).label
         if self.outcome:
-            raise GameOverError(
-                text,
-                "the game is over ({outcome})",
-                [],
-                params={"outcome": self.outcome.describe()},
-            )
+            raise GameOverError(text, Refusal.GAME_OVER, [], params={"outcome": self.outcome})
+        me = Color(self.turn)
+        them = me.other
         step = self.step
         own = self.black if self.turn else self.white
         opp = self.white if self.turn else self.black
-        params = {"player": me, "opponent": them}
+        params: dict[str, object] = {"player": me, "opponent": them}
         if step is Step.PLACE:
             if action.kind is not Kind.PLACE:
-                template = (
-                    "stones are still being placed: {player} places a stone on an empty point"
-                )
+                refusal = Refusal.STILL_PLACING
+                params = {"player": me}
             else:
-                template = "{point} is already taken; place on an empty point"
+                refusal = Refusal.POINT_TAKEN
                 params = {"point": names[action.dst]}
         elif step is Step.REMOVE:
             if action.kind is not Kind.REMOVE:
-                template = (
-                    "the opening removal: {player} must first remove one of {opponent}'s "
-                    "stones (x + its point)"
+                refusal = (
+                    Refusal.OPENING_REMOVAL_DUE
                     if self.phase is Phase.REMOVAL
-                    else "{player} formed a jare: {player} must first remove one of "
-                    "{opponent}'s stones (x + its point)"
+                    else Refusal.JARE_REMOVAL_DUE
                 )
             elif own >> action.dst & 1:
-                template = "{point} is {player}'s own stone; remove one of {opponent}'s"
+                refusal = Refusal.OWN_STONE
                 params["point"] = names[action.dst]
             else:
-                template = "{point} is empty; remove one of {opponent}'s stones"
+                refusal = Refusal.NOTHING_TO_REMOVE
                 params = {"point": names[action.dst], "opponent": them}
         else:
-            template, params = self._explain_move(action, own, opp, me, them)
-        raise IllegalActionError(text, template, legal_text, params=params)
+            refusal, params = self._explain_move(action, own, opp, me)
+        raise IllegalActionError(text, refusal, legal_text, params=params)
 
     def _explain_move(
-        self, action: Action, own: int, opp: int, me: str, them: str
-    ) -> tuple[str, dict[str, str]]:
-        """Why a move is refused: a message with named placeholders, and their values."""
+        self, action: Action, own: int, opp: int, me: Color
+    ) -> tuple[Refusal, dict[str, object]]:
+        """Why a move is refused: the rule, and the points and colours it is about."""
         v = self.variant
         names = v.points
+        them = me.other
         if action.kind is Kind.PLACE:
-            return (
-                "all stones are placed: {player} moves a stone to an adjacent empty point "
-                "(from-to)",
-                {"player": me},
-            )
+            return Refusal.ALL_PLACED, {"player": me}
         if action.kind is Kind.REMOVE:
-            return (
-                "no removal is due: {player} moves a stone to an adjacent empty point (from-to)",
-                {"player": me},
-            )
+            return Refusal.NO_REMOVAL_DUE, {"player": me}
         src, dst = action.src, action.dst
         if not own >> src & 1:
             if opp >> src & 1:
-                return (
-                    "{point} is {opponent}'s stone; {player} moves one of {player}'s own stones",
-                    {"point": names[src], "opponent": them, "player": me},
-                )
-            return (
-                "{point} is empty; {player} moves one of {player}'s own stones",
-                {"point": names[src], "player": me},
-            )
+                return Refusal.OPPONENTS_STONE, {
+                    "point": names[src],
+                    "opponent": them,
+                    "player": me,
+                }
+            return Refusal.NOTHING_TO_MOVE, {"point": names[src], "player": me}
         if not v.adjacent[src] >> dst & 1:
-            near = " ".join(v.names(v.adjacent[src]))
-            return (
-                "{src} and {dst} are not adjacent (next to {src}: {near})",
-                {"src": names[src], "dst": names[dst], "near": near},
-            )
+            near = tuple(v.names(v.adjacent[src]))
+            return Refusal.NOT_ADJACENT, {"src": names[src], "dst": names[dst], "near": near}
         if not self.empty >> dst & 1:
-            return "{point} is occupied", {"point": names[dst]}
+            return Refusal.OCCUPIED, {"point": names[dst]}
         if self.step is Step.FREE:
-            return (
-                "{opponent} is blocked (jid i sii aan jar aheyn): {player} must make a move "
-                "that frees {opponent}",
-                {"opponent": them, "player": me},
-            )
-        return "that move is not allowed now", {}  # unreachable with the rules above
+            return Refusal.MUST_FREE, {"opponent": them, "player": me}
+        return Refusal.NOT_ALLOWED, {}  # unreachable with the rules above
 
 
 def _mask(v: Variant, points: str | Iterable[str]) -> int:

@@ -73,7 +73,7 @@ class Turns:
                     Said(
                         "illegal_sentence",
                         exc.action,
-                        Said("illegal_reason", exc.template, exc.params),
+                        Said("illegal_reason", exc.refusal, exc.params),
                         exc.legal,
                     ),
                     exc.action,

@@ -25,7 +25,7 @@ from __future__ import annotations
 from bot.words import boards, puzzles, settings, threads
 from bot.words.actions import (
     ANNOUNCED,
-    ENGINE_REASONS,
+    REFUSALS,
     SHOWN_INPUT,
     action_events,
     action_line,
@@ -151,9 +151,9 @@ __all__ = [
     "ANNOUNCED",
     "BALANCED",
     "EN",
-    "ENGINE_REASONS",
     "LEGAL_LIMIT",
     "REASONS",
+    "REFUSALS",
     "REVIEWING",
     "SHOWN_INPUT",
     "STONE",

@@ -6,13 +6,15 @@ from collections.abc import Mapping
 
 from bot.words.boards import examples, point_names
 from bot.words.registry import sentence
-from bot.words.terms import EN, color_name, legal_list
+from bot.words.terms import EN, color_name, legal_list, outcome_headline, outcome_reason
 from engine import (
     Action,
     Color,
     Kind,
+    Outcome,
     Phase,
     Position,
+    Refusal,
     Step,
     Variant,
 )
@@ -152,45 +154,58 @@ def illegal_sentence(action: str, reason: str, legal: list[str], t: Translator =
 
 
 @sentence
-def illegal_reason(template: str, params: Mapping[str, str], t: Translator = EN) -> str:
-    """The engine's reason for refusing an action, in the reply's language: its message
-    (one of the engine's, in the catalogue) with the colours in it put into words."""
-    words = {
-        key: color_name(Color.WHITE if value == "white" else Color.BLACK, t)
-        if value in ("white", "black")
-        else value
-        for key, value in params.items()
-    }
-    return t.gettext(template, **words)
+def illegal_reason(refusal: Refusal, params: Mapping[str, object], t: Translator = EN) -> str:
+    """The rule that refuses an action (the engine's :class:`~engine.Refusal`), in the
+    reply's language, with the colours, points and the game's end it is about."""
+    words = {key: _value_words(value, t) for key, value in params.items()}
+    return t.gettext(REFUSALS[refusal], **words)
 
 
-# The engine's reasons (engine/position.py), for the catalogue: the engine speaks
-# English; these are its messages, translated where they are shown.
-ENGINE_REASONS = (
-    N_("the game is over ({outcome})"),
-    N_("stones are still being placed: {player} places a stone on an empty point"),
-    N_("{point} is already taken; place on an empty point"),
-    N_(
+def _value_words(value: object, t: Translator) -> str:
+    if isinstance(value, Color):
+        return color_name(value, t)
+    if isinstance(value, Outcome):
+        headline, reason = outcome_headline(value, t), outcome_reason(value, t=t)
+        return t.gettext("{headline}: {reason}", headline=headline, reason=reason)
+    if isinstance(value, tuple | list):
+        return " ".join(str(v) for v in value)
+    return str(value)
+
+
+REFUSALS: dict[Refusal, str] = {
+    Refusal.GAME_OVER: N_("the game is over ({outcome})"),
+    Refusal.STILL_PLACING: N_(
+        "stones are still being placed: {player} places a stone on an empty point"
+    ),
+    Refusal.POINT_TAKEN: N_("{point} is already taken; place on an empty point"),
+    Refusal.OPENING_REMOVAL_DUE: N_(
         "the opening removal: {player} must first remove one of {opponent}'s stones (x + its point)"
     ),
-    N_(
+    Refusal.JARE_REMOVAL_DUE: N_(
         "{player} formed a jare: {player} must first remove one of {opponent}'s stones "
         "(x + its point)"
     ),
-    N_("{point} is {player}'s own stone; remove one of {opponent}'s"),
-    N_("{point} is empty; remove one of {opponent}'s stones"),
-    N_("all stones are placed: {player} moves a stone to an adjacent empty point (from-to)"),
-    N_("no removal is due: {player} moves a stone to an adjacent empty point (from-to)"),
-    N_("{point} is {opponent}'s stone; {player} moves one of {player}'s own stones"),
-    N_("{point} is empty; {player} moves one of {player}'s own stones"),
-    N_("{src} and {dst} are not adjacent (next to {src}: {near})"),
-    N_("{point} is occupied"),
-    N_(
+    Refusal.OWN_STONE: N_("{point} is {player}'s own stone; remove one of {opponent}'s"),
+    Refusal.NOTHING_TO_REMOVE: N_("{point} is empty; remove one of {opponent}'s stones"),
+    Refusal.ALL_PLACED: N_(
+        "all stones are placed: {player} moves a stone to an adjacent empty point (from-to)"
+    ),
+    Refusal.NO_REMOVAL_DUE: N_(
+        "no removal is due: {player} moves a stone to an adjacent empty point (from-to)"
+    ),
+    Refusal.OPPONENTS_STONE: N_(
+        "{point} is {opponent}'s stone; {player} moves one of {player}'s own stones"
+    ),
+    Refusal.NOTHING_TO_MOVE: N_("{point} is empty; {player} moves one of {player}'s own stones"),
+    Refusal.NOT_ADJACENT: N_("{src} and {dst} are not adjacent (next to {src}: {near})"),
+    Refusal.OCCUPIED: N_("{point} is occupied"),
+    Refusal.MUST_FREE: N_(
         "{opponent} is blocked (jid i sii aan jar aheyn): {player} must make a move "
         "that frees {opponent}"
     ),
-    N_("that move is not allowed now"),
-)
+    Refusal.NOT_ALLOWED: N_("that move is not allowed now"),
+}
+"""The rules' refusals (the engine's :class:`~engine.Refusal`), as players read them."""
 
 
 SHOWN_INPUT = 16

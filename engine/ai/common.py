@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from engine.position import Action, Kind, Outcome, Phase, Position, Step, Termination
+from engine.position import Action, Kind, Phase, Position, Step
 from engine.variants import Color, Variant
+from engine.verdicts import Outcome, Termination
 
 MAXP = 24
 """Points of the largest board."""

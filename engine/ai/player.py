@@ -25,6 +25,7 @@ from engine.tables import (
 from engine.tables.fullboard import full_board_values
 from engine.tables.solved import solved_action
 from engine.variants import get_variant
+from engine.verdicts import Refusal
 
 LEVELS: tuple[str, ...] = tuple(LEVEL_TABLE)
 DEFAULT_MOVETIME: dict[str, float] = {name: lv.movetime for name, lv in LEVEL_TABLE.items()}
@@ -113,7 +114,7 @@ def choose_for_position(
     if start is None:
         start = time.perf_counter()
     if position.outcome is not None:
-        raise GameOverError("bestmove", f"the game is over ({position.outcome.describe()})", [])
+        raise GameOverError("bestmove", Refusal.GAME_OVER, [], params={"outcome": position.outcome})
     if depth is not None and depth < 1:
         raise ValueError("depth must be at least 1")
     budget = lv.movetime if movetime is None else float(movetime)

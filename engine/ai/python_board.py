@@ -40,9 +40,9 @@ from engine.position import (
     Phase,
     Position,
     Step,
-    Termination,
 )
 from engine.variants import Variant
+from engine.verdicts import Termination
 
 PLACEMENT, REMOVAL, MOVEMENT = (PHASE_CODE[p] for p in Phase)
 S_PLACE, S_REMOVE, S_MOVE, S_FREE = (STEP_CODE[s] for s in Step)

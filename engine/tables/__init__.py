@@ -26,11 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from engine.position import MOVE_LIMIT, Action, Outcome, Phase, Position, Step
+from engine.position import MOVE_LIMIT, Action, Phase, Position, Step
 from engine.tables import native
 from engine.tables.lock import build_lock
 from engine.tables.native import MAXK, TablesUnavailableError
 from engine.variants import Variant, get_variant
+from engine.verdicts import Outcome
 
 Result = Literal["win", "draw", "loss"]
 

@@ -7,11 +7,17 @@ import pytest
 from engine import (
     SHAX,
     Action,
+    Color,
+    GameOverError,
     IllegalActionError,
     Kind,
+    Malformed,
     NotationError,
+    Outcome,
     Position,
     RecordError,
+    Refusal,
+    Termination,
     UnknownVariantError,
     format_record,
     get_variant,
@@ -19,6 +25,7 @@ from engine import (
     parse_action,
     replay,
 )
+from engine.english import MALFORMED, REFUSALS, headline, outcome_text
 
 
 @pytest.mark.parametrize(
@@ -128,19 +135,45 @@ def test_records_are_formatted_and_normalized() -> None:
     assert format_record([a, "B2"], "jar") == f"{a.notation(p.variant)} b2"
 
 
-def test_an_outcome_says_who_won_and_why_with_or_without_names() -> None:
-    from engine import Color, Outcome, Termination
-
+def test_an_outcome_is_a_value_whose_english_is_for_scripts() -> None:
+    """The engine says who won and why as values; its English (``engine.english``) is
+    for its command line and its exceptions, the players' words are ``bot/words``'."""
     won = Outcome(Color.WHITE, Termination.TWO_PIECES)
-    assert won.result == "white" and won.headline == "White wins"
-    assert won.describe() == "White wins: black has only two stones left"
-    assert won.describe("Amina", "Bashir") == "Amina wins: Bashir has only two stones left"
+    assert won.result == "white" and headline(won) == "White wins"
+    assert outcome_text(won) == "White wins: black has only two stones left"
     drawn = Outcome(None, Termination.THREEFOLD_REPETITION)
-    assert drawn.result == "draw" and drawn.headline == "Draw"
-    assert drawn.describe() == "Draw: the same position occurred three times"
+    assert drawn.result == "draw" and headline(drawn) == "Draw"
+    assert outcome_text(drawn) == "Draw: the same position occurred three times"
     for termination in Termination:
         for winner in (Color.WHITE, Color.BLACK, None):
-            assert Outcome(winner, termination).reason()  # every ending has words
+            assert outcome_text(Outcome(winner, termination))  # every ending has words
+
+
+def test_a_refusal_is_a_value_with_the_points_and_colours_it_is_about() -> None:
+    p = Position.initial("jar").apply("b2")
+    with pytest.raises(IllegalActionError) as taken:
+        p.apply("b2")
+    assert (taken.value.refusal, taken.value.params) == (Refusal.POINT_TAKEN, {"point": "b2"})
+    with pytest.raises(IllegalActionError) as placing:
+        p.apply("a1-a2")
+    assert (placing.value.refusal, placing.value.params) == (
+        Refusal.STILL_PLACING,
+        {"player": Color.BLACK},
+    )
+    with pytest.raises(NotationError) as unknown:
+        parse_action(SHAX, "d4")
+    assert unknown.value.malformed is Malformed.UNKNOWN_POINT
+    assert unknown.value.params["point"] == "d4"
+    over = replay("jar", "c1 c2 a1 b1 c3 b3 c2-b2")  # black makes three in a row
+    assert over.outcome is not None
+    with pytest.raises(GameOverError) as ended:
+        over.apply("a1-a2")
+    assert ended.value.refusal is Refusal.GAME_OVER
+    assert ended.value.params == {"outcome": over.outcome}
+
+
+def test_every_refusal_and_malformed_text_has_its_english_for_scripts() -> None:
+    assert set(REFUSALS) == set(Refusal) and set(MALFORMED) == set(Malformed)
 
 
 def test_absurdly_long_text_is_refused_without_being_echoed_in_full() -> None:

@@ -26,6 +26,7 @@ from engine import (
     Termination,
     iter_positions,
 )
+from engine.english import outcome_text
 from renderer import (
     THEME_NAMES,
     BoardView,
@@ -300,7 +301,7 @@ def test_status_words() -> None:
         "shax", lambda p, a, prev: p.outcome is not None and p.outcome.winner is not None
     )
     assert won.outcome is not None
-    assert status_text(won) == won.outcome.describe()
+    assert status_text(won) == outcome_text(won.outcome)
     resign = Outcome(Color.WHITE, Termination.RESIGNATION)
     assert status_text(start, resign) == "White wins: black resigned"
 

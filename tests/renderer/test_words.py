@@ -10,7 +10,7 @@ import pytest
 import renderer
 from engine import Position, Termination, replay
 from engine.moments import Moment
-from engine.position import Outcome
+from engine.verdicts import Outcome
 from renderer import board as board_module
 from renderer.panel import moment_word
 from renderer.text import status_lines, status_text

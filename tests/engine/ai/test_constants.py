@@ -16,7 +16,8 @@ import pytest
 from engine import build_flags
 from engine import position as rules
 from engine.ai import common, core, python_board, python_search
-from engine.position import Kind, Phase, Step, Termination
+from engine.position import Kind, Phase, Step
+from engine.verdicts import Termination
 
 SOURCE = core.SOURCE.read_text()
 ROOT = Path(__file__).resolve().parents[3]

@@ -13,8 +13,9 @@ from collections import Counter
 import pytest
 
 from engine.ai import core
-from engine.position import Phase, Position, Step, Termination, _begin_turn
+from engine.position import Phase, Position, Step, _begin_turn
 from engine.variants import VARIANT_IDS, Color, get_variant
+from engine.verdicts import Termination
 from tests.engine.ai.positions import movement
 
 WALKS = {"shax": 500, "shax-small": 1000, "jar": 1000}
