@@ -136,7 +136,7 @@ async def _leaderboard(a: Asked) -> Reply:
 
 
 async def _theme(a: Asked) -> Reply:
-    return await a.service.theme(a.user, a.text("theme"))
+    return await a.service.theme(a.user, a.text("theme"), a.place)
 
 
 async def _rules(a: Asked) -> Reply:

@@ -3,11 +3,13 @@ abort for a side that never moved), and the bot moves in games that were waiting
 (after a restart).
 
 Time counts only while the bot could have taken the move. The clock stores when it last
-ran (:mod:`bot.storage.clock_store`); when it finds that run long ago (the bot was
-stopped, crashed, or cut off from Discord: the adapter does not tick then), every waiting
-turn gets the time back, and its players are told once, in their game, that their time
-starts again now. A turn is never forfeited straight after a start: the warning comes
-first, with the warning's time to play.
+ran (:mod:`bot.storage.clock_store`). A process that has just started, whose last run
+failed (its database was down), or whose adapter found Discord out of reach
+(:meth:`TurnClock.stood_still`) looks at that stored run first; when it was long ago,
+every waiting turn gets the time back, and its players are told once, in their game,
+that their time starts again now. While the process runs on, a slow run (notices slow to
+show) is never taken for an absence. A turn is never forfeited straight after a start:
+the warning comes first, with the warning's time to play.
 
 The adapter calls :meth:`TurnClock.tick` every ``interval`` and shows the notices it
 returns. With several bot processes (shards), each runs the clock only for the servers
@@ -103,7 +105,8 @@ class TurnClock:
         self.name = name
         self.interval = interval
         self._ran_at: datetime | None = None
-        """This process's last run of the clock, stored as the clock's."""
+        """This process's last whole run of the clock, while it has run on since (``None``
+        at the start, after a failed run, and while Discord is out of reach)."""
 
     @property
     def turn_timeout(self) -> timedelta:
@@ -142,23 +145,25 @@ class TurnClock:
                 await asyncio.sleep(0)
             if notice is not None:
                 notices.append(replace(notice, guild_id=row.guild_id))
-        await self._ran(self.kernel.now())  # a long tick is time the bot was here
+        ran = self.kernel.now()  # a long run is time the bot was here
+        await storage.clock_ran(self.name, ran)
+        self._ran_at = ran
         return notices
 
-    async def _ran(self, now: datetime) -> None:
-        await self.kernel.storage.clock_ran(self.name, now)
-        self._ran_at = now
+    def stood_still(self) -> None:
+        """Discord cannot reach the bot, so no move can come: the clock does not run, and
+        its next run gives the waiting turns this time back."""
+        self._ran_at = None
 
     async def _resume(self, now: datetime, timeout_of: TimeoutOf) -> list[Notice]:
         """After the bot was away (no run of this clock for a while), give every waiting
         turn the time back, and say so in each game."""
-        away_limit = away_after(self.interval)
-        if self._ran_at is not None and now - self._ran_at <= away_limit:
+        ran_on, self._ran_at = self._ran_at is not None, None  # again once this run ends
+        if ran_on:
             return []
         storage = self.kernel.storage
         last = await storage.clock_last_ran(self.name)
-        if last is None or now - last <= away_limit:
-            await self._ran(now)
+        if last is None or now - last <= away_after(self.interval):
             return []
 
         def give(row: GameRow) -> tuple[datetime, bool] | None:
@@ -171,7 +176,6 @@ class TurnClock:
             return now - used, used >= warn_after(timeout)
 
         given = await storage.give_time_back(self.name, last, now, give)
-        self._ran_at = now
         if given is None:  # another process of this clock gave it back
             return []
         log.info("The clock was away for %s; %d turns get the time back", now - last, len(given))

@@ -75,6 +75,9 @@ class Composer:
         """Says more at the end of a game (the hints taken), if set."""
         self.ratings: RatingReplies | None = None
         """The players' ratings on the picture and their change under a result, if set."""
+        self.server_theme: Callable[[int | None], Awaitable[str]] | None = None
+        """The board theme a server chose (``/shax settings theme:``; outside servers, the
+        operator's) for its players who chose none, if set; else :attr:`default_theme`."""
 
     async def board_reply(
         self,
@@ -118,7 +121,10 @@ class Composer:
             series_color=_holder_color(series, white_key),
             series_stones=series.stones,
             outcome=outcome if outcome != position.outcome else None,
-            theme=self._theme(prefs.get(viewer) if viewer is not None else None),
+            theme=self._theme(
+                prefs.get(viewer) if viewer is not None else None,
+                await self.server_default(row.guild_id),
+            ),
         )
         parts = [intro] if intro is not None else []
         if events:
@@ -211,15 +217,22 @@ class Composer:
             BOARD_FILENAME, self._run_board, self._render_board, variant, record, view, caption
         )
 
-    async def theme_of(self, user_id: int | None) -> str:
-        """The theme ``user_id`` chose, else the default."""
+    async def theme_of(self, user_id: int | None, guild_id: int | None = None) -> str:
+        """The theme ``user_id`` chose, else the one ``guild_id``'s server chose for its
+        players (outside servers, the operator's)."""
         prefs = None if user_id is None else await self.kernel.storage.player_prefs(user_id)
-        return self._theme(prefs)
+        return self._theme(prefs, await self.server_default(guild_id))
 
-    def _theme(self, prefs: dict[str, str] | None) -> str:
-        """The theme chosen in a player's ``prefs``, else the default."""
+    async def server_default(self, guild_id: int | None) -> str:
+        """The theme of ``guild_id``'s players who chose none."""
+        if self.server_theme is None:
+            return self.default_theme
+        return await self.server_theme(guild_id)
+
+    def _theme(self, prefs: dict[str, str] | None, default: str) -> str:
+        """The theme chosen in a player's ``prefs``, else ``default``."""
         chosen = (prefs or {}).get(THEME_PREF)
-        return chosen if chosen in THEMES else self.default_theme
+        return chosen if chosen in THEMES else default
 
     async def rules(self, variant: Variant) -> Reply:
         """The rules in short, with a picture of the empty board and its point names (kept

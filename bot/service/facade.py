@@ -272,11 +272,15 @@ class ShaxService(ServiceParts):
         """A player's rating on this server, with its picture in ``viewer``'s theme."""
         return await self.ratings.rating(place, user, viewer)
 
-    async def theme(self, user: User, theme: str | None = None) -> Reply:
+    async def theme(
+        self, user: User, theme: str | None = None, place: Place | None = None
+    ) -> Reply:
         """Choose the theme (``dark`` or ``light``) of the boards ``user`` asks for or
-        clicks; without one, say which it is. Remembered per player."""
+        clicks; without one, say which it is (theirs, else the one ``place``'s server
+        chose). Remembered per player."""
         if theme is None or not theme.strip():
-            current = await self.composer.theme_of(user.id)
+            guild = None if place is None else place.guild_id
+            current = await self.composer.theme_of(user.id, guild)
             return Reply(text=Said("theme_current", current, THEMES), ephemeral=True)
         name = theme.strip().lower()
         if name not in THEMES:

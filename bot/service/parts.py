@@ -75,6 +75,7 @@ class ServiceParts:
                 turn_timeout=turn_timeout,
                 challenge_expiry=challenge_expiry,
                 threads=game_threads,
+                theme=default_theme,
                 language=language_code(language) or DEFAULT_LANGUAGE,
                 puzzle_hour=puzzle_hour,
             ),
@@ -94,6 +95,7 @@ class ServiceParts:
             default_theme=default_theme,
             **pictures,
         )
+        self.composer.server_theme = self.servers.theme
         self.bots = BotPlayer(self.kernel, self.composer, ai)
         self.challenges = Challenges(
             self.kernel,
@@ -130,6 +132,7 @@ class ServiceParts:
             depth=REVIEW_DEPTH if review_depth is None else review_depth,
         )
         self.composer.summary_notes = self.teacher.hints_summary
+        self.teacher.theme_of = self.composer.theme_of
         self.boards = ShownBoards(self.kernel, self.composer, self.bots, owns=owns)
         self.puzzles = PuzzleReplies.over(
             self.composer, self.servers, now=clock, owns=owns, rng=puzzle_rng

@@ -44,7 +44,7 @@ class RatingReplies:
         bot_user: User,
         *,
         now: Callable[[], datetime],
-        theme_of: Callable[[int | None], Awaitable[str]],
+        theme_of: Callable[[int | None, int | None], Awaitable[str]],
         run_picture: Offload,
         render_history: HistoryRenderer = renderer.render_rating_history,
     ) -> None:
@@ -122,7 +122,7 @@ class RatingReplies:
             lines.append(Said("provisional_note"))
         history = await self.storage.rating_history(place.guild_id, FAMILY, user.id)
         values = [glicko.START_RATING, *(rating for _, rating in history)]
-        theme = await self._theme_of(viewer)
+        theme = await self._theme_of(viewer, place.guild_id)
 
         async def draw(reader: Reader) -> bytes:
             drawn: bytes = await self._run_picture(

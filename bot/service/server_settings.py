@@ -206,6 +206,11 @@ class ServerSettingsBook:
         self._kept[guild_id] = _Kept(settings, now + FRESH_FOR)
         return settings
 
+    async def theme(self, guild_id: int | None) -> str:
+        """The board theme of the server's players who chose none: its ``/shax settings``
+        choice, else the service's (dark on Discord, light at the console)."""
+        return (await self.of(guild_id)).theme
+
     async def language(self, guild_id: int | None) -> str:
         """The server's language: its ``/shax settings`` choice, else the bot's
         (``SHAX_LANGUAGE``, the defaults' language)."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import weakref
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -138,6 +138,9 @@ class Teacher:
         self.hints_per_game = hints_per_game
         self.depth = depth
         self.seconds = seconds
+        self.theme_of: Callable[[int | None, int | None], Awaitable[str]] | None = None
+        """The theme of a player's boards (theirs, else their server's), if set; else the
+        renderer's own."""
         self._given: OrderedDict[int, _Given] = OrderedDict()
         self._hinting: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
@@ -161,7 +164,12 @@ class Teacher:
         why = explain_assessed(k.position(row), given.found)
         found, used = given.found, given.used
         white, black = names(row)
-        view = renderer.BoardView(white_name=white, black_name=black, suggestion=found.best)
+        view = renderer.BoardView(
+            white_name=white,
+            black_name=black,
+            suggestion=found.best,
+            theme=await self._theme(user, place),
+        )
         picture = self._picture(HINT_FILENAME, row.variant, row.record, view)
         reason = _why(why)
         text = Said("hint_line", found.best, reason, used, limit)
@@ -231,13 +239,19 @@ class Teacher:
             raise NoGameHere(Said.message(messages.EMPTY_GAME))
         thinking()
         reviews = await self.analyse(row.variant, row.record)
-        return await self._review_reply(row, reviews)
+        return await self._review_reply(row, reviews, await self._theme(user, place))
 
     async def analyse(self, variant: str, record: Sequence[str]) -> list[MoveReview]:
         """Every action of ``record`` beside the best one (:func:`analyse_game`)."""
         return await analyse_game(self.analyser, variant, record, self.depth, self.seconds)
 
-    async def _review_reply(self, row: GameRow, reviews: list[MoveReview]) -> Reply:
+    async def _theme(self, user: User, place: Place) -> str:
+        """The theme of the boards ``user`` asks for at ``place``."""
+        if self.theme_of is None:
+            return renderer.BoardView().theme
+        return await self.theme_of(user.id, place.guild_id)
+
+    async def _review_reply(self, row: GameRow, reviews: list[MoveReview], theme: str) -> Reply:
         turning = turning_points(reviews)
         by_ply = {r.ply: r for r in reviews}
         values = evaluation_curve(reviews)
@@ -278,7 +292,9 @@ class Teacher:
                     else Said("answer_words", r.played, r.reply, _why(answer)),
                 )
             )
-            view = renderer.BoardView(white_name=white, black_name=black, suggestion=r.best)
+            view = renderer.BoardView(
+                white_name=white, black_name=black, suggestion=r.best, theme=theme
+            )
             caption = Said("turning_point_caption", number, ply + 1, r.played, r.best)
             attachments.append(
                 self._picture(

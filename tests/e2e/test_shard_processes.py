@@ -284,7 +284,7 @@ async def test_two_processes_share_the_clock_without_doubling_or_missing_anythin
             accepted = await storage.get_challenge(server.accepted_id)
             assert accepted is not None and accepted.game_id is not None
             game = await storage.get_game(accepted.game_id)
-            assert game is not None and game.termination == "TIMEOUT", game
+            assert game is not None and game.termination == "ABORTED", game
     finally:
         await storage.close()
     fake.assert_clean()

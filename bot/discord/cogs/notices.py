@@ -100,6 +100,7 @@ class Notices(commands.Cog):
             if not gateway_open(self.bot):
                 # Discord cannot reach the bot: no move can come, so the clock stands
                 # still; its next run gives the waiting turns this time back.
+                self.bot.service.clock.stood_still()
                 return
             try:
                 notices = await self.bot.service.tick()

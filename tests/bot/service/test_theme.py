@@ -9,7 +9,8 @@ import pytest
 from PIL import Image
 
 import renderer
-from bot.service.replies import BOARD_FILENAME, BadOption, Reply
+from bot.service.replies import BOARD_FILENAME, BadOption, Place, Reply
+from bot.service.server_settings import SettingsChange
 from tests.bot.conftest import AMINA, BASHIR, HERE, ServiceFactory
 from tests.services import Drawn, files, words
 
@@ -101,3 +102,26 @@ async def test_the_series_stones_are_explained_beside_the_board(
     await s.rematch(AMINA, HERE, game_id)
     reply = await s.accept(BASHIR, HERE)
     assert "Series stones: Amina, 1 win in a row; 3 more for a gal." in words(reply.text)
+
+
+async def test_the_settings_theme_is_the_one_of_players_who_chose_none(
+    make_service: ServiceFactory,
+) -> None:
+    drawn = Drawn()
+    s = await make_service(render_board=drawn, default_theme="light")
+    outside = Place(None, 1)
+    # The settings say the theme the boards are drawn in: light, as the service's default.
+    said = words((await s.settings(outside, SettingsChange(), may_change=True, operator=True)).text)
+    assert "Board theme: light *(default)*" in said
+    assert await ground(await s.play_bot(AMINA, outside, "easy", "jar", "me")) == LIGHT
+    # Changed, it is the theme of the boards of whoever chose none...
+    await s.settings(outside, SettingsChange(theme="dark"), may_change=True, operator=True)
+    assert await ground(await s.board(AMINA, outside)) == DARK
+    assert "dark theme" in words((await s.theme(AMINA, place=outside)).text)
+    # ...while a player's own choice comes first.
+    await s.theme(AMINA, "light")
+    assert await ground(await s.board(AMINA, outside)) == LIGHT
+    assert await ground(await s.board(BASHIR, outside)) == DARK
+    # A server's setting is its own: its games follow it, not the one outside servers.
+    await s.settings(HERE, SettingsChange(theme="light"), may_change=True)
+    assert await ground(await s.play_bot(BASHIR, HERE, "easy", "jar", "me")) == LIGHT
