@@ -84,6 +84,30 @@ async def test_a_restart_gives_the_waiting_turns_the_time_the_bot_was_away(
     assert "**Bashir wins: Amina ran out of time.**" in words(forfeit.reply.text)
 
 
+async def test_a_turn_stopped_a_minute_before_its_end_gets_its_warning_again(
+    bot_process: Opener, clock: FakeClock
+) -> None:
+    """Never a forfeit straight after a start: the message saying the bot is back gives the
+    warning's hour again (and is the warning), then the turn runs out."""
+    first = await bot_process()
+    await start_game(first, "shax")
+    await first.play(AMINA, HERE, "d7")
+    await first.play(BASHIR, HERE, "a7")
+    [warning] = await run_for(first, clock, hours=23, minutes=59)
+    assert "Play within 1 hour, or you forfeit" in words(warning.reply.text)
+    await first.close()
+    clock.advance(days=2)
+
+    second = await bot_process()
+    [back] = await second.tick()
+    assert "the bot was away for 2 days" in words(back.reply.text)
+    assert words(back.reply.text).endswith("Play within 1 hour.")
+    assert back.reply.mentions == (AMINA.id,)
+    assert await run_for(second, clock, minutes=59) == []  # warned already: said once
+    [forfeit] = await run_for(second, clock, minutes=1)
+    assert "**Bashir wins: Amina ran out of time.**" in words(forfeit.reply.text)
+
+
 async def test_a_database_written_two_days_ago_by_an_older_bot_ends_no_game(
     bot_process: Opener, clock: FakeClock
 ) -> None:
