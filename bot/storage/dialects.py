@@ -39,7 +39,7 @@ from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.util import greenlet_spawn
 
-from bot.storage.base import StorageError, redacted, scrubbed
+from bot.storage.base import StorageError, is_postgres, redacted, scrubbed, sqlite_path
 from bot.storage.checks import (
     DatabaseLocked,
     check_file,
@@ -314,8 +314,6 @@ class Postgres(Dialect):
 
 
 def dialect_for(target: str | Path) -> Dialect:
-    from bot.storage.base import is_postgres, sqlite_path
-
     if is_postgres(target):
         return Postgres(str(target))
     return Sqlite(sqlite_path(target))
