@@ -216,7 +216,8 @@ def test_no_module_imports_itself_round_a_circle() -> None:
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine", "shax_i18n"),
     ("renderer",),
-    ("bot.config", "bot.standings", "bot.workers"),
+    ("bot.config",),
+    ("bot.standings", "bot.workers"),
     ("bot.storage",),
     ("bot.service",),
     ("bot.readers", "bot.words"),
