@@ -128,6 +128,10 @@ class Level:
 # before it (baseline@e618d2f, colour-swapped pairs, on a shared busy machine): at
 # 0.3 s, 120 games, 57.9% (Elo +55; by pairs, 95% +17 .. +96), 0.248 s a move against
 # 0.237-0.263 s; at 1 s, 60 games, 50.8% (Elo +6; by pairs, 95% -42 .. +54).
+# The core at 1.68x the nodes per second of the one before (``benchmarks/bench_ai.py
+# --against 977c696``, the same tree node for node) against it, master at 0.3 s, 40 games
+# (two seeds, colour-swapped pairs, a busy machine): +25 =1 -14, 63.8%, Elo +98 (95% -12
+# .. +208).
 # Hard is capped at nine plies rather than given its whole 1.8 s: between two full-time
 # searches the game is mostly decided by who places first (white won 70% of games
 # between equals), and master at 4.5 s scored only 57.5% against hard at 1.8 s.
