@@ -12,12 +12,23 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from bot import words
-from bot.commands.declare import Asked, Command, Kind, Option, Pick
+from bot.commands.declare import Asked, Command, Kind, Option
+from bot.commands.picks import (
+    FIRST,
+    HOURS,
+    LANGUAGE_PICKS,
+    LEVELS,
+    PUZZLE_THEMES,
+    PUZZLE_VARIANTS,
+    RESETS,
+    TABLES,
+    THEMES,
+    THREADS,
+    VARIANTS,
+)
 from bot.service.replies import Place, Reply, Said, User, UserError
 from bot.service.server_settings import Setting, SettingsChange
-from bot.words.settings import RESET_CHOICES
-from engine.ai import LEVELS as AI_LEVELS
-from shax_i18n import LANGUAGES, N_
+from shax_i18n import N_
 
 if TYPE_CHECKING:
     from bot.service.facade import ShaxService
@@ -27,30 +38,6 @@ Run = Callable[[Asked], Awaitable[Reply]]
 MAX_ACTION_LENGTH = 16
 """Longer than any action in notation (``a7-d7`` is 5)."""
 MAX_DURATION_LENGTH = 20
-
-VARIANTS = (
-    Pick("shax", N_("Shax — 12 stones each, three squares")),
-    Pick("shax-small", N_("Shax small — 8 stones each, two squares")),
-    Pick("jar", N_("Jar — 3 stones each, the children's game")),
-)
-LEVELS = tuple(Pick(level, level.capitalize()) for level in AI_LEVELS)
-LANGUAGE_PICKS = tuple(Pick(code, name) for code, name in LANGUAGES.items())
-"""Each language under its own name: English, Soomaali."""
-FIRST = (Pick("me", N_("Me")), Pick("bot", N_("The bot")), Pick("random", N_("Random")))
-THREADS = (
-    Pick("busy", N_("When the channel is busy")),
-    Pick("always", N_("Always")),
-    Pick("never", N_("Never")),
-)
-THEMES = (Pick("dark", N_("Dark — as Discord's dark theme")), Pick("light", N_("Light — sand")))
-RESETS = tuple(Pick(name, name) for name in RESET_CHOICES)
-HOURS = tuple(Pick(str(hour), f"{hour:02d}:00") for hour in range(24))
-PUZZLE_VARIANTS = tuple(p for p in VARIANTS if p.value in ("shax", "shax-small"))
-TABLES = (
-    Pick("streaks", N_("Streaks — current and all-time best")),
-    Pick("ratings", N_("Ratings — established ratings")),
-    Pick("both", N_("Both")),
-)
 
 NO_GAME_TO_REMATCH = N_("There is no finished game to rematch yet.")
 
@@ -191,7 +178,7 @@ async def _puzzle(a: Asked) -> Reply:
     answer = a.text("answer")
     if answer is not None and answer.strip():
         return await puzzles.answer(a.user, a.place, answer.strip())
-    return await puzzles.puzzle(a.user, a.place, a.text("variant") or "shax")
+    return await puzzles.puzzle(a.user, a.place, a.text("variant") or "shax", a.text("theme"))
 
 
 def _bot_user(a: Asked) -> User:
@@ -308,13 +295,13 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "leaderboard",
-        N_("This server's best streaks, or its established ratings"),
+        N_("This server's best streaks, its established ratings, or its puzzle ratings"),
         _leaderboard,
         (
             Option(
                 "table",
                 Kind.CHOICE,
-                N_("Which table: streaks (default), ratings or both"),
+                N_("Which table: streaks (default), ratings, both or puzzles"),
                 default="streaks",
                 choices=TABLES,
             ),
@@ -417,6 +404,12 @@ COMMANDS: tuple[Command, ...] = (
                 Kind.FLAG,
                 N_("Give up your open puzzle and see its solution"),
                 default=False,
+            ),
+            Option(
+                "theme",
+                Kind.CHOICE,
+                N_("What the new puzzle is about (default: any theme)"),
+                choices=PUZZLE_THEMES,
             ),
         ),
     ),

@@ -113,7 +113,7 @@ class DailyPuzzles:
         last = await self.storage.last_attempt(user.id, daily.puzzle_id)
         if last is not None and last.daily_id == daily_id and not last.open:
             raise UserError(Said("daily_done", last.status == "solved"))
-        return await self.desk.start_puzzle(user, daily.puzzle_id, daily_id)
+        return await self.desk.start_puzzle(user, daily.puzzle_id, daily_id, daily.guild_id)
 
     async def today(self, guild_id: int | None) -> DailyRow | None:
         """Today's puzzle of the day on a server, once posted or claimed."""

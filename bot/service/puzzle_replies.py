@@ -18,6 +18,7 @@ from bot.service import messages
 from bot.service.compose import Composer
 from bot.service.daily import NOT_POSTED, DailyDue, DailyPuzzles
 from bot.service.kernel import Now, parse_variant
+from bot.service.puzzle_themes import PUZZLE_THEMES, THEME_FAR, THEME_WINDOW, in_order, parse_theme
 from bot.service.puzzles import Answered, PuzzleDesk, Standing, Try
 from bot.service.replies import (
     Choice,
@@ -32,6 +33,7 @@ from bot.service.replies import (
 from bot.service.server_settings import ServerSettingsBook
 from bot.storage import Ended, PuzzleRow
 from engine import Color, get_variant, replay
+from engine.tables.puzzles import PuzzleTheme
 
 
 @dataclass
@@ -57,11 +59,15 @@ class PuzzleReplies:
         desk = PuzzleDesk(composer.kernel.storage, now=now, rng=rng)
         return cls(desk, DailyPuzzles(desk, now=now, owns=owns), composer, servers)
 
-    async def puzzle(self, user: User, place: Place, variant: str = "shax") -> Reply:
-        """The player's open puzzle, else a new one near their puzzle rating."""
+    async def puzzle(
+        self, user: User, place: Place, variant: str = "shax", theme: str | None = None
+    ) -> Reply:
+        """The player's open puzzle, else a new one near their puzzle rating (of
+        ``theme``, if one is chosen: the nearest of it when none is near)."""
         board = parse_variant(variant)
-        found, new = await self.desk.start(user, board.id)
-        return await self._open(found, user, place, resumed=not new)
+        chosen = parse_theme(theme)
+        found, new = await self.desk.start(user, board.id, chosen, place.guild_id)
+        return await self._open(found, user, place, resumed=not new, theme=chosen)
 
     async def answer(
         self,
@@ -143,12 +149,24 @@ class PuzzleReplies:
 
     # -- the messages ----------------------------------------------------------------------
 
-    async def _open(self, found: Try, user: User, place: Place, *, resumed: bool) -> Reply:
+    async def _open(
+        self,
+        found: Try,
+        user: User,
+        place: Place,
+        *,
+        resumed: bool,
+        theme: PuzzleTheme | None = None,
+    ) -> Reply:
         puzzle = found.puzzle
         variant = get_variant(puzzle.variant)
         standing = await self.desk.standing(user.id)
         heading = Said("puzzle_heading", puzzle.id, variant, puzzle.glicko.rating, resumed)
-        parts = [heading, Said("puzzle_find_the_win", found.solver, found.moves_left)]
+        parts = [heading]
+        far = abs(puzzle.glicko.rating - standing.rating.rating) > THEME_WINDOW
+        if theme is not None and not resumed and far:
+            parts.append(THEME_FAR(theme))
+        parts.append(Said("puzzle_find_the_win", found.solver, found.moves_left))
         parts.append(Said("puzzle_how_to_answer", await self.desk.in_game_here(user, place)))
         parts.append(_standing(standing))
         return await self._reply(found, user, parts)
@@ -168,6 +186,8 @@ class PuzzleReplies:
         else:
             parts = [Said("puzzle_given_up", _line(found))]
         assert answered.ended is not None
+        if themes := in_order(found.puzzle.themes):
+            parts.append(PUZZLE_THEMES(themes))
         parts += _ratings(answered.ended)
         return await self._reply(found, user, parts)
 

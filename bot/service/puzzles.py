@@ -2,8 +2,9 @@
 
 A puzzle (:mod:`engine.tables.puzzles`) is a position where exactly one move wins, by
 the endgame tables. ``/shax puzzle`` opens a try of one rated near the player's puzzle
-rating (one they never tried), or shows again the one they have open: a player has one
-puzzle open at a time, and it is theirs alone (its messages are ephemeral). Each answer
+rating (one they never tried; of a theme if they choose one, :mod:`.puzzle_themes`), or
+shows again the one they have open: a player has one puzzle open at a time, and it is
+theirs alone (its messages are ephemeral). Each answer
 is judged by :func:`engine.tables.puzzles.answer`: a right action is stored and the
 tables' defence answers it; the last right action solves the puzzle; a wrong one is
 not played — it ends the try and shows the winning line.
@@ -15,7 +16,8 @@ row). Nothing else changes: no game, no tally, no game rating.
 
 Which one ``/shax move`` means (:meth:`PuzzleDesk.meant`): the game in the channel when
 the player is one of its players, else their open puzzle. The puzzle's own menu always
-answers the puzzle.
+answers the puzzle; a typed answer that repeats one of the player's earlier ones and would
+be wrong is taken for that answer sent again (:meth:`PuzzleDesk.answer`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from datetime import datetime
 
 from bot.service import glicko, messages
 from bot.service.kernel import Now, side_of, valid_id
+from bot.service.puzzle_themes import NO_THEME_LEFT, THEME_WINDOW, in_order
 from bot.service.replies import (
     Choice,
     IllegalAction,
@@ -48,7 +51,7 @@ from bot.storage import (
     Storage,
 )
 from engine import Color, Kind, Position, ShaxError, Step, Variant, get_variant, replay
-from engine.tables.puzzles import Puzzle, answer, shipped
+from engine.tables.puzzles import Puzzle, PuzzleTheme, answer, shipped
 
 VARIANTS = ("shax", "shax-small")
 """The boards with shipped puzzles."""
@@ -73,6 +76,11 @@ class Standing:
     best: int
     solved: int
     failed: int
+
+    @property
+    def tried(self) -> int:
+        """The rated tries: the puzzles solved and failed at the first try."""
+        return self.solved + self.failed
 
     @classmethod
     def of(cls, solver: Solver | None) -> Standing:
@@ -188,20 +196,30 @@ class PuzzleDesk:
         attempt = await self.storage.open_attempt(user_id)
         return None if attempt is None else await self._try(attempt)
 
-    async def start(self, user: User, variant: str) -> tuple[Try, bool]:
+    async def start(
+        self,
+        user: User,
+        variant: str,
+        theme: PuzzleTheme | None = None,
+        guild_id: int | None = None,
+    ) -> tuple[Try, bool]:
         """The player's open puzzle (and ``False``), else a new one near their puzzle
-        rating that they never tried (and ``True``)."""
+        rating that they never tried (and ``True``), asked on server ``guild_id``. Of a
+        ``theme``: one within :data:`THEME_WINDOW` of their rating, else the nearest."""
         await self.ready()
         found = await self.open_try(user.id)
         if found is not None:
             return found, False
         rating = (await self.standing(user.id)).rating.rating
-        near = await self.storage.puzzles_near(variant, rating, user.id, NEAREST)
+        near = await self.storage.puzzles_near(variant, rating, user.id, NEAREST, theme)
+        if not near and theme is not None:
+            raise UserError(await self._no_theme_left(user, variant, theme))
         if not near:
             raise UserError(await self._none_left(user, variant, rating))
-        chosen = self.rng.choice(near)
+        close = [p for p in near if abs(p.glicko.rating - rating) <= THEME_WINDOW]
+        chosen = self.rng.choice(near if theme is None else close or near[:1])
         attempt = await self.storage.start_attempt(
-            user.id, user.name, chosen.id, self.now(), start=START
+            user.id, user.name, chosen.id, self.now(), start=START, guild_id=guild_id
         )
         if attempt is None:  # another request opened one meanwhile: that one stands
             found = await self.open_try(user.id)
@@ -220,9 +238,16 @@ class PuzzleDesk:
                 break
         return NO_PUZZLE_LEFT(get_variant(variant), ships, other)
 
-    async def start_puzzle(self, user: User, puzzle_id: int, daily_id: int | None) -> Try:
-        """Open a try of one given puzzle (the puzzle of the day): the player's open try of
-        it if they have one; a refusal if another puzzle is open."""
+    async def _no_theme_left(self, user: User, variant: str, theme: PuzzleTheme) -> Said:
+        """No puzzle of ``theme`` is left for the player on ``variant``: the themes that are."""
+        left = await self.storage.themes_left(variant, user.id)
+        return NO_THEME_LEFT(theme, get_variant(variant), in_order(left))
+
+    async def start_puzzle(
+        self, user: User, puzzle_id: int, daily_id: int | None, guild_id: int | None = None
+    ) -> Try:
+        """Open a try of one given puzzle (the puzzle of the day, on server ``guild_id``):
+        the player's open try of it if they have one; a refusal if another puzzle is open."""
         await self.ready()
         found = await self.open_try(user.id)
         if found is not None:
@@ -230,7 +255,13 @@ class PuzzleDesk:
                 return found
             raise UserError(Said.message(messages.ANOTHER_OPEN))
         attempt = await self.storage.start_attempt(
-            user.id, user.name, puzzle_id, self.now(), start=START, daily_id=daily_id
+            user.id,
+            user.name,
+            puzzle_id,
+            self.now(),
+            start=START,
+            daily_id=daily_id,
+            guild_id=guild_id,
         )
         if attempt is None:
             raise UserError(Said.message(messages.ANOTHER_OPEN))
@@ -261,7 +292,9 @@ class PuzzleDesk:
         """Judge the player's action in their open puzzle (or the try ``attempt_id`` at
         ``version``, from its menu): a right one is stored with the defence's reply; a
         solve or a wrong one ends the try and rates it. An action that is not legal is
-        refused and changes nothing; so is a second answer to the same moment."""
+        refused and changes nothing; so is a second answer to the same moment, and a wrong
+        typed answer (no ``version``) that repeats one of the player's earlier actions (a
+        ``/shax move`` sent again after its answer, legal again by then)."""
         found = await self._answering(user, attempt_id, version)
         puzzle = _engine_puzzle(found.puzzle)
         attempt = found.attempt
@@ -286,6 +319,8 @@ class PuzzleDesk:
         if judged.verdict == "wrong":
             wrong = found.position.parse(typed).notation(found.position.variant)
             action = wrong
+            if version is None and wrong in _solvers_actions(found):
+                raise StaleBoard(Said.message(messages.ANSWERED_ALREADY))
         ended = await self._end(
             found, judged.played, solved=judged.verdict == "solved", wrong=wrong
         )
@@ -359,6 +394,17 @@ def _engine_puzzle(row: PuzzleRow) -> Puzzle:
     )
 
 
+def _solvers_actions(found: Try) -> set[str]:
+    """The solver's own actions in the try so far (not the defence's)."""
+    position = replay(found.puzzle.variant, found.puzzle.record)
+    mine = set()
+    for notation in found.attempt.played:
+        if position.turn == found.solver.value:
+            mine.add(notation)
+        position = position.apply(notation)
+    return mine
+
+
 def _steps_made(puzzle: PuzzleRow, played: Sequence[str], solver: Color) -> int:
     """How many of the solver's steps ``played`` holds: one for each of their moves (a
     removal goes with the move that earned it)."""
@@ -380,6 +426,7 @@ def _new(puzzle: Puzzle) -> NewPuzzle:
         depth=puzzle.depth,
         tempting=puzzle.tempting,
         glicko=Glicko(float(puzzle.rating), PUZZLE_DEVIATION, glicko.START_VOLATILITY),
+        themes=" ".join(theme.value for theme in puzzle.themes),
     )
 
 

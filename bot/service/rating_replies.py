@@ -15,6 +15,7 @@ from datetime import datetime
 import renderer
 from bot.service import glicko
 from bot.service.kernel import row_outcome, side
+from bot.service.puzzle_standings import puzzle_record
 from bot.service.ratings import (
     RATED_FAMILIES,
     current,
@@ -104,14 +105,16 @@ class RatingReplies:
 
     async def rating(self, place: Place, user: User, viewer: int | None) -> Reply:
         """A player's rating on this server: rating, deviation, rated games, the best,
-        and a picture of the rating over their games (in ``viewer``'s theme); for the bot,
-        its levels' fixed ratings."""
+        and a picture of the rating over their games (in ``viewer``'s theme), then their
+        puzzle record; for the bot, its levels' fixed ratings."""
         if user.id == self.bot_user.id:
             levels = [(level, round(level_rating(level).rating)) for level in LEVELS]
             return Reply(text=Said("bot_ratings", user.name, levels))
         stored = (await self.storage.ratings(place.guild_id, FAMILY, [user.id])).get(user.id)
+        puzzles = await puzzle_record(self.storage, user.id)
         if stored is None:
-            return Reply(text=Said("no_rating_yet", user.name))
+            said = [Said("no_rating_yet", user.name), *([puzzles] if puzzles else [])]
+            return Reply(text=Said.join(said, "\n"))
         now = current(stored, self.now())
         best = None if stored.best is None else round(stored.best)
         lines = [
@@ -120,6 +123,8 @@ class RatingReplies:
         ]
         if now.provisional:
             lines.append(Said("provisional_note"))
+        if puzzles is not None:
+            lines.append(puzzles)
         history = await self.storage.rating_history(place.guild_id, FAMILY, user.id)
         values = [glicko.START_RATING, *(rating for _, rating in history)]
         theme = await self._theme_of(viewer, place.guild_id)

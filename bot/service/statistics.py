@@ -1,5 +1,6 @@
 """Statistics: a player's streaks and record, and the server's leaderboard: its streak
-tables, its rating table (:mod:`bot.service.rating_replies`), or both.
+tables, its rating table (:mod:`bot.service.rating_replies`), both, or its puzzle table
+(:mod:`bot.service.puzzle_standings`).
 
 Streaks are counted when a game ends (:meth:`bot.service.kernel.GameKernel.finish`,
 with the arithmetic in :mod:`bot.service.streaks`); this part only reads them.
@@ -7,14 +8,16 @@ with the arithmetic in :mod:`bot.service.streaks`); this part only reads them.
 
 from __future__ import annotations
 
+from bot.service.puzzle_standings import puzzle_table
 from bot.service.rating_replies import RatingReplies
 from bot.service.replies import BadOption, Place, Reply, Said, User
 from bot.service.streaks import HUMAN, bot_kind
 from bot.storage import Storage
 from engine.ai import LEVELS
 
-LEADERBOARD_TABLES = ("streaks", "ratings", "both")
-"""What ``/shax leaderboard table:`` shows: the streak tables, the rating table, or both."""
+LEADERBOARD_TABLES = ("streaks", "ratings", "both", "puzzles")
+"""What ``/shax leaderboard table:`` shows: the streak tables, the rating table, both, or
+the puzzle table."""
 
 
 class Statistics:
@@ -58,10 +61,12 @@ class Statistics:
     async def leaderboard(self, place: Place, table: str = "streaks") -> Reply:
         """The server's best current and all-time streaks against people (games against
         the bot are in each player's /shax streak, not here), its established ratings,
-        or both (``table``: one of :data:`LEADERBOARD_TABLES`)."""
+        both, or its players' puzzle ratings (``table``: one of :data:`LEADERBOARD_TABLES`)."""
         chosen = table.strip().lower()
         if chosen not in LEADERBOARD_TABLES:
             raise BadOption(Said("unknown_table", table))
+        if chosen == "puzzles":
+            return Reply(text=await puzzle_table(self.storage, place.guild_id))
         parts = []
         if chosen != "ratings":
             current = await self.storage.leaderboard(place.guild_id, HUMAN, "streak")

@@ -119,11 +119,12 @@ class PuzzleStore(Statements):
 
     # -- players and their tries ------------------------------------------------------
 
-    async def puzzle_leaderboard(self, guild_id: int, limit: int) -> list[Solver]:
-        """The puzzle standings of the players who tried a puzzle on the server, rated
-        ones only, the highest puzzle rating first."""
+    async def puzzle_leaderboard(self, guild_id: int | None, limit: int) -> list[Solver]:
+        """The puzzle standings of the players who tried a puzzle on the server (``None``:
+        outside servers), rated ones only, the highest puzzle rating first."""
         s = puzzle_solvers.c
-        here = exists().where(A.user_id == s.user_id, A.guild_id == guild_id)
+        server = A.guild_id.is_(None) if guild_id is None else A.guild_id == guild_id
+        here = exists().where(A.user_id == s.user_id, server)
         rows = await self._rows(
             select(puzzle_solvers)
             .where(s.rated_at.is_not(None), here)

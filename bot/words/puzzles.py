@@ -4,12 +4,127 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.service.puzzle_standings import PUZZLE_RECORD, PUZZLE_TABLE
+from bot.service.puzzle_themes import NO_THEME_LEFT, PUZZLE_THEMES, THEME_FAR, UNKNOWN_THEME
 from bot.service.puzzles import NO_PUZZLE_LEFT
 from bot.words.ratings import signed
 from bot.words.registry import sentence, speaks
 from bot.words.terms import EN, Surface, color_name, variant_title
 from engine import Color, Variant
-from shax_i18n import Translator
+from engine.tables.puzzles import PuzzleTheme
+from shax_i18n import N_, Translator
+
+THEME_NAMES: dict[PuzzleTheme, str] = {
+    PuzzleTheme.JARE_WINS_STONE: N_("Jare that takes a stone"),
+    PuzzleTheme.QUIET_MOVE: N_("Quiet move (no jare)"),
+    PuzzleTheme.DOUBLE_THREAT: N_("Double threat"),
+    PuzzleTheme.IRMAAN: N_("Irmaan (running jare)"),
+    PuzzleTheme.XADHIG: N_("Xadhig (blockade)"),
+    PuzzleTheme.OODAN: N_("Oodan (closed jare)"),
+    PuzzleTheme.SACRIFICE: N_("Sacrifice"),
+    PuzzleTheme.LABA_QAAD: N_("Laba-qaad (two jare at once)"),
+    PuzzleTheme.FIRST_JARE: N_("The first jare"),
+    PuzzleTheme.PLACEMENT_RACE: N_("Placement race"),
+    PuzzleTheme.OPENING_REMOVAL: N_("Opening removal"),
+    PuzzleTheme.THREE_IN_A_ROW: N_("Three in a row"),
+}
+"""Each puzzle theme's name in the game's own words (a choice of ``/shax puzzle theme:``)."""
+
+
+def theme_name(theme: PuzzleTheme, t: Translator = EN) -> str:
+    return t.gettext(THEME_NAMES[theme])
+
+
+def themes_typed(themes: Sequence[PuzzleTheme], t: Translator = EN) -> str:
+    """Themes by name, each with the id to type: ``Irmaan (running jare) (`irmaan`)``."""
+    return ", ".join(f"{theme_name(theme, t)} (`{theme.value}`)" for theme in themes)
+
+
+def no_theme_left(
+    theme: PuzzleTheme, variant: Variant, left: Sequence[PuzzleTheme], t: Translator = EN
+) -> str:
+    """No puzzle of ``theme`` is left for the player on ``variant``; the themes that are."""
+    values = {"theme": theme_name(theme, t), "board": variant_title(variant, t)}
+    if not left:
+        return t.gettext(
+            "No {theme} puzzle of {board} is left for you, nor one of any other theme: "
+            "`/shax puzzle` without a theme gives you one.",
+            **values,
+        )
+    return t.gettext(
+        "No {theme} puzzle of {board} is left for you. Themes with puzzles left there: {themes}.",
+        themes=themes_typed(left, t),
+        **values,
+    )
+
+
+def unknown_puzzle_theme(text: str, t: Translator = EN) -> str:
+    return t.gettext(
+        "Unknown puzzle theme {theme} — choose one of: {themes}.",
+        theme=repr(text),
+        themes=themes_typed(list(PuzzleTheme), t),
+    )
+
+
+def puzzle_themes(themes: Sequence[PuzzleTheme], t: Translator = EN) -> str:
+    """What a puzzle was about, once its try is over."""
+    return t.ngettext(
+        "Theme: {themes}.",
+        "Themes: {themes}.",
+        len(themes),
+        themes=", ".join(theme_name(theme, t) for theme in themes),
+    )
+
+
+def puzzle_theme_far(theme: PuzzleTheme, t: Translator = EN) -> str:
+    return t.gettext(
+        "No {theme} puzzle is left near your puzzle rating: this is the nearest one.",
+        theme=theme_name(theme, t),
+    )
+
+
+def puzzle_record(
+    rating: str, solved: int, tried: int, streak: int, best: int, t: Translator = EN
+) -> str:
+    """A player's puzzles under ``/shax rating`` (a puzzle rating counts on every server)."""
+    return t.ngettext(
+        "Puzzles (every server): rating {rating} · {solved} solved of {n} rated try · "
+        "streak {streak}, best {best}",
+        "Puzzles (every server): rating {rating} · {solved} solved of {n} rated tries · "
+        "streak {streak}, best {best}",
+        tried,
+        rating=rating,
+        solved=solved,
+        streak=streak,
+        best=best,
+    )
+
+
+def puzzle_table(rows: Sequence[tuple[str, str, int]], t: Translator = EN) -> str:
+    """A server's puzzle leaderboard: name, puzzle rating as shown, puzzles solved."""
+    heading = t.gettext("**Puzzles** — the puzzle ratings of those who tried puzzles here")
+    if not rows:
+        nobody = t.gettext("Nobody here has a puzzle rating yet: `/shax puzzle` gives you one.")
+        return f"{heading}\n{nobody}"
+    lines = [
+        t.gettext(
+            "{rank}. {player} — {rating} ({solved})",
+            rank=rank,
+            player=name,
+            rating=rating,
+            solved=t.ngettext("{n} solved", "{n} solved", solved),
+        )
+        for rank, (name, rating, solved) in enumerate(rows, 1)
+    ]
+    return "\n".join([heading, *lines])
+
+
+speaks(NO_THEME_LEFT, no_theme_left)
+speaks(UNKNOWN_THEME, unknown_puzzle_theme)
+speaks(PUZZLE_THEMES, puzzle_themes)
+speaks(THEME_FAR, puzzle_theme_far)
+speaks(PUZZLE_RECORD, puzzle_record)
+speaks(PUZZLE_TABLE, puzzle_table)
 
 
 def no_puzzle_left(variant: Variant, ships: bool, other: Variant | None, t: Translator = EN) -> str:

@@ -110,4 +110,6 @@ def rating_table(rows: Sequence[tuple[str, int, int]], t: Translator = EN) -> st
 
 @sentence
 def unknown_table(table: str, t: Translator = EN) -> str:
-    return t.gettext("Unknown table {table} — choose streaks, ratings or both.", table=repr(table))
+    return t.gettext(
+        "Unknown table {table} — choose streaks, ratings, both or puzzles.", table=repr(table)
+    )

@@ -11,6 +11,7 @@ import pytest
 
 from bot.console.session import Console
 from bot.service.facade import ShaxService
+from bot.storage import NewPuzzle
 from tests.bot.conftest import ServiceFactory
 from tests.bot.console.test_flows import make_console, typed
 from tests.services import assert_no_english
@@ -67,4 +68,44 @@ async def test_a_somali_player_reads_no_english_in_a_puzzle(
     await typed(console, f"/shax move {wrong}", "/shax puzzle", "/shax puzzle give-up:true")
     out = screen.take()
     assert "Xujo" in out and "Guushu waxay ahayd" in out
+    assert_no_english(out)
+
+
+async def test_a_puzzle_of_a_theme_the_puzzle_table_and_the_rating_at_the_console(
+    console_service: ShaxService, tmp_path: Path
+) -> None:
+    """A theme chosen at the console, said once the puzzle is solved; none of it left; the
+    server's puzzle table and the player's puzzles under /shax rating, then in Somali."""
+    desk = console_service.puzzles.desk
+    await desk.ready()
+    rows = [
+        await console_service.storage.get_puzzle(i)
+        for i in await desk.storage.puzzle_ids("shax-small")
+    ]
+    row = min((r for r in rows if r is not None), key=lambda r: abs(r.glicko.rating - 1500))
+    themed = NewPuzzle(
+        row.variant, " ".join(row.record), " ".join(row.solution), row.moves, row.depth,
+        row.tempting, row.glicko, themes="irmaan",
+    )  # fmt: skip
+    assert await console_service.storage.seed_puzzles([themed]) == 1
+    console, screen = make_console(console_service, tmp_path)
+    await typed(console, "/shax puzzle variant:shax-small theme:irmaan")
+    found = await desk.open_try(console.user.id)
+    assert found is not None and found.puzzle.id == row.id
+    await solve(console, console_service)
+    assert "Solved!" in (out := screen.take()) and "Theme: Irmaan (running jare)." in out
+    await typed(console, "/shax puzzle variant:shax-small theme:irmaan")
+    assert "No Irmaan (running jare) puzzle of Shax (small board) is left for you" in screen.take()
+    await typed(console, "/shax leaderboard table:puzzles", "/shax rating")
+    out = screen.take()
+    assert "Puzzles — the puzzle ratings of those who tried puzzles here" in out
+    assert f"1. {console.user.name} — 1" in out and "(1 solved)" in out
+    assert "Puzzles (every server): rating 1" in out and "1 solved of 1 rated try" in out
+    await typed(
+        console, "/shax language language:so", "/shax puzzle theme:irmaan variant:shax-small"
+    )
+    await typed(console, "/shax leaderboard table:puzzles", "/shax rating")
+    out = screen.take()
+    assert "Xujo Irmaan (jare socda) ah oo Shax" in out and "kuuma harin" in out
+    assert "Xujooyin" in out and "Xujooyin (server kasta): darajo 1" in out
     assert_no_english(out)

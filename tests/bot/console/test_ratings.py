@@ -39,7 +39,7 @@ def test_a_rated_game_the_rating_and_the_table_in_the_console(tmp_path: Path) ->
     assert pictures and Path(pictures[0]).read_bytes().startswith(b"\x89PNG")
     assert "Cawo has no rating here yet" in out
     assert "Leaderboard" in out and "Ratings — established ratings on this server" in out
-    assert "✗ Unknown table 'elo' — choose streaks, ratings or both." in out
+    assert "✗ Unknown table 'elo' — choose streaks, ratings, both or puzzles." in out
 
 
 def test_ratings_in_somali_in_the_console(tmp_path: Path) -> None:

@@ -1,0 +1,207 @@
+"""Puzzles by theme, a player's puzzles under ``/shax rating``, a server's puzzle
+leaderboard, and a typed answer sent again, through the service on SQLite and on
+PostgreSQL: a chosen theme gives a puzzle of it near the player's puzzle rating, else the
+nearest of it, else names the themes left; the themes show once a try is over."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import re
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from bot.service.facade import ShaxService
+from bot.service.puzzle_themes import THEME_WINDOW
+from bot.service.replies import BadOption, Place, Reply, StaleBoard, User, UserError
+from bot.storage import NewPuzzle, PuzzleRow
+from engine import replay
+from engine.tables.puzzles import Puzzle, PuzzleTheme, answer
+from tests.bot.conftest import AMINA, BASHIR, BOT, CAWO, HERE
+from tests.bot.storage.conftest import database, postgres_server  # noqa: F401 - fixtures
+from tests.services import FakeClock, open_service, refused, words
+
+ELSEWHERE_SERVER = Place(11, 600)
+
+
+async def solve(service: ShaxService, user: User, place: Place) -> Reply:
+    """Answer the player's open puzzle with its winning line: the last reply."""
+    current = await service.puzzles.desk.open_try(user.id)
+    assert current is not None
+    while current is not None:
+        reply = await service.play(
+            user, place, current.puzzle.solution[len(current.attempt.played)]
+        )
+        current = await service.puzzles.desk.open_try(user.id)
+    return reply
+
+
+@pytest.fixture
+async def service(
+    database: str | Path,  # noqa: F811 - the storage tests' fixture
+    clock: FakeClock,
+) -> AsyncIterator[ShaxService]:
+    async with contextlib.AsyncExitStack() as stack:
+        yield await stack.enter_async_context(
+            open_service(database, bot_user=BOT, clock=clock, puzzle_rng=random.Random(1))
+        )
+
+
+async def stored(service: ShaxService, variant: str = "shax-small") -> list[PuzzleRow]:
+    await service.puzzles.desk.ready()
+    rows = [await service.storage.get_puzzle(i) for i in await service.storage.puzzle_ids(variant)]
+    return [row for row in rows if row is not None]
+
+
+def with_themes(row: PuzzleRow, themes: Sequence[PuzzleTheme]) -> NewPuzzle:
+    """The stored puzzle as it would ship with ``themes`` (its rating as it stands)."""
+    return NewPuzzle(
+        variant=row.variant,
+        record=" ".join(row.record),
+        solution=" ".join(row.solution),
+        moves=row.moves,
+        depth=row.depth,
+        tempting=row.tempting,
+        glicko=row.glicko,
+        themes=" ".join(theme.value for theme in themes),
+    )
+
+
+async def test_a_chosen_theme_gives_one_near_else_the_nearest_else_names_the_themes_left(
+    service: ShaxService,
+) -> None:
+    rows = sorted(await stored(service), key=lambda r: abs(r.glicko.rating - 1500))
+    near, other = rows[0], rows[1]
+    far = min(rows, key=lambda r: r.glicko.rating)  # the farther once she solved one
+    irmaan, xadhig = PuzzleTheme.IRMAAN, PuzzleTheme.XADHIG
+    shipped = [
+        with_themes(near, [irmaan]),
+        with_themes(far, [irmaan]),
+        with_themes(other, [xadhig]),
+    ]
+    # Stored puzzles take the themes they ship with, once, and keep their ratings.
+    assert await service.storage.seed_puzzles(shipped) == 3
+    assert await service.storage.seed_puzzles(shipped) == 0
+    again = await service.storage.get_puzzle(far.id)
+    assert again is not None and again.themes == ("irmaan",) and again.glicko == far.glicko
+
+    first = await service.puzzles.puzzle(AMINA, HERE, "shax-small", "irmaan")
+    found = await service.puzzles.desk.open_try(AMINA.id)
+    assert found is not None and found.puzzle.id == near.id
+    assert "nearest" not in words(first.text)
+    assert "Theme:" not in words(first.text)  # said once the try is over
+    solved = await solve(service, AMINA, HERE)
+    assert "Theme: Irmaan (running jare)." in words(solved.text)
+    assert "Nooca: Irmaan (jare socda)." in words(solved.text, "so")
+    rating = await service.puzzles.desk.standing(AMINA.id)
+    assert abs(far.glicko.rating - rating.rating.rating) > THEME_WINDOW
+
+    second = await service.puzzles.puzzle(AMINA, HERE, "shax-small", "Irmaan")
+    found = await service.puzzles.desk.open_try(AMINA.id)
+    assert found is not None and found.puzzle.id == far.id
+    assert "No Irmaan (running jare) puzzle is left near your puzzle rating" in words(second.text)
+    assert "Irmaan (jare socda)" in words(second.text, "so")
+    await service.puzzles.give_up(AMINA, HERE)
+
+    pattern = (
+        r"No Irmaan \(running jare\) puzzle of Shax \(small board\) is left for you\. "
+        r"Themes with puzzles left there: Xadhig \(blockade\) \(`xadhig`\)\."
+    )
+    with refused(UserError, pattern):
+        await service.puzzles.puzzle(AMINA, HERE, "shax-small", "irmaan")
+    with refused(UserError, r"Noocyada xujooyin weli ku haray halkaas: Xadhig", "so"):
+        await service.puzzles.puzzle(AMINA, HERE, "shax-small", "irmaan")
+    assert await service.puzzles.desk.open_try(AMINA.id) is None
+    with refused(UserError, r"No Sacrifice puzzle .* left there: Irmaan .*, Xadhig"):
+        await service.puzzles.puzzle(BASHIR, HERE, "shax-small", "sacrifice")
+    await service.puzzles.puzzle(AMINA, HERE, "shax-small", "xadhig")
+    await service.puzzles.give_up(AMINA, HERE)
+    with refused(UserError, r"nor one of any other theme: `/shax puzzle` without a theme"):
+        await service.puzzles.puzzle(AMINA, HERE, "shax-small", "irmaan")
+
+
+async def test_a_theme_that_is_none_is_refused_and_changes_nothing(service: ShaxService) -> None:
+    with refused(BadOption, r"Unknown puzzle theme 'riddle' — choose one of: .*`irmaan`"):
+        await service.puzzles.puzzle(AMINA, HERE, "shax", "riddle")
+    with refused(BadOption, r"Nooca xujada 'riddle' lama yaqaan.*Irmaan \(jare socda\)", "so"):
+        await service.puzzles.puzzle(AMINA, HERE, "shax", "riddle")
+    assert await service.puzzles.desk.open_try(AMINA.id) is None
+    assert await service.storage.solver(AMINA.id) is None
+
+
+async def test_the_puzzle_leaderboard_lists_the_servers_solvers_and_rating_shows_puzzles(
+    service: ShaxService,
+) -> None:
+    empty = words((await service.leaderboard(HERE, "puzzles")).text)
+    assert "Nobody here has a puzzle rating yet" in empty
+    await service.puzzles.puzzle(AMINA, HERE, "shax-small")
+    await solve(service, AMINA, HERE)
+    await service.puzzles.puzzle(BASHIR, HERE, "shax-small")
+    await service.puzzles.give_up(BASHIR, HERE)
+    await service.puzzles.puzzle(CAWO, ELSEWHERE_SERVER, "shax-small")
+    await solve(service, CAWO, ELSEWHERE_SERVER)
+
+    table = words((await service.leaderboard(HERE, "Puzzles")).text)
+    lines = table.splitlines()
+    assert lines[0].startswith("**Puzzles**")
+    assert re.fullmatch(r"1\. Amina — 1\d\d\d\? \(1 solved\)", lines[1]), lines
+    assert re.fullmatch(r"2\. Bashir — 1\d\d\d\? \(0 solved\)", lines[2]), lines
+    assert len(lines) == 3  # Cawo tried hers on another server
+    assert "Cawo" in words((await service.leaderboard(ELSEWHERE_SERVER, "puzzles")).text)
+    assert "**Xujooyin**" in words((await service.leaderboard(HERE, "puzzles")).text, "so")
+    with refused(BadOption, r"choose streaks, ratings, both or puzzles"):
+        await service.leaderboard(HERE, "riddles")
+
+    rating = words((await service.rating(HERE, AMINA)).text)
+    assert "has no rating here yet" in rating  # no rated game
+    pattern = r"Puzzles \(every server\): rating 1\d\d\d\? · 1 solved of 1 rated try · streak 1"
+    assert re.search(pattern + r", best 1", rating), rating
+    somali = words((await service.rating(HERE, AMINA)).text, "so")
+    assert "Xujooyin (server kasta)" in somali
+    assert "Puzzles" not in words((await service.rating(HERE, User(104, "Deeqa"))).text)
+
+
+def repeat_legal_again(puzzle: PuzzleRow) -> tuple[int, str] | None:
+    """Where on the winning line one of the solver's earlier actions is legal again and
+    wrong: the actions played by then and that action."""
+    line = Puzzle(puzzle.variant, puzzle.record, puzzle.solution, puzzle.moves, 0, 0, 0)
+    position = replay(puzzle.variant, puzzle.record)
+    solver, mine = position.turn, []
+    for k, action in enumerate(puzzle.solution):
+        if position.turn == solver:
+            legal = position.legal_notations()
+            for earlier in mine:
+                if (
+                    earlier in legal
+                    and answer(line, puzzle.solution[:k], earlier).verdict == "wrong"
+                ):
+                    return k, earlier
+            mine.append(action)
+        position = position.apply(action)
+    return None
+
+
+async def test_a_typed_answer_sent_again_when_legal_again_is_answered_already(
+    service: ShaxService,
+) -> None:
+    for puzzle in await stored(service):
+        if (found := repeat_legal_again(puzzle)) is not None:
+            break
+    else:
+        raise AssertionError("no shipped puzzle repeats a legal action")
+    played, repeated = found
+    await service.puzzles.desk.start_puzzle(AMINA, puzzle.id, None)
+    while (now := await service.storage.open_attempt(AMINA.id)) and len(now.played) < played:
+        await service.play(AMINA, HERE, puzzle.solution[len(now.played)])
+    before = await service.storage.open_attempt(AMINA.id)
+    assert before is not None and before.played == puzzle.solution[:played]
+    with refused(StaleBoard, "answered already"):
+        await service.play(AMINA, HERE, repeated)
+    with refused(StaleBoard, "answered already"):
+        await service.play(AMINA, HERE, repeated.upper())
+    assert await service.storage.open_attempt(AMINA.id) == before
+    # From its menu (which knows the moment it answers) the same action is judged.
+    reply = await service.puzzles.answer(AMINA, HERE, repeated, before.id, before.version)
+    assert "misses the quickest win" in words(reply.text)
