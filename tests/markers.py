@@ -56,7 +56,8 @@ TABLE_BUILDERS = (
 """The table builders: a test that calls one (or a helper of the tests that does) builds
 tables."""
 TABLE_FIXTURES = frozenset({"tables_root", "shax_small_tables_root"})
-POSTGRES = re.compile("postgres", re.IGNORECASE)
+POSTGRES = re.compile("postgres(ql)?", re.IGNORECASE)
+"""A parameter naming the database engine (as the storage suite's ``database``)."""
 SLOW_KINDS = frozenset({"process", "postgres", "tables"})
 """The markers that make a test slow, given by what it uses or by hand."""
 
@@ -136,12 +137,12 @@ def markers_for(item: pytest.Item) -> set[str]:
             uses.function(func)
     fixtures = set(getattr(item, "fixturenames", ()))
     callspec = getattr(item, "callspec", None)
-    params = [str(v) for v in callspec.params.values()] + [callspec.id] if callspec else []
+    params = [v for v in callspec.params.values() if isinstance(v, str)] if callspec else []
 
     found = {m.name for m in item.iter_markers()} & SLOW_KINDS  # marked by hand
     if uses.names & PROCESS_NAMES:
         found.add("process")
-    if "postgres_server" in fixtures or any(POSTGRES.search(p) for p in params):
+    if "postgres_server" in fixtures or any(POSTGRES.fullmatch(p) for p in params):
         found.add("postgres")
     in_tables = (TESTS / "engine" / "tables") in Path(str(item.path)).parents
     if in_tables or fixtures & TABLE_FIXTURES or uses.calls & set(TABLE_BUILDERS):

@@ -1,12 +1,13 @@
 """Endgame tables for the tests, built once and kept between sessions.
 
-The tables a test needs take a minute to build and depend only on the engine's code, so
-they are built into ``~/.cache/shax-test-tables/<digest>/<name>`` (``SHAX_TEST_TABLES_CACHE``
-moves the cache), where ``<digest>`` is a hash of every source file of the ``engine``
-package: a change to the engine builds them anew, anything else reuses them. The build
-holds a lock on its folder, so parallel test workers (``pytest -n``) build each set once
-and the others wait for it; a set is used only once its build finished (a killed build
-is finished by the next session, which keeps the whole files it left).
+They take half a minute to build and depend only on the code that builds them, so they
+are built into ``~/.cache/shax-test-tables/<digest>/<name>`` (``SHAX_TEST_TABLES_CACHE``
+moves it), ``<digest>`` a hash of that code: the Python and C files of ``engine/tables``,
+the boards' geometry (``engine/variants.py``) and the compiler flags
+(``engine/build_flags.py``). A change to any of them builds them anew. A set is built under
+a lock, so parallel test workers (``pytest -n``) build it once while the others wait, and
+it is used only once whole (a killed build is finished by the next session, keeping the
+whole files it left). Tests only read these folders.
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ SHAX_SMALL_STONES = 8
 """shax-small's tables for the tests: every material, up to 8 stones a side."""
 DONE = ".complete"
 """Written into a set's folder when its build finished."""
-UNUSED_DAYS = 14
-"""Sets of other engine versions unused this long are removed when a new one is built."""
+KEEP_OTHERS = 3
+"""How many other versions' tables are kept (the most recently used), for a switch back."""
 
 
 def cache_root() -> Path:
@@ -37,21 +38,26 @@ def cache_root() -> Path:
     return Path(configured) if configured else Path.home() / ".cache" / "shax-test-tables"
 
 
+def sources() -> list[Path]:
+    """The files the tables are built by."""
+    tables = [p for p in (ENGINE / "tables").rglob("*") if p.suffix in (".py", ".c", ".h")]
+    return sorted([*tables, ENGINE / "variants.py", ENGINE / "build_flags.py"])
+
+
 @cache
-def engine_digest() -> str:
-    """A hash of the engine's sources (its Python and C files, by path and contents)."""
+def sources_digest() -> str:
+    """A hash of :func:`sources`, by path and contents."""
     digest = hashlib.sha256()
-    for path in sorted(ENGINE.rglob("*")):
-        if path.suffix in (".py", ".c", ".h") and "__pycache__" not in path.parts:
-            digest.update(str(path.relative_to(ENGINE)).encode() + b"\0")
-            digest.update(path.read_bytes() + b"\0")
+    for path in sources():
+        digest.update(str(path.relative_to(ENGINE)).encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 
 def cached_tables(name: str, build: Callable[[Path], object]) -> Path:
-    """The folder ``name`` of this engine's cached tables, made by ``build(folder)`` the
-    first time (under a lock: other processes asking for it meanwhile wait)."""
-    root = cache_root() / engine_digest()
+    """The folder ``name`` of the cached tables of these sources, made by ``build(folder)``
+    the first time (under a lock: other processes asking for it meanwhile wait)."""
+    root = cache_root() / sources_digest()
     folder = root / name
     done = folder / DONE
     if not done.exists():
@@ -86,13 +92,14 @@ def _link(source: str, target: str) -> None:
 
 
 def _remove_unused(current: Path) -> None:
-    """Remove the cached sets of other engine versions that no session used for
-    :data:`UNUSED_DAYS`."""
-    before = time.time() - UNUSED_DAYS * 86400
-    for other in current.parent.iterdir():
-        if other == current or not other.is_dir():
-            continue
-        stamps = [s.stat().st_mtime for s in other.glob(f"*/{DONE}")]
-        if max(stamps, default=other.stat().st_mtime) < before:
-            with contextlib.suppress(OSError):
-                shutil.rmtree(other)
+    """Remove the cached tables of other sources but the :data:`KEEP_OTHERS` most recently
+    used."""
+
+    def last_used(folder: Path) -> float:
+        stamps = [s.stat().st_mtime for s in folder.glob(f"*/{DONE}")]
+        return max(stamps, default=folder.stat().st_mtime)
+
+    others = [f for f in current.parent.iterdir() if f != current and f.is_dir()]
+    for other in sorted(others, key=last_used, reverse=True)[KEEP_OTHERS:]:
+        with contextlib.suppress(OSError):
+            shutil.rmtree(other)
