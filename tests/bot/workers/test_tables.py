@@ -219,3 +219,38 @@ def test_the_start_line_says_what_is_built_and_how_long_it_takes(
     assert background.building_line("off") is None
     build_missing(tmp_path, SMALL_BOARDS, lambda text: None, threads=2)
     assert background.building_line("small") is None  # nothing left to build
+
+
+LAST_WORDS = """\
+import signal, subprocess, sys, time
+WORKER = "sleep 0.3; printf 'INFO\\tA worker of the build stopped.\\n'"
+def stop(*_):
+    # The build ends at once; a worker of its own, on the same output, says a last word.
+    subprocess.Popen(["sh", "-c", WORKER])
+    sys.exit(0)
+signal.signal(signal.SIGTERM, stop)
+print("INFO\\tBuilding the shax endgame tables.", flush=True)
+time.sleep(120)
+"""
+
+
+def test_stopping_the_build_logs_its_last_lines_before_it_returns(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot says "Stopped" last: what the build and its workers say as they stop is in
+    the log first."""
+    build = subprocess.Popen([sys.executable, "-c", LAST_WORDS], stdout=subprocess.PIPE, text=True)
+    assert build.stdout is not None
+    relay = background.threading.Thread(target=background._relay, args=(build.stdout,))
+    monkeypatch.setattr(background, "_started", build)
+    monkeypatch.setattr(background, "_relaying", relay)
+    with caplog.at_level(logging.INFO, logger=background.__name__):
+        relay.start()
+        deadline = time.monotonic() + WAIT_SECONDS
+        while "Building the shax endgame tables." not in caplog.text:
+            assert time.monotonic() < deadline, "the build said nothing"
+            time.sleep(0.05)
+        background.stop_building()
+        said = [r.getMessage() for r in caplog.records]
+    assert said[-1] == "A worker of the build stopped.", said
+    assert not relay.is_alive()
