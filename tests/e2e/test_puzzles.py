@@ -4,7 +4,7 @@ answer, to the win; ``/shax move`` (its autocomplete offering the puzzle's actio
 answers the puzzle where the player has no game, and plays in their game where they do;
 a wrong answer shows the winning line and touches no game. The puzzle of the day is
 posted in the channel the server chose, once, with a button that opens each player's own
-try."""
+try. A theme chosen, the puzzle table and rating, and a typed answer sent again."""
 
 from __future__ import annotations
 
@@ -17,8 +17,11 @@ from PIL import Image
 from bot.discord.cogs.notices import Notices
 from bot.discord.custom_ids import daily_id, giveup_id, nextpuzzle_id, parse_custom_id
 from bot.service.puzzles import Try
-from bot.service.replies import BOARD_FILENAME
+from bot.service.replies import BOARD_FILENAME, User
+from bot.storage import NewPuzzle
+from engine.tables.puzzles import PuzzleTheme
 from tests.bot.discord.helpers import button_ids, option_values, shown
+from tests.bot.service.test_puzzle_themes import repeat_legal_again
 from tests.e2e.conftest import (
     Live,
     assert_refused,
@@ -158,3 +161,81 @@ async def test_the_puzzle_of_the_day_is_posted_once_and_each_player_solves_their
     )
     assert_refused(forged, "someone else's")
     assert (await open_try(live, scene.bashir)).attempt == found.attempt
+
+
+async def test_a_puzzle_of_a_theme_the_puzzle_table_and_a_typed_answer_sent_again(
+    live: Live,
+) -> None:
+    """``/shax puzzle theme:`` (a choice of the synced command) gives one of that theme,
+    whose theme is said once solved; ``/shax leaderboard table:puzzles`` and
+    ``/shax rating`` show the puzzles; a Somali reader is refused a theme with none left
+    in Somali; a ``/shax move`` sent again after its answer, legal again, changes nothing."""
+    scene, fake = live.scene, live.fake
+    storage, desk = live.service.storage, live.service.puzzles.desk
+    await desk.ready()
+    rows = [await storage.get_puzzle(i) for i in await storage.puzzle_ids("shax-small")]
+    stored = [r for r in rows if r is not None]
+    row = min(stored, key=lambda r: abs(r.glicko.rating - 1500))
+    themed = NewPuzzle(
+        row.variant, " ".join(row.record), " ".join(row.solution), row.moves, row.depth,
+        row.tempting, row.glicko, themes="irmaan",
+    )  # fmt: skip
+    assert await storage.seed_puzzles([themed]) == 1
+    synced = fake.world.find_command("shax", scene.channel.guild_id)
+    assert synced is not None
+    [puzzle] = [o for o in synced["options"] if o["name"] == "puzzle"]
+    [theme] = [o for o in puzzle["options"] if o["name"] == "theme"]
+    assert [c["value"] for c in theme["choices"]] == [t.value for t in PuzzleTheme]
+    assert theme["choices"][3]["name"] == "Irmaan (running jare)"
+    options = {"variant": "shax-small", "theme": "irmaan"}
+    asked = await shown(
+        live.bot, await fake.slash(scene.amina, scene.channel, "shax", "puzzle", options)
+    )
+    assert asked.ephemeral and (await open_try(live, scene.amina)).puzzle.id == row.id
+    while (current := await desk.open_try(scene.amina.id)) is not None:
+        action = current.puzzle.solution[len(current.attempt.played)]
+        moved = await fake.slash(scene.amina, scene.channel, "shax", "move", {"action": action})
+        answered = await shown(live.bot, moved)
+    assert "Solved!" in answered.content and "Theme: Irmaan (running jare)." in answered.content
+    table = await shown(
+        live.bot,
+        await fake.slash(scene.amina, scene.channel, "shax", "leaderboard", {"table": "puzzles"}),
+    )
+    assert "**Puzzles**" in table.content and "(1 solved)" in table.content
+    rating = await shown(
+        live.bot, await fake.slash(scene.amina, scene.channel, "shax", "rating", {})
+    )
+    assert "Puzzles (every server): rating 1" in rating.content
+    # Bashir reads Somali: no puzzle of a theme left, in his words, naming the one left.
+    await shown(
+        live.bot,
+        await fake.slash(scene.bashir, scene.channel, "shax", "language", {"language": "so"}),
+    )
+    refused = await fake.slash(
+        scene.bashir,
+        scene.channel,
+        "shax",
+        "puzzle",
+        {"variant": "shax-small", "theme": "sacrifice"},
+    )
+    assert_refused(refused, "Dhagax hurid", "kuuma harin", "Irmaan (jare socda) (`irmaan`)")
+    assert await desk.open_try(scene.bashir.id) is None
+    # Cawo's puzzle where an earlier answer of hers is legal again (and wrong) later on.
+    for puzzle in stored:
+        if (found := repeat_legal_again(puzzle)) is not None:
+            break
+    else:
+        raise AssertionError("no shipped puzzle repeats a legal action")
+    played, repeated = found
+    cawo = User(scene.cawo.id, scene.cawo.username)
+    await desk.start_puzzle(cawo, puzzle.id, None)
+    while (now := await storage.open_attempt(cawo.id)) and len(now.played) < played:
+        action = puzzle.solution[len(now.played)]
+        await shown(
+            live.bot,
+            await fake.slash(scene.cawo, scene.channel, "shax", "move", {"action": action}),
+        )
+    before = await storage.open_attempt(cawo.id)
+    again = await fake.slash(scene.cawo, scene.channel, "shax", "move", {"action": repeated})
+    assert_refused(again, "answered already")
+    assert await storage.open_attempt(cawo.id) == before
