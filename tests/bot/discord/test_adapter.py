@@ -82,7 +82,7 @@ SUBCOMMANDS = {
     ],
     "hint": [],
     "review": [],
-    "puzzle": ["variant", "answer", "give-up"],
+    "puzzle": ["variant", "answer", "give-up", "theme"],
 }
 SAMPLE_IDS = {
     "act": act_id(BIG, BIG),
