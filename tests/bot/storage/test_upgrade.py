@@ -19,9 +19,13 @@ from typing import Any
 
 import asyncpg
 import pytest
+from alembic.operations import Operations
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import create_engine
 
 from bot.service.replies import Place, User
-from bot.storage import SCHEMA_VERSION, Storage
+from bot.storage import SCHEMA_VERSION, Storage, migrations
 from bot.storage.tables import TABLES
 from engine import replay
 from tests.bot.storage.conftest import fresh_postgres
@@ -147,5 +151,47 @@ async def test_duplicate_open_challenges_are_closed_by_the_upgrade(tmp_path: Pat
         ]
         closed = [c for c in await storage.export_rows("challenges") if c["id"] > 6]
         assert [c["status"] for c in closed] == ["open", "cancelled", "cancelled"]
+    finally:
+        await storage.close()
+
+
+async def test_the_tries_of_a_puzzle_of_the_day_are_its_servers_after_migration_8(
+    tmp_path: Path,
+) -> None:
+    """Migration 8 gives each try the server it was asked on: a try of a puzzle of the day
+    made before it is that day's server's; another is on no server."""
+    path = tmp_path / "shax.db"
+    engine = create_engine(f"sqlite:///{path}")
+    with engine.begin() as conn:  # the schema as migration 7 left it
+        script = ScriptDirectory(str(migrations.HERE))
+        context = MigrationContext.configure(
+            conn,
+            opts={
+                "script": script,
+                "version_table": migrations.VERSION_TABLE,
+                "fn": lambda rev, _: script._upgrade_revs("0007", rev),
+            },
+        )
+        with Operations.context(context):
+            context.run_migrations()
+        conn.exec_driver_sql("PRAGMA user_version = 7")
+        conn.exec_driver_sql(
+            "INSERT INTO puzzles (variant, record, solution, moves, depth, tempting, rating, "
+            "deviation, volatility) VALUES ('shax', 'd7', 'a7', 1, 1, 0, 1500, 200, 0.06)"
+        )
+        conn.exec_driver_sql(
+            "INSERT INTO daily_puzzles (guild_id, day, puzzle_id, channel_id, claimed_at) "
+            "VALUES (77, '2026-11-28', 1, 500, 0)"
+        )
+        for user, daily in ((11, "1"), (12, "NULL")):
+            conn.exec_driver_sql(
+                "INSERT INTO puzzle_attempts (user_id, puzzle_id, daily_id, status, rated, "
+                f"started_at) VALUES ({user}, 1, {daily}, 'failed', 1, 0)"
+            )
+    engine.dispose()
+    storage = await Storage.open(path)
+    try:
+        tries = await storage.export_rows("puzzle_attempts")
+        assert [(t["user_id"], t["guild_id"]) for t in tries] == [(11, 77), (12, None)]
     finally:
         await storage.close()
