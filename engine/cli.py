@@ -124,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     analyse.add_argument("--text", action="store_true", help="plain lines instead of JSON")
     analyse.set_defaults(run=_analyse)
-    from engine.tables.puzzles import add_parser as add_puzzles
+    from engine.tables.puzzle_set import add_parser as add_puzzles
 
     add_puzzles(sub)
     return parser

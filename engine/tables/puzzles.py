@@ -1,31 +1,27 @@
 """Puzzles from perfect play: positions where exactly one move wins, by the endgame tables.
 
-A puzzle is a movement-phase position reached by the bot's levels playing each other from
-a random opening, where the player to act wins with exactly one first *step* — a move,
-and the removal it earns when it makes a jare: the two are one step of the solution —
-while every other step draws or loses, and the win takes ``moves`` of the solver's steps
-(1 to :data:`MAX_MOVES`). The defence is the tables' best: the longest resistance. Every
-later step of the solver is the only one that keeps the win as quick, except the last,
-where any step that ends the game in the solver's favour is right (:func:`answer`).
+A puzzle is a movement-phase position where the player to act wins with exactly one
+first *step* — a move, and the removal it earns when it makes a jare: the two are one
+step of the solution — while every other step draws or loses, and the win takes
+``moves`` of the solver's steps (1 to :data:`MAX_MOVES`). The defence is the tables'
+best: the longest resistance. Every later step of the solver is the only one that keeps
+the win as quick, except the last, where any step that ends the game in the solver's
+favour is right (:func:`answer`). No value a puzzle rests on leans on the 100-move count.
+On the boards solved whole (shax-small, jar) a puzzle may also be a placement position or
+an opening removal where exactly one action keeps a win (:func:`solve_placement`): its
+solution is that one action.
 
-Each puzzle is graded: ``depth`` is how deep the evaluation search must look before it
-picks the winning first action, ``tempting`` how many wrong first actions a shallow
-search likes at least as much; ``rating`` is the starting puzzle rating they make, which
-the players' results then move (Glicko-2, in the bot).
-
-``python -m engine puzzles`` prints puzzles as JSON lines (:func:`run_puzzles`); the
-bot's own set ships in :data:`SHIPPED` (``python -m engine puzzles --check FILE`` checks a
-file of them again).
+Each puzzle carries its grade (``depth``, ``tempting``, ``choices``, the ``rating`` they
+seed), its :class:`PuzzleTheme` ids and its ``proof``: the value of every step the
+solver could take at each of their steps, which :func:`check_proof` checks against the
+rules alone, without tables. The set that ships is in :data:`SHIPPED`, made by
+:mod:`engine.tables.puzzle_set` (``python -m engine puzzles``).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import random
-import sys
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -34,21 +30,14 @@ from typing import Any
 from engine.errors import ShaxError
 from engine.position import Action, Phase, Position, Step
 from engine.record import replay
-from engine.tables import Probe, Tables, open_tables, tables_dir
+from engine.tables import Probe, Tables
+from engine.tables.solved import Solved, solved_scores
+from engine.variants import Variant
 
-MAX_MOVES = 6
+MAX_MOVES = 8
 """The longest win a puzzle asks for, in the solver's steps."""
 MIN_CHOICES = 3
 """The fewest moves a puzzle's position offers: with one or two there is little to find."""
-GRADE_DEPTH = 10
-"""The deepest search :func:`grade` tries; a win it never finds grades one deeper."""
-SHALLOW_DEPTH = 2
-"""The search whose preferences make a wrong action tempting."""
-ONE_MOVE_SHARE = 0.3
-"""Wins in one are the commonest puzzles by far (a jare that leaves the opponent two
-stones); :func:`generate` keeps this share of those it finds, for a set of every length."""
-LEVELS = ("easy", "medium")
-"""The levels whose games the puzzles are taken from (varied, human-looking play)."""
 
 SHIPPED = Path(__file__).resolve().parent / "puzzles"
 """The puzzles that ship with the engine, a JSON-lines file per board
@@ -111,6 +100,13 @@ class Puzzle:
     rating: int
     themes: tuple[PuzzleTheme, ...] = ()
     """What the puzzle is about (``"themes"``: a list of :class:`PuzzleTheme` ids)."""
+    choices: int = 0
+    """The legal actions at the puzzle's position (the moves to choose among)."""
+    proof: tuple[tuple[tuple[str, str], ...], ...] = ()
+    """What proves the solution: at each of the solver's steps on the line, every step
+    they could take with its value (:func:`value_text`), as the tables or the solved
+    board give it. With it, a board whose tables are not at hand is checked against
+    the rules alone (:func:`check_proof`)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -122,6 +118,8 @@ class Puzzle:
             "tempting": self.tempting,
             "rating": self.rating,
             "themes": [t.value for t in self.themes],
+            "choices": self.choices,
+            "proof": [dict(values) for values in self.proof],
         }
 
     @classmethod
@@ -135,6 +133,11 @@ class Puzzle:
             tempting=int(data["tempting"]),
             rating=int(data["rating"]),
             themes=tuple(PuzzleTheme(t) for t in data.get("themes", ())),
+            choices=int(data.get("choices", 0)),
+            proof=tuple(
+                tuple((str(k), str(v)) for k, v in values.items())
+                for values in data.get("proof", ())
+            ),
         )
 
     def position(self) -> Position:
@@ -165,7 +168,8 @@ def after(position: Position, step: StepActions) -> Position:
 
 def step_value(tables: Tables, position: Position, step: StepActions) -> Probe | None:
     """The value of taking ``step`` for the player who takes it, in moves to the end
-    counted from before the step; ``None`` where the tables do not reach."""
+    counted from before the step; ``None`` where the tables do not reach, and where the
+    100-move count would decide (a win it cuts to a draw): no puzzle leans on it."""
     me = position.turn
     child = after(position, step)
     if child.outcome is not None:
@@ -176,8 +180,8 @@ def step_value(tables: Tables, position: Position, step: StepActions) -> Probe |
     if found is None:
         return None
     mine = found if child.turn == me else found.flipped()
-    if not mine.in_time(child.clock) and mine.result != "draw":
-        return Probe("draw", 0)  # the 100-move rule ends it first
+    if not mine.in_time(child.clock):
+        return None
     return Probe(mine.result, mine.moves + 1 if mine.result != "draw" else 0)
 
 
@@ -208,48 +212,109 @@ def defence(tables: Tables, position: Position) -> StepActions | None:
 
 def solve(tables: Tables, position: Position) -> tuple[StepActions, ...] | None:
     """The solution line of a puzzle at ``position``, or ``None`` if it is not one: exactly
-    one move of the player to act wins (with the removal it earns, if any), and each of
-    the solver's steps but the last is the only one that keeps the quickest win. On the
-    last step every step that ends the game in the solver's favour is right (a jare's
-    removal that leaves two stones, whichever stone it takes)."""
+    one move of the player to act wins (with the removal it earns, if any), among
+    :data:`MIN_CHOICES` or more, and each of the solver's steps but the last is the only
+    one that keeps the quickest win. On the last step every step that ends the game in
+    the solver's favour is right (a jare's removal that leaves two stones, whichever stone
+    it takes). A step that blocks the defence is followed by the solver's freeing move
+    (xadhig), as the rules have it; no value on the way may lean on the 100-move count."""
+    return solve_line(tables, position)[0]
+
+
+def solve_line(
+    tables: Tables, position: Position
+) -> tuple[tuple[StepActions, ...] | None, list[dict[str, Probe]]]:
+    """:func:`solve`'s line, and the value of every step the solver could take at each of
+    their steps of it (what proves it)."""
+    proof: list[dict[str, Probe]] = []
     if position.outcome is not None or position.phase is not Phase.MOVEMENT:
-        return None
+        return None, proof
     if position.step is not Step.MOVE:
-        return None
+        return None, proof
     line: list[StepActions] = []
     me = position.turn
+    v = position.variant
+    taken = 0  # the solver's steps so far
     valued = valued_steps(tables, position)
     if valued is None or len({s[0] for s, _ in valued}) < MIN_CHOICES:
-        return None
+        return None, proof
     if len({s[0] for s, v in valued if v.result == "win"}) != 1:
-        return None
+        return None, proof
     while True:
-        best = max(v.rank() for _, v in valued)
-        quickest = [(s, v) for s, v in valued if v.rank() == best and v.result == "win"]
-        if not quickest or solver_moves(quickest[0][1].moves) + len(line) // 2 > MAX_MOVES:
-            return None
+        proof.append({step_notation(v, s): value for s, value in valued})
+        best = max(value.rank() for _, value in valued)
+        quickest = [(s, value) for s, value in valued if value.rank() == best]
+        if quickest[0][1].result != "win":
+            return None, proof
+        if taken + solver_moves(quickest[0][1].moves) > MAX_MOVES:
+            return None, proof
         step = quickest[0][0]
         child = after(position, step)
         if len(quickest) > 1 and child.outcome is None:
-            return None  # two ways on: the line would not be the only answer
+            return None, proof  # two ways on: the line would not be the only answer
         line.append(step)
+        taken += 1
         if child.outcome is not None:
             won = child.outcome.winner is not None and child.outcome.winner.value == me
-            return tuple(line) if won else None
+            return (tuple(line), proof) if won else (None, proof)
         position = child
-        if position.turn == me:  # the opponent was blocked and the freeing move is ours
-            return None
-        answer = defence(tables, position)
-        if answer is None:
-            return None
-        line.append(answer)
-        position = after(position, answer)
-        if position.outcome is not None or position.step is not Step.MOVE:
-            return None
+        while position.turn != me:
+            answer = defence(tables, position)
+            if answer is None:
+                return None, proof
+            line.append(answer)
+            position = after(position, answer)
+            if position.outcome is not None:
+                return None, proof
+        if position.step not in (Step.MOVE, Step.FREE):
+            return None, proof
         found = valued_steps(tables, position)
         if found is None:
-            return None
+            return None, proof
         valued = found
+
+
+def step_notation(variant: Variant, step: StepActions) -> str:
+    """A step as it is written: the move, then the removal it earns (``a1-a4 xb2``)."""
+    return " ".join(a.notation(variant) for a in step)
+
+
+def value_text(value: Probe) -> str:
+    """A value as a proof stores it: ``W5`` (a win in 5 of both sides' moves), ``L3``,
+    ``D``."""
+    return "D" if value.result == "draw" else f"{value.result[0].upper()}{value.moves}"
+
+
+def text_value(text: str) -> Probe:
+    """The value :func:`value_text` wrote."""
+    if text == "D":
+        return Probe("draw", 0)
+    return Probe("win" if text[0] == "W" else "loss", int(text[1:]))
+
+
+MAX_PLACEMENT_WIN = 100
+"""The longest win a placement puzzle may ask for, in moves (placements included): the
+movement that follows stays well inside the 100-move count."""
+
+
+def solve_placement(
+    solved: Solved, position: Position
+) -> tuple[tuple[StepActions, ...] | None, list[dict[str, Probe]]]:
+    """A placement puzzle (or an opening removal's) at ``position``, by the solved board:
+    exactly one of :data:`MIN_CHOICES` or more actions keeps a win; the solution is that
+    action alone. Also the value of every action (the proof)."""
+    if position.outcome is not None or position.phase is Phase.MOVEMENT:
+        return None, []
+    scored = solved_scores(position, solved)
+    if scored is None:
+        return None, []
+    v = position.variant
+    values = [(a, Probe(p.result, p.moves + 1 if p.result != "draw" else 0)) for a, p in scored]
+    proof = [{a.notation(v): value for a, value in values}]
+    wins = [(a, value) for a, value in values if value.result == "win"]
+    if len(values) < MIN_CHOICES or len(wins) != 1 or wins[0][1].moves > MAX_PLACEMENT_WIN:
+        return None, proof
+    return ((wins[0][0],),), proof
 
 
 # -- answering ----------------------------------------------------------------------------
@@ -272,7 +337,8 @@ class Answer:
 
 def answer(puzzle: Puzzle, played: Sequence[str], text: str) -> Answer:
     """The solver's action ``text`` after ``played``: right (the solution's action, or on
-    the last step any that wins at once), solved, or wrong. An action that is not legal
+    the last step any that wins at once), solved (the game won, or the whole solution
+    played: a placement puzzle asks for one action), or wrong. An action that is not legal
     at all raises :class:`engine.errors.ShaxError`, as everywhere, and changes nothing."""
     position = puzzle.position()
     solver = position.turn
@@ -302,6 +368,8 @@ def answer(puzzle: Puzzle, played: Sequence[str], text: str) -> Answer:
         if not (last and can_win):
             return Answer("wrong", tuple(played), ())
         return Answer("right", now, ())
+    if now == puzzle.solution:  # a placement puzzle: the one winning stone, found
+        return Answer("solved", now, ())
     if child.turn == solver:  # the removal the move earned comes next
         return Answer("right", now, ())
     defence: list[str] = []
@@ -323,142 +391,38 @@ def _last_step(puzzle: Puzzle, position: Position, index: int) -> bool:
     return True
 
 
-# -- grading --------------------------------------------------------------------------
-
-
-def grade(position: Position, first: Action) -> tuple[int, int]:
-    """``(depth, tempting)`` for a puzzle whose winning first action is ``first``:
-    the shallowest search that picks it, and how many wrong first moves tempt: those that
-    make a jare (a capture is what the eye looks for first) and those that a search of
-    :data:`SHALLOW_DEPTH` plies likes at least as much."""
-    from engine.ai import core
-    from engine.ai.levels import weights_for
-
-    weights = weights_for(position.variant.id)
-    depth = GRADE_DEPTH + 1
-    for d in range(1, GRADE_DEPTH + 1):
-        params = core.make_params(weights, max_depth=d, tt_log2=16)
-        if core.search(position, params).action == first:
-            depth = d
-            break
-    params = core.make_params(weights, max_depth=SHALLOW_DEPTH, tt_log2=16, all_scores=True)
-    root = dict(core.search(position, params).root)
-    right = root.get(first, -(10**9))
-    tempting = 0
-    for action in position.legal_actions():
-        if action == first:
-            continue
-        captures = position.play(action).step is Step.REMOVE
-        tempting += captures or root.get(action, -(10**9)) >= right
-    return depth, tempting
-
-
-def starting_rating(moves: int, depth: int, tempting: int) -> int:
-    """A puzzle's first rating, before anyone has tried it: deeper, longer and more
-    tempting puzzles start higher. Players' results move it from there."""
-    return 900 + 110 * depth + 90 * min(tempting, 6) + 70 * (moves - 1)
-
-
-def make_puzzle(tables: Tables, record: Sequence[str], position: Position) -> Puzzle | None:
-    """The puzzle at ``position`` (reached by ``record``), if it is one."""
-    line = solve(tables, position)
-    if line is None:
-        return None
-    depth, tempting = grade(position, line[0][0])
-    v = position.variant
-    moves = (len(line) + 1) // 2
-    return Puzzle(
-        variant=v.id,
-        record=tuple(record),
-        solution=tuple(a.notation(v) for step in line for a in step),
-        moves=moves,
-        depth=depth,
-        tempting=tempting,
-        rating=starting_rating(moves, depth, tempting),
-    )
-
-
-# -- finding them in games --------------------------------------------------------------
-
-
-def game_positions(
-    variant: str, rng: random.Random, max_open: int = 8
-) -> Iterator[tuple[list[str], Position]]:
-    """The positions of one game between two of :data:`LEVELS` from a random opening."""
-    from engine.ai.player import check_level, choose_for_position
-
-    position = Position.initial(variant)
-    record: list[str] = []
-    for _ in range(rng.randint(0, max_open)):
-        if position.phase is not Phase.PLACEMENT:
-            break
-        action = rng.choice(position.legal_actions())
-        nxt = position.play(action)
-        if nxt.outcome is not None:
-            break
-        record.append(action.notation(position.variant))
-        position = nxt
-    players = [check_level(rng.choice(LEVELS)), check_level(rng.choice(LEVELS))]
-    while position.outcome is None:
-        yield record, position
-        level = players[position.turn]
-        chosen = choose_for_position(position, level, seed=rng.getrandbits(32)).action
-        record = [*record, chosen]
-        position = position.apply(chosen)
-
-
-def generate(
-    tables: Tables,
-    count: int,
-    seed: int,
-    *,
-    progress: Callable[[int, int], None] | None = None,
-    max_games: int | None = None,
-) -> Iterator[Puzzle]:
-    """``count`` puzzles (fewer if ``max_games`` games give no more), each from a
-    different position; at most two from one game, and not from consecutive moves."""
-    rng = random.Random(seed)
-    variant = tables.variant.id
-    seen: set[tuple[int, int, int]] = set()
-    found = games = 0
-    while found < count and (max_games is None or games < max_games):
-        games += 1
-        taken = 0
-        last_ply = -10
-        for record, position in game_positions(variant, rng):
-            if taken == 2 or len(record) - last_ply < 4:
-                continue
-            if position.step is not Step.MOVE or tables.probe(position) is None:
-                continue
-            key = (position.white, position.black, position.turn)
-            if key in seen:
-                continue
-            puzzle = make_puzzle(tables, record, position)
-            if puzzle is None or (puzzle.moves == 1 and rng.random() >= ONE_MOVE_SHARE):
-                continue
-            seen.add(key)
-            taken += 1
-            last_ply = len(record)
-            found += 1
-            yield puzzle
-            if progress is not None:
-                progress(found, games)
-            if found == count:
-                return
-
-
 # -- checking ----------------------------------------------------------------------------
 
 
-def check(tables: Tables, puzzle: Puzzle) -> list[str]:
+def solver_steps(position: Position, line: Sequence[StepActions]) -> int:
+    """How many of ``line``'s steps are the solver's (whoever acts at ``position``)."""
+    me = position.turn
+    count = 0
+    for step in line:
+        count += position.turn == me
+        position = after(position, step)
+    return count
+
+
+def proof_of(values: list[dict[str, Probe]]) -> tuple[tuple[tuple[str, str], ...], ...]:
+    return tuple(tuple((k, value_text(p)) for k, p in sorted(v.items())) for v in values)
+
+
+def check(tables: Tables, puzzle: Puzzle, solved: Solved | None = None) -> list[str]:
     """What is wrong with a puzzle by the tables (nothing: ``[]``): the record is legal,
-    the first step is the only win, the solution is the line :func:`solve` finds and
-    wins in ``moves``."""
+    the first step is the only win, the solution is the line :func:`solve` finds (or
+    :func:`solve_placement`, by ``solved``) and wins in ``moves``; the stored proof is
+    the tables' values and holds by the rules (:func:`check_proof`)."""
     try:
         position = puzzle.position()
     except ShaxError as exc:
         return [f"the record does not replay: {exc}"]
-    line = solve(tables, position)
+    if position.phase is Phase.MOVEMENT:
+        line, values = solve_line(tables, position)
+    elif solved is None:
+        return ["a placement puzzle is checked by the solved board, and it is not at hand"]
+    else:
+        line, values = solve_placement(solved, position)
     if line is None:
         return ["the position is not a puzzle by the tables (no single winning step)"]
     v = position.variant
@@ -466,17 +430,89 @@ def check(tables: Tables, puzzle: Puzzle) -> list[str]:
     problems = []
     if solution != puzzle.solution:
         problems.append(f"the solution is {' '.join(solution)}, not {' '.join(puzzle.solution)}")
-    if (len(line) + 1) // 2 != puzzle.moves:
-        problems.append(f"the win takes {(len(line) + 1) // 2} moves, not {puzzle.moves}")
-    end = position
-    for notation in puzzle.solution:
-        end = end.apply(notation)
-    if (
-        end.outcome is None
-        or end.outcome.winner is None
-        or end.outcome.winner.value != (position.turn)
-    ):
-        problems.append("the solution does not end in the solver's win")
+    if solver_steps(position, line) != puzzle.moves:
+        problems.append(f"the win takes {solver_steps(position, line)} moves, not {puzzle.moves}")
+    if puzzle.proof and puzzle.proof != proof_of(values):
+        problems.append("the stored proof is not the tables' values")
+    return problems + check_proof(puzzle)
+
+
+def check_proof(puzzle: Puzzle) -> list[str]:
+    """What is wrong with a puzzle by its stored proof and the rules alone, without any
+    table (nothing: ``[]``): at each of the solver's steps the proof values exactly the
+    legal steps; the first step is the only winning move among :data:`MIN_CHOICES` or
+    more; each step of the solution is the quickest win, the only one but where it ends
+    the game, and its value counts down along the line to the game's end in the
+    solver's favour (or, for a placement puzzle, to its one action)."""
+    try:
+        position = puzzle.position()
+    except ShaxError as exc:
+        return [f"the record does not replay: {exc}"]
+    if not puzzle.proof:
+        return ["no proof is stored"]
+    v = position.variant
+    me = position.turn
+    problems: list[str] = []
+    done = 0  # solution actions played
+    taken = 0  # the solver's steps
+    due: int | None = None  # the value the solver's next step must have
+    while done < len(puzzle.solution):
+        actor = position.turn
+        step = list(puzzle.solution[done : done + 2])
+        try:
+            child = position.apply(step[0])
+            if child.outcome is None and child.step is Step.REMOVE and child.turn == actor:
+                if len(step) < 2:
+                    return [*problems, "the solution ends before its last step does"]
+                child = child.apply(step[1])
+            else:
+                step = step[:1]
+        except ShaxError as exc:
+            return [*problems, f"the solution does not replay: {exc}"]
+        done += len(step)
+        if actor != me:
+            due = None if due is None else due - 1
+            position = child
+            continue
+        if taken >= len(puzzle.proof):
+            return [*problems, "the proof ends before the solution"]
+        values = {key: text_value(text) for key, text in puzzle.proof[taken]}
+        legal = (
+            {step_notation(v, s) for s in steps(position)}
+            if position.phase is Phase.MOVEMENT
+            else {a.notation(v) for a in position.legal_actions()}
+        )
+        where = f"at the solver's step {taken + 1}"
+        if set(values) != legal:
+            problems.append(f"{where} the proof does not value exactly the legal steps")
+        mine = values.get(" ".join(step))
+        best = max(p.rank() for p in values.values())
+        if mine is None or mine.result != "win" or mine.rank() != best:
+            problems.append(f"{where} the solution's step is not the quickest win")
+            return problems
+        if taken == 0:
+            moves = {key.split()[0] for key in values}
+            wins = {key.split()[0] for key, p in values.items() if p.result == "win"}
+            if len(wins) != 1 or len(moves) < MIN_CHOICES:
+                problems.append("the first step is not the only winning move of three or more")
+        elif child.outcome is None and sum(p.rank() == best for p in values.values()) > 1:
+            problems.append(f"{where} two steps win as quickly")
+        if due is not None and mine.moves != due:
+            problems.append(f"{where} the values do not count down along the line")
+        due = mine.moves - 1
+        taken += 1
+        position = child
+    if taken != len(puzzle.proof):
+        problems.append("the proof values more steps than the solution has")
+    if taken != puzzle.moves:
+        problems.append(f"the solution has {taken} of the solver's steps, not {puzzle.moves}")
+    start = puzzle.position()
+    if start.phase is Phase.MOVEMENT:
+        end = position.outcome
+        if end is None or end.winner is None or end.winner.value != me:
+            problems.append("the solution does not end in the solver's win")
+        elif due != 0:
+            problems.append("the last value is not a win at once")
     return problems
 
 
@@ -486,81 +522,3 @@ def shipped(variant: str) -> list[Puzzle]:
     if not path.is_file():
         return []
     return [Puzzle.from_json(json.loads(line)) for line in path.read_text().splitlines() if line]
-
-
-# -- the command line -----------------------------------------------------------------------
-
-
-def add_parser(sub: Any) -> None:
-    """``python -m engine puzzles``, under the engine's command line."""
-    parser = sub.add_parser(
-        "puzzles",
-        help="puzzles from the endgame tables, as JSON lines",
-        description="Find puzzles in games between the bot's levels: positions where one "
-        "move wins, by the endgame tables (build them first: python -m engine.tables build, "
-        "or build --small for shax-small alone). Prints one JSON line a puzzle; progress "
-        "goes to standard error.",
-    )
-    parser.add_argument("--variant", choices=("shax", "shax-small"), default="shax")
-    parser.add_argument("--count", type=int, default=10, help="how many puzzles (default 10)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--tables", type=Path, default=None, help="default: $SHAX_TABLES_DIR")
-    parser.add_argument(
-        "--check", type=Path, default=None, metavar="FILE", help="check a file of puzzles instead"
-    )
-    parser.set_defaults(run=run_puzzles)
-
-
-def run_puzzles(args: argparse.Namespace) -> int:
-    where = args.tables if args.tables is not None else tables_dir()
-    tables = open_tables(args.variant, where)
-    if tables is None:
-        print(
-            f"No endgame tables for {args.variant} in {where}: build them with "
-            f"python -m engine.tables build{' --small' if args.variant != 'shax' else ''} "
-            f"--dir {where}.",
-            file=sys.stderr,
-        )
-        return 2
-    if args.check is not None:
-        return _check_file(tables, args.check)
-    if args.count < 1:
-        print("--count takes a whole number of puzzles, 1 or more.", file=sys.stderr)
-        return 2
-    start = time.monotonic()
-
-    def progress(found: int, games: int) -> None:
-        elapsed = time.monotonic() - start
-        left = elapsed / found * (args.count - found)
-        print(
-            f"\r{found}/{args.count} puzzles from {games} games, about {left:.0f} s left",
-            end="",
-            file=sys.stderr,
-            flush=True,
-        )
-
-    for puzzle in generate(tables, args.count, args.seed, progress=progress):
-        print(json.dumps(puzzle.to_json()), flush=True)
-    print(file=sys.stderr)
-    return 0
-
-
-def _check_file(tables: Tables, path: Path) -> int:
-    try:
-        lines = [line for line in path.read_text().splitlines() if line.strip()]
-    except OSError as exc:
-        print(f"Cannot read {path}: {exc.strerror}.", file=sys.stderr)
-        return 2
-    bad = 0
-    for number, line in enumerate(lines, 1):
-        try:
-            puzzle = Puzzle.from_json(json.loads(line))
-        except (ValueError, KeyError, TypeError) as exc:
-            problems = [f"not a puzzle ({exc})"]
-        else:
-            problems = check(tables, puzzle)
-        for problem in problems:
-            print(f"{path}:{number}: {problem}")
-        bad += bool(problems)
-    print(f"{len(lines) - bad} of {len(lines)} puzzles are right.")
-    return 1 if bad else 0

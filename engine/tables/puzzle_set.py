@@ -1,0 +1,533 @@
+"""The shipped puzzle set: where its puzzles come from, how each is graded, and the
+command that makes it, ``python -m engine puzzles``.
+
+Puzzles (:mod:`engine.tables.puzzles`) are drawn from positions real play reaches:
+
+* **shax** and **shax-small**: every position of games between the bot's
+  :data:`LEVELS` from a random opening (at a fixed depth, so a seed makes the same games),
+  in the movement (valued by the endgame tables; on shax up to six stones against five),
+  and on shax-small in the placement and the opening removals too, where the solved
+  board values every action exactly;
+* **jar**: every position the game can reach at all (it is small), the placement and the
+  movement, valued by the solved board; the best (the hardest) are kept.
+
+Each puzzle is a different position up to the board's symmetries
+(:func:`~engine.tables.puzzle_shapes.canonical`); at most :data:`ONE_MOVE_SHARE` of a
+board's set is won in one move. Each is graded (:func:`grade`): ``depth``, how deep the
+evaluation search must look before it picks the answer; ``tempting``, how many wrong
+first actions a shallow search likes at least as much, or that make a jare; and
+``choices``, the legal actions to choose among. They seed its ``rating``
+(:func:`starting_rating`), which players' results then move (Glicko-2, in the bot).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.position import Action, Phase, Position, Step
+from engine.tables import Tables, open_tables, tables_dir
+from engine.tables.puzzle_shapes import Canonical, canonical, themes_of
+from engine.tables.puzzles import (
+    Puzzle,
+    StepActions,
+    after,
+    check,
+    check_proof,
+    proof_of,
+    shipped,
+    solve_line,
+    solve_placement,
+    solver_steps,
+    steps,
+)
+from engine.tables.solved import Solved, open_solved
+
+GRADE_DEPTH = 8
+"""The deepest search :func:`grade` tries; an answer it never finds grades one deeper."""
+SHALLOW_DEPTH = 2
+"""The search whose preferences make a wrong action tempting."""
+ONE_MOVE_SHARE = 0.25
+"""The most of a board's set that is won in one move (the commonest puzzles by far)."""
+PLACEMENT_SHARE = 0.3
+"""The most of shax-small's set that is placement puzzles (the rest: the movement)."""
+LEVELS = ("easy", "medium")
+"""The levels whose games the puzzles are taken from (varied, human-looking play)."""
+PER_GAME = 6
+"""The most puzzles taken from one game's movement and the positions one step off it."""
+PLACEMENT_PER_GAME = 1
+"""The most placement puzzles (the opening removals' included) taken from one game."""
+TARGETS: dict[str, int] = {"shax": 850, "shax-small": 850, "jar": 40}
+"""How many puzzles the set has of each board."""
+GAMES: dict[str, int] = {"shax": 1500, "shax-small": 3000, "jar": 0}
+"""How many games the set's puzzles are drawn from, on each board."""
+SEED = 40
+"""The seed of the shipped set."""
+
+
+# -- grading --------------------------------------------------------------------------
+
+
+def grade(position: Position, first: Action) -> tuple[int, int]:
+    """``(depth, tempting)`` for a puzzle whose winning first action is ``first``:
+    the shallowest search that picks it, and how many wrong first actions tempt: those
+    that make a jare (a capture is what the eye looks for first) and those that a search
+    of :data:`SHALLOW_DEPTH` plies likes at least as much."""
+    from engine.ai import core
+    from engine.ai.levels import weights_for
+
+    weights = weights_for(position.variant.id)
+    depth = GRADE_DEPTH + 1
+    for d in range(1, GRADE_DEPTH + 1):
+        params = core.make_params(weights, max_depth=d, tt_log2=16)
+        if core.search(position, params).action == first:
+            depth = d
+            break
+    params = core.make_params(weights, max_depth=SHALLOW_DEPTH, tt_log2=16, all_scores=True)
+    root = dict(core.search(position, params).root)
+    right = root.get(first, -(10**9))
+    tempting = 0
+    for action in position.legal_actions():
+        if action == first:
+            continue
+        jare = position.phase is Phase.MOVEMENT and position.play(action).step is Step.REMOVE
+        tempting += jare or root.get(action, -(10**9)) >= right
+    return depth, tempting
+
+
+def starting_rating(moves: int, depth: int, tempting: int, choices: int) -> int:
+    """A puzzle's first rating, before anyone has tried it: a deeper search to find the
+    answer, more wrong moves that tempt, more moves to choose among and a longer win all
+    start it higher. Players' results move it from there."""
+    return (
+        700
+        + 100 * min(depth, GRADE_DEPTH + 1)
+        + 45 * min(tempting, 8)
+        + 6 * min(choices, 40)
+        + 60 * (moves - 1)
+    )
+
+
+def make_puzzle(
+    tables: Tables, solved: Solved | None, record: Sequence[str], position: Position
+) -> Puzzle | None:
+    """The puzzle at ``position`` (reached by ``record``), graded, if it is one."""
+    if position.phase is Phase.MOVEMENT:
+        if position.step is not Step.MOVE or tables.probe(position) is None:
+            return None
+        line, values = solve_line(tables, position)
+    elif solved is not None:
+        line, values = solve_placement(solved, position)
+    else:
+        return None
+    if line is None:
+        return None
+    return finish(record, position, line, values)
+
+
+def finish(
+    record: Sequence[str],
+    position: Position,
+    line: Sequence[StepActions],
+    values: Any,
+) -> Puzzle:
+    v = position.variant
+    depth, tempting = grade(position, line[0][0])
+    moves = solver_steps(position, line)
+    choices = len(position.legal_actions())
+    return Puzzle(
+        variant=v.id,
+        record=tuple(record),
+        solution=tuple(a.notation(v) for step in line for a in step),
+        moves=moves,
+        depth=depth,
+        tempting=tempting,
+        rating=starting_rating(moves, depth, tempting, choices),
+        themes=themes_of(position, line),
+        choices=choices,
+        proof=proof_of(values),
+    )
+
+
+def won_in_one(puzzle: Puzzle) -> bool:
+    """Whether the answer ends the game at once (a placement puzzle never does)."""
+    return puzzle.moves == 1 and len(puzzle.record) > 0 and _movement(puzzle)
+
+
+def _movement(puzzle: Puzzle) -> bool:
+    return puzzle.position().phase is Phase.MOVEMENT
+
+
+# -- where they come from ---------------------------------------------------------------
+
+
+def game_positions(
+    variant: str, rng: random.Random, max_open: int = 8
+) -> Iterator[tuple[list[str], Position]]:
+    """The positions of one game between two of :data:`LEVELS` from a random opening,
+    each level searching to its own depth (the same game for the same ``rng``)."""
+    from engine.ai.player import check_level, choose_for_position
+
+    position = Position.initial(variant)
+    record: list[str] = []
+    for _ in range(rng.randint(0, max_open)):
+        if position.phase is not Phase.PLACEMENT:
+            break
+        yield record, position
+        action = rng.choice(position.legal_actions())
+        nxt = position.play(action)
+        if nxt.outcome is not None:
+            break
+        record = [*record, action.notation(position.variant)]
+        position = nxt
+    players = [check_level(rng.choice(LEVELS)), check_level(rng.choice(LEVELS))]
+    while position.outcome is None:
+        yield record, position
+        level = players[position.turn]
+        chosen = choose_for_position(
+            position, level, seed=rng.getrandbits(32), depth=level.max_depth
+        ).action
+        record = [*record, chosen]
+        position = position.apply(chosen)
+
+
+def candidates(record: list[str], position: Position) -> Iterator[tuple[list[str], Position]]:
+    """The positions a game's position offers as puzzles: itself and, in the movement,
+    every position one step away (the player's other choices: a puzzle is often the
+    chance a mistake gives)."""
+    yield record, position
+    if position.phase is not Phase.MOVEMENT or position.step not in (Step.MOVE, Step.FREE):
+        return
+    v = position.variant
+    for step in steps(position):
+        child = after(position, step)
+        if child.outcome is None:
+            yield [*record, *(a.notation(v) for a in step)], child
+
+
+def from_games(
+    tables: Tables,
+    solved: Solved | None,
+    seed: int,
+    seen: set[Canonical],
+    *,
+    games: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> Iterator[Puzzle]:
+    """The puzzles of ``games`` games and the positions one step off them (at most
+    :data:`PER_GAME` a game), each a position not in ``seen`` (which gains every
+    position tried)."""
+    rng = random.Random(seed)
+    found = 0
+    for game in range(1, games + 1):
+        taken = {True: 0, False: 0}  # in the movement, and not
+        for record, position in game_positions(tables.variant.id, rng):
+            movement = position.phase is Phase.MOVEMENT
+            for where, candidate in candidates(record, position):
+                if taken[movement] == (PER_GAME if movement else PLACEMENT_PER_GAME):
+                    break
+                key = canonical(candidate)
+                if key in seen:
+                    continue
+                seen.add(key)
+                puzzle = make_puzzle(tables, solved, where, candidate)
+                if puzzle is None:
+                    continue
+                taken[movement] += 1
+                found += 1
+                yield puzzle
+        if progress is not None:
+            progress(found, game)
+
+
+def from_puzzles(
+    tables: Tables, solved: Solved | None, earlier: Sequence[Puzzle], seen: set[Canonical]
+) -> Iterator[Puzzle]:
+    """The puzzles of an earlier set that are still puzzles by today's rules (solved
+    and graded again), each a position not in ``seen`` (which gains it)."""
+    for old in earlier:
+        position = old.position()
+        key = canonical(position)
+        if key in seen:
+            continue
+        seen.add(key)
+        puzzle = make_puzzle(tables, solved, old.record, position)
+        if puzzle is not None:
+            yield puzzle
+
+
+def every_position(variant: str) -> Iterator[tuple[list[str], Position]]:
+    """Every position of a (small) board the game reaches, one of each class up to the
+    symmetries, by the shortest record (breadth first, actions in order)."""
+    start = Position.initial(variant)
+    seen = {canonical(start)}
+    frontier: list[tuple[list[str], Position]] = [([], start)]
+    while frontier:
+        following: list[tuple[list[str], Position]] = []
+        for record, position in frontier:
+            yield record, position
+            for action in position.legal_actions():
+                child = position.play(action)
+                if child.outcome is not None:
+                    continue
+                key = canonical(child)
+                if key not in seen:
+                    seen.add(key)
+                    following.append(([*record, action.notation(position.variant)], child))
+        frontier = following
+
+
+def from_every_position(tables: Tables, solved: Solved) -> list[Puzzle]:
+    """Every puzzle of a small board (jar): one for each position up to symmetry."""
+    found = []
+    for record, position in every_position(tables.variant.id):
+        if position.step is Step.REMOVE and position.phase is Phase.MOVEMENT:
+            continue
+        puzzle = make_puzzle(tables, solved, record, position)
+        if puzzle is not None:
+            found.append(puzzle)
+    return found
+
+
+# -- choosing the set ---------------------------------------------------------------------
+
+
+def choose(puzzles: Sequence[Puzzle], count: int, *, hardest: bool = False) -> list[Puzzle]:
+    """``count`` of ``puzzles`` (fewer, if the shares allow no more): as many placement
+    puzzles as :data:`PLACEMENT_SHARE` and won in one as :data:`ONE_MOVE_SHARE` allow,
+    the rest the other movement puzzles; each kind in their order, or the hardest first
+    (by starting rating) with ``hardest``; the chosen in their order."""
+    pool = sorted(puzzles, key=lambda p: -p.rating) if hardest else list(puzzles)
+    kinds: dict[str, list[Puzzle]] = {"one": [], "place": [], "move": []}
+    for puzzle in pool:
+        kind = "one" if won_in_one(puzzle) else "move" if _movement(puzzle) else "place"
+        kinds[kind].append(puzzle)
+    place = min(len(kinds["place"]), int(PLACEMENT_SHARE * count))
+    one = min(len(kinds["one"]), int(ONE_MOVE_SHARE * count))
+    move = min(len(kinds["move"]), count - place - one)
+    while True:  # too few others: fewer of these
+        if one > ONE_MOVE_SHARE * (move + place + one):
+            one -= 1
+        elif place > PLACEMENT_SHARE * (move + place + one):
+            place -= 1
+        else:
+            break
+    chosen = {id(p) for kind, n in (("one", one), ("place", place), ("move", move))
+              for p in kinds[kind][:n]}  # fmt: skip
+    return [p for p in pool if id(p) in chosen]
+
+
+def make_set(
+    variant: str,
+    tables: Tables,
+    solved: Solved | None,
+    seed: int,
+    count: int,
+    games: int,
+    progress: Callable[[int, int], None] | None = None,
+    earlier: Sequence[Puzzle] = (),
+) -> list[Puzzle]:
+    """A board's set of ``count`` puzzles (see :func:`choose`): those of an ``earlier``
+    set that still are, then those of ``games`` games (jar: of every position)."""
+    if variant == "jar":
+        if solved is None:
+            raise ValueError("jar's puzzles come from its solved board")
+        return choose(from_every_position(tables, solved), count, hardest=True)
+    seen: set[Canonical] = set()
+    found = list(from_puzzles(tables, solved, earlier, seen))
+    found += from_games(tables, solved, seed, seen, games=games, progress=progress)
+    return choose(found, count)
+
+
+# -- the report ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Report:
+    """What a board's set holds."""
+
+    variant: str
+    count: int
+    distinct: int
+    one_move: int
+    placement: int
+    themes: dict[str, int]
+    depths: dict[int, int]
+    ratings: tuple[int, int, int, int, int]
+    """The least, the lower quartile, the median, the upper quartile and the most."""
+    choices_median: float
+    tempting_median: float
+
+    def lines(self) -> list[str]:
+        share = self.one_move / self.count if self.count else 0.0
+        return [
+            f"{self.variant}: {self.count} puzzles, {self.distinct} distinct up to symmetry, "
+            f"{self.one_move} won in one move ({share:.0%}), {self.placement} in the "
+            "placement or the opening removals",
+            "  themes: " + ", ".join(f"{k} {n}" for k, n in self.themes.items()),
+            "  search depth to find the answer: "
+            + ", ".join(f"{d}: {n}" for d, n in sorted(self.depths.items())),
+            "  rating: least {}, quartiles {} {} {}, most {}".format(*self.ratings),
+            f"  median legal moves {self.choices_median:g}, "
+            f"median tempting wrong moves {self.tempting_median:g}",
+        ]
+
+
+def report(variant: str, puzzles: Sequence[Puzzle]) -> Report:
+    ratings = sorted(p.rating for p in puzzles) or [0]
+    quarter = statistics.quantiles(ratings, n=4) if len(ratings) > 1 else [ratings[0]] * 3
+    themes = Counter(t.value for p in puzzles for t in p.themes)
+    return Report(
+        variant=variant,
+        count=len(puzzles),
+        distinct=len({canonical(p.position()) for p in puzzles}),
+        one_move=sum(won_in_one(p) for p in puzzles),
+        placement=sum(not _movement(p) for p in puzzles),
+        themes=dict(themes.most_common()),
+        depths=dict(Counter(p.depth for p in puzzles)),
+        ratings=(
+            ratings[0],
+            round(quarter[0]),
+            round(quarter[1]),
+            round(quarter[2]),
+            ratings[-1],
+        ),
+        choices_median=statistics.median([p.choices for p in puzzles] or [0]),
+        tempting_median=statistics.median([p.tempting for p in puzzles] or [0]),
+    )
+
+
+# -- the command line -----------------------------------------------------------------------
+
+VARIANTS = ("shax", "shax-small", "jar")
+
+
+def add_parser(sub: Any) -> None:
+    """``python -m engine puzzles``, under the engine's command line."""
+    parser = sub.add_parser(
+        "puzzles",
+        help="make the puzzle set from the endgame tables, or report on it",
+        description="Make the puzzle set: positions where one move wins, by the endgame "
+        "tables, from games between the bot's levels (and every position of jar). Build "
+        "the tables first: python -m engine.tables build --max 6 --max-total 11, and "
+        "python -m engine.tables solve --variant shax-small and --variant jar. Writes one "
+        "JSON-lines file a board and prints a report; progress goes to standard error.",
+    )
+    parser.add_argument("--variant", choices=(*VARIANTS, "all"), default="all")
+    parser.add_argument(
+        "--count", type=int, default=None, help="puzzles a board (default: the shipped set's)"
+    )
+    parser.add_argument(
+        "--games", type=int, default=None, help="games a board (default: the shipped set's)"
+    )
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--tables", type=Path, default=None, help="default: $SHAX_TABLES_DIR")
+    parser.add_argument(
+        "--out", type=Path, default=None, help="the folder to write to (default: print)"
+    )
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        default=None,
+        metavar="FOLDER",
+        help="first take the puzzles of an earlier set (a folder of <board>.jsonl) that "
+        "still are puzzles",
+    )
+    parser.add_argument(
+        "--check", type=Path, default=None, metavar="FILE", help="check a file of puzzles"
+    )
+    parser.add_argument(
+        "--report", action="store_true", help="report on the shipped set and make nothing"
+    )
+    parser.set_defaults(run=run_puzzles)
+
+
+def run_puzzles(args: argparse.Namespace) -> int:
+    variants = VARIANTS if args.variant == "all" else (args.variant,)
+    if args.report:
+        for variant in variants:
+            print("\n".join(report(variant, shipped(variant)).lines()))
+        return 0
+    if args.count is not None and args.count < 1:
+        print("--count takes a whole number of puzzles, 1 or more.", file=sys.stderr)
+        return 2
+    where = args.tables if args.tables is not None else tables_dir()
+    if args.check is not None:
+        if args.variant == "all":
+            print("--check takes the board of the file: --variant.", file=sys.stderr)
+            return 2
+        return _check_file(args.variant, where, args.check)
+    for variant in variants:
+        tables = open_tables(variant, where)
+        if tables is None:
+            print(
+                f"No endgame tables for {variant} in {where}: build them with "
+                f"python -m engine.tables build --dir {where}.",
+                file=sys.stderr,
+            )
+            return 2
+        start = time.monotonic()
+        count = args.count if args.count is not None else TARGETS[variant]
+
+        def progress(found: int, games: int, variant: str = variant) -> None:
+            print(f"\r{variant}: {found} puzzles from {games} games", end="", file=sys.stderr)
+            sys.stderr.flush()
+
+        games = args.games if args.games is not None else GAMES[variant]
+        solved = open_solved(variant, where)
+        earlier = _read(args.keep / f"{variant}.jsonl") if args.keep is not None else []
+        puzzles = make_set(variant, tables, solved, args.seed, count, games, progress, earlier)
+        print(file=sys.stderr)
+        text = "".join(json.dumps(p.to_json()) + "\n" for p in puzzles)
+        if args.out is None:
+            print(text, end="")
+        else:
+            args.out.mkdir(parents=True, exist_ok=True)
+            (args.out / f"{variant}.jsonl").write_text(text)
+        lines = report(variant, puzzles).lines()
+        lines.append(f"  made in {time.monotonic() - start:.0f} s (seed {args.seed})")
+        print("\n".join(lines), file=sys.stderr if args.out is None else sys.stdout)
+    return 0
+
+
+def _read(path: Path) -> list[Puzzle]:
+    if not path.is_file():
+        return []
+    return [Puzzle.from_json(json.loads(line)) for line in path.read_text().splitlines() if line]
+
+
+def _check_file(variant: str, where: Path, path: Path) -> int:
+    try:
+        lines = [line for line in path.read_text().splitlines() if line.strip()]
+    except OSError as exc:
+        print(f"Cannot read {path}: {exc.strerror}.", file=sys.stderr)
+        return 2
+    tables = open_tables(variant, where)
+    solved = open_solved(variant, where)
+    bad = 0
+    for number, line in enumerate(lines, 1):
+        try:
+            puzzle = Puzzle.from_json(json.loads(line))
+        except (ValueError, KeyError, TypeError) as exc:
+            problems = [f"not a puzzle ({exc})"]
+        else:
+            covered = tables is not None and puzzle.position().phase is Phase.MOVEMENT
+            covered = covered and tables is not None and tables.probe(puzzle.position()) is not None
+            if tables is not None and (covered or solved is not None):
+                problems = check(tables, puzzle, solved)
+            else:
+                problems = check_proof(puzzle)
+        for problem in problems:
+            print(f"{path}:{number}: {problem}")
+        bad += bool(problems)
+    print(f"{len(lines) - bad} of {len(lines)} puzzles are right.")
+    return 1 if bad else 0
