@@ -1,7 +1,9 @@
 """What the service says on its own: a loop calls ``ShaxService.tick`` and posts its notices.
 
 Expired challenges, timeout warnings and forfeits, and the bot's move in a game that
-was waiting for it across a restart. On every start and reconnect (and a few seconds
+was waiting for it across a restart. While a gateway connection is down no player can
+act, so the tick does nothing and the clock stands still: its next run gives the waiting
+turns that time back (:mod:`bot.service.clock`). On every start and reconnect (and a few seconds
 after an answer could not be delivered at all, then less and less often while Discord
 still refuses, never less often than the tick) the boards the players have not seen
 are shown: ``ShaxService.reconcile`` returns each game whose stored version is newer
