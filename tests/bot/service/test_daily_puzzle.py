@@ -158,3 +158,19 @@ async def test_the_days_puzzle_is_looked_up_once_for_all_the_servers_due_at_a_ti
     posts = dailies(await service.tick())
     assert {p.guild_id for p in posts} == {GUILD, OTHER_GUILD, OTHER_GUILD + 1}
     assert lookups == ["shax"]
+
+
+async def test_a_try_of_the_puzzle_of_the_day_is_on_its_servers_puzzle_table(
+    service: ShaxService, clock: FakeClock
+) -> None:
+    """Wherever its button is pressed from, a try of a server's puzzle of the day counts
+    for that server's puzzle table."""
+    clock.moment = datetime(2026, 11, 26, 9, 0, tzinfo=UTC)
+    await choose(service)
+    [post] = dailies(await service.tick())
+    await service.puzzles.daily_try(BASHIR, Place(None, 9), daily_id(post))
+    await service.puzzles.give_up(BASHIR, HERE)
+    table = words((await service.leaderboard(HERE, "puzzles")).text)
+    assert "1. Bashir — " in table and "(0 solved)" in table
+    elsewhere = words((await service.leaderboard(Place(OTHER_GUILD, 500), "puzzles")).text)
+    assert "Bashir" not in elsewhere
