@@ -185,6 +185,11 @@ async def test_a_side_that_never_moved_aborts_the_game_and_it_counts_for_nobody(
     assert await service.storage.ratings(GUILD, "shax", [AMINA.id, BASHIR.id]) == {}
     # Rated again from the games, an aborted game stays unrated.
     assert await recompute(service.storage) == []
+    # Its review and its rematch work as after any game.
+    review = await service.review(AMINA, HERE, second.game_id)
+    assert review.text is not None and words(review.text)
+    rematch = await service.rematch(BASHIR, HERE, second.game_id)  # type: ignore[arg-type]
+    assert rematch.challenge_id is not None
 
 
 async def test_a_resignation_before_the_first_move_stays_a_resignation(
