@@ -18,10 +18,9 @@ from bot.discord.cogs.notices import Notices
 from bot.discord.custom_ids import daily_id, giveup_id, nextpuzzle_id, parse_custom_id
 from bot.service.puzzles import Try
 from bot.service.replies import BOARD_FILENAME, User
-from bot.storage import NewPuzzle
 from engine.tables.puzzles import PuzzleTheme
 from tests.bot.discord.helpers import button_ids, option_values, shown
-from tests.bot.service.test_puzzle_themes import repeat_legal_again
+from tests.bot.service.test_puzzle_themes import only_themes, repeat_legal_again, repeating
 from tests.e2e.conftest import (
     Live,
     assert_refused,
@@ -176,11 +175,7 @@ async def test_a_puzzle_of_a_theme_the_puzzle_table_and_a_typed_answer_sent_agai
     rows = [await storage.get_puzzle(i) for i in await storage.puzzle_ids("shax-small")]
     stored = [r for r in rows if r is not None]
     row = min(stored, key=lambda r: abs(r.glicko.rating - 1500))
-    themed = NewPuzzle(
-        row.variant, " ".join(row.record), " ".join(row.solution), row.moves, row.depth,
-        row.tempting, row.glicko, themes="irmaan",
-    )  # fmt: skip
-    assert await storage.seed_puzzles([themed]) == 1
+    await only_themes(live.service, {row.id: [PuzzleTheme.IRMAAN]})
     synced = fake.world.find_command("shax", scene.channel.guild_id)
     assert synced is not None
     [puzzle] = [o for o in synced["options"] if o["name"] == "puzzle"]
@@ -221,11 +216,9 @@ async def test_a_puzzle_of_a_theme_the_puzzle_table_and_a_typed_answer_sent_agai
     assert_refused(refused, "Dhagax hurid", "kuuma harin", "Irmaan (jare socda) (`irmaan`)")
     assert await desk.open_try(scene.bashir.id) is None
     # Cawo's puzzle where an earlier answer of hers is legal again (and wrong) later on.
-    for puzzle in stored:
-        if (found := repeat_legal_again(puzzle)) is not None:
-            break
-    else:
-        raise AssertionError("no shipped puzzle repeats a legal action")
+    puzzle = await repeating(live.service)
+    found = repeat_legal_again(puzzle)
+    assert found is not None
     played, repeated = found
     cawo = User(scene.cawo.id, scene.cawo.username)
     await desk.start_puzzle(cawo, puzzle.id, None)

@@ -11,9 +11,10 @@ import pytest
 
 from bot.console.session import Console
 from bot.service.facade import ShaxService
-from bot.storage import NewPuzzle
+from engine.tables.puzzles import PuzzleTheme
 from tests.bot.conftest import ServiceFactory
 from tests.bot.console.test_flows import make_console, typed
+from tests.bot.service.test_puzzle_themes import only_themes
 from tests.services import assert_no_english
 
 
@@ -83,11 +84,7 @@ async def test_a_puzzle_of_a_theme_the_puzzle_table_and_the_rating_at_the_consol
         for i in await desk.storage.puzzle_ids("shax-small")
     ]
     row = min((r for r in rows if r is not None), key=lambda r: abs(r.glicko.rating - 1500))
-    themed = NewPuzzle(
-        row.variant, " ".join(row.record), " ".join(row.solution), row.moves, row.depth,
-        row.tempting, row.glicko, themes="irmaan",
-    )  # fmt: skip
-    assert await console_service.storage.seed_puzzles([themed]) == 1
+    await only_themes(console_service, {row.id: [PuzzleTheme.IRMAAN]})
     console, screen = make_console(console_service, tmp_path)
     await typed(console, "/shax puzzle variant:shax-small theme:irmaan")
     found = await desk.open_try(console.user.id)

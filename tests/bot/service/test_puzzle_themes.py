@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import random
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -16,7 +16,7 @@ import pytest
 from bot.service.facade import ShaxService
 from bot.service.puzzle_themes import THEME_WINDOW
 from bot.service.replies import BadOption, Place, Reply, StaleBoard, User, UserError
-from bot.storage import NewPuzzle, PuzzleRow
+from bot.storage import Glicko, NewPuzzle, PuzzleRow
 from engine import replay
 from engine.tables.puzzles import Puzzle, PuzzleTheme, answer
 from tests.bot.conftest import AMINA, BASHIR, BOT, CAWO, HERE
@@ -55,6 +55,16 @@ async def stored(service: ShaxService, variant: str = "shax-small") -> list[Puzz
     return [row for row in rows if row is not None]
 
 
+async def only_themes(
+    service: ShaxService, themes: Mapping[int, Sequence[PuzzleTheme]], variant: str = "shax-small"
+) -> list[PuzzleRow]:
+    """Give the puzzles of ``variant`` named by id these themes and every other none (as
+    if shipped so, whatever themes the shipped set has); the puzzles as stored before."""
+    rows = await stored(service, variant)
+    await service.storage.seed_puzzles([with_themes(r, themes.get(r.id, ())) for r in rows])
+    return rows
+
+
 def with_themes(row: PuzzleRow, themes: Sequence[PuzzleTheme]) -> NewPuzzle:
     """The stored puzzle as it would ship with ``themes`` (its rating as it stands)."""
     return NewPuzzle(
@@ -76,16 +86,15 @@ async def test_a_chosen_theme_gives_one_near_else_the_nearest_else_names_the_the
     near, other = rows[0], rows[1]
     far = min(rows, key=lambda r: r.glicko.rating)  # the farther once she solved one
     irmaan, xadhig = PuzzleTheme.IRMAAN, PuzzleTheme.XADHIG
-    shipped = [
-        with_themes(near, [irmaan]),
-        with_themes(far, [irmaan]),
-        with_themes(other, [xadhig]),
-    ]
+    chosen = {near.id: [irmaan], far.id: [irmaan], other.id: [xadhig]}
+    await only_themes(service, chosen)
     # Stored puzzles take the themes they ship with, once, and keep their ratings.
-    assert await service.storage.seed_puzzles(shipped) == 3
+    shipped = [with_themes(r, chosen.get(r.id, ())) for r in rows]
     assert await service.storage.seed_puzzles(shipped) == 0
     again = await service.storage.get_puzzle(far.id)
     assert again is not None and again.themes == ("irmaan",) and again.glicko == far.glicko
+    assert await service.storage.seed_puzzles([with_themes(far, [xadhig, irmaan])]) == 1
+    assert await service.storage.seed_puzzles([with_themes(far, [irmaan])]) == 1
 
     first = await service.puzzles.puzzle(AMINA, HERE, "shax-small", "irmaan")
     found = await service.puzzles.desk.open_try(AMINA.id)
@@ -163,12 +172,36 @@ async def test_the_puzzle_leaderboard_lists_the_servers_solvers_and_rating_shows
     assert "Puzzles" not in words((await service.rating(HERE, User(104, "Deeqa"))).text)
 
 
+REPEATING = NewPuzzle(
+    variant="shax-small",
+    record="b3 a1 c5 b2 e3 c2 d2 e1 c1 d3 a3 d4 e5 a5 c4 b4 xd2 xa5 d3-d2 xc1 a3-a5 xc2 a1-a3 "
+    "e3-d3 e1-c1 e5-e3 c1-c2 xa5 e3-e5 c2-c1 c5-a5",
+    solution="c1-c2 xa5 c4-c5 c2-c1 c5-a5 c1-c2 xb3 a5-c5 a3-b3 xc5",
+    moves=4,
+    depth=1,
+    tempting=0,
+    glicko=Glicko(1220, 200, 0.06),
+)
+"""A puzzle whose winning line takes ``xa5`` and, once the defence moved into a5, could
+take it again (wrong there): a stone shunted back and forth between c1 and c2."""
+
+
+async def repeating(service: ShaxService) -> PuzzleRow:
+    """:data:`REPEATING`, stored (it ships at the time of writing; added if not)."""
+    await service.puzzles.desk.ready()
+    await service.storage.seed_puzzles([REPEATING])
+    for row in await stored(service):
+        if " ".join(row.record) == REPEATING.record:
+            return row
+    raise AssertionError("the puzzle was not stored")
+
+
 def repeat_legal_again(puzzle: PuzzleRow) -> tuple[int, str] | None:
     """Where on the winning line one of the solver's earlier actions is legal again and
     wrong: the actions played by then and that action."""
     line = Puzzle(puzzle.variant, puzzle.record, puzzle.solution, puzzle.moves, 0, 0, 0)
     position = replay(puzzle.variant, puzzle.record)
-    solver, mine = position.turn, []
+    solver, mine = position.turn, list[str]()
     for k, action in enumerate(puzzle.solution):
         if position.turn == solver:
             legal = position.legal_notations()
@@ -186,11 +219,9 @@ def repeat_legal_again(puzzle: PuzzleRow) -> tuple[int, str] | None:
 async def test_a_typed_answer_sent_again_when_legal_again_is_answered_already(
     service: ShaxService,
 ) -> None:
-    for puzzle in await stored(service):
-        if (found := repeat_legal_again(puzzle)) is not None:
-            break
-    else:
-        raise AssertionError("no shipped puzzle repeats a legal action")
+    puzzle = await repeating(service)
+    found = repeat_legal_again(puzzle)
+    assert found is not None
     played, repeated = found
     await service.puzzles.desk.start_puzzle(AMINA, puzzle.id, None)
     while (now := await service.storage.open_attempt(AMINA.id)) and len(now.played) < played:
