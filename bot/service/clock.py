@@ -118,12 +118,13 @@ class TurnClock:
         turn timeouts, and let the bot move in bot games that were waiting for it."""
         storage = self.kernel.storage
         now = self.kernel.now()
+        ran_on, self._ran_at = self._ran_at is not None, None  # again once this run ends
         timeouts = await self.servers.turn_timeouts()
 
         def timeout_of(guild_id: int | None) -> timedelta:
             return timeouts.get(guild_id or 0, self.turn_timeout)
 
-        notices = await self._resume(now, timeout_of)
+        notices = [] if ran_on else await self._resume(now, timeout_of)
         for c in await storage.due_challenges(now):
             if not self.owns(c.guild_id):
                 continue
@@ -158,9 +159,6 @@ class TurnClock:
     async def _resume(self, now: datetime, timeout_of: TimeoutOf) -> list[Notice]:
         """After the bot was away (no run of this clock for a while), give every waiting
         turn the time back, and say so in each game."""
-        ran_on, self._ran_at = self._ran_at is not None, None  # again once this run ends
-        if ran_on:
-            return []
         storage = self.kernel.storage
         last = await storage.clock_last_ran(self.name)
         if last is None or now - last <= away_after(self.interval):

@@ -18,7 +18,7 @@ from bot.service.clock import clock_name
 from bot.service.facade import ShaxService
 from bot.service.rating_replies import recompute
 from bot.service.replies import Notice, Place
-from bot.storage import GameRow
+from bot.storage import GameRow, StorageError
 from tests.bot.conftest import AMINA, BASHIR, BOT, GUILD, HERE, FakeClock, start_game
 from tests.bot.service.test_clock_shards import GUILD_ON_0, GUILD_ON_1, SHARDS, owner
 from tests.bot.storage.conftest import database, postgres_server  # noqa: F401 - fixtures
@@ -134,6 +134,32 @@ async def test_a_database_written_two_days_ago_by_an_older_bot_ends_no_game(
     assert (await game(bot, small.game_id)).status == "active"
     assert await bot.storage.tallies(GUILD, AMINA.id) == {}
     assert await bot.storage.ratings(GUILD, "shax", [AMINA.id]) == {}
+
+
+async def test_the_time_the_database_was_down_is_given_back(
+    bot_process: Opener, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot runs on, but its database does not answer (no move can be stored): each
+    run of the clock fails, and the first that works gives the time back."""
+    service = await bot_process()
+    await start_game(service, "jar")
+    for player, action in ((AMINA, "b2"), (BASHIR, "a1")):
+        await service.play(player, HERE, action)
+    await service.tick()
+
+    async def down() -> None:
+        raise StorageError("The database did not answer.")
+
+    monkeypatch.setattr(service.servers, "turn_timeouts", down)
+    for _ in range(30):
+        clock.advance(hours=1)
+        with pytest.raises(StorageError):
+            await service.tick()
+    monkeypatch.undo()
+    clock.advance(hours=1)
+    [back] = await service.tick()
+    assert "the bot was away for 31 hours" in words(back.reply.text)
+    assert back.reply.mentions == (AMINA.id,)
 
 
 async def test_a_turn_past_its_time_unwarned_gets_the_warning_first(
