@@ -238,13 +238,11 @@ class TurnClock:
             reply = await self.composer.board_reply(finished.game, finished=finished)
             return Notice(row.channel_id, reply, row.board_message_id)
         if elapsed >= warn_after(timeout) and not row.warned:
-            # Never a forfeit straight away: a turn past its time without a warning (the
-            # clock ran too seldom to see it) gets the warning's time from now.
-            if elapsed >= timeout:
-                elapsed = warn_after(timeout)
-                if not await k.storage.warn_late(row.id, row.version, now - elapsed):
-                    return None
-            elif not await k.storage.mark_warned(row.id, row.version):
+            # The warning gives the warning's whole time from when it is said: the clock
+            # sees its moment a little late, and a turn it finds past its time unwarned
+            # (it ran too seldom) is never forfeited straight away.
+            elapsed = warn_after(timeout)
+            if not await k.storage.warn_late(row.id, row.version, now - elapsed):
                 return None
             left = (timeout - elapsed).total_seconds()
             values = (on_turn.user, row.id, *names(row), left)

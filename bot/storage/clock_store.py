@@ -69,8 +69,9 @@ class ClockStore(Statements):
         return await self._d.run(_last_ran, clock)
 
     async def warn_late(self, game_id: int, version: int, turn_started: datetime) -> bool:
-        """Note that the turn-timeout warning was sent late, the turn counting from
-        ``turn_started`` so that the warning's time is left (only if the game is
+        """Note that the turn-timeout warning was sent, the turn counting from
+        ``turn_started`` so that the warning's whole time is left from now (the clock
+        sees the warning's moment late by up to one of its runs; only if the game is
         unchanged)."""
         values = {"game_id": game_id, "at_version": version, "turn_started": turn_started}
         return bool(await self._rows(WARNED_LATE, **values))
