@@ -88,6 +88,8 @@ def test_the_storage_suite_passes_with_no_postgresql_on_path() -> None:
             "pytest",
             "-p",
             "no:cacheprovider",
+            "-n",
+            "0",  # one process: this file, a few tests
             "-k",
             "postgresql",
             "tests/bot/storage/test_races.py",
