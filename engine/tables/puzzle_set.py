@@ -58,7 +58,7 @@ SHALLOW_DEPTH = 2
 """The search whose preferences make a wrong action tempting."""
 ONE_MOVE_SHARE = 0.25
 """The most of a board's set that is won in one move (the commonest puzzles by far)."""
-PLACEMENT_SHARE = 0.3
+PLACEMENT_SHARE = 0.45
 """The most of shax-small's set that is placement puzzles (the rest: the movement)."""
 LEVELS = ("easy", "medium")
 """The levels whose games the puzzles are taken from (varied, human-looking play)."""
@@ -68,7 +68,7 @@ PLACEMENT_PER_GAME = 1
 """The most placement puzzles (the opening removals' included) taken from one game."""
 TARGETS: dict[str, int] = {"shax": 850, "shax-small": 850, "jar": 40}
 """How many puzzles the set has of each board."""
-GAMES: dict[str, int] = {"shax": 1500, "shax-small": 3000, "jar": 0}
+GAMES: dict[str, int] = {"shax": 2000, "shax-small": 3000, "jar": 0}
 """How many games the set's puzzles are drawn from, on each board."""
 SEED = 40
 """The seed of the shipped set."""
