@@ -599,6 +599,7 @@ async def test_a_slow_service_defers_then_pings_with_a_fresh_board(
     assert fake.world.find_stored(again.original_message_id) is None
 
 
+@pytest.mark.slow  # a turn of 8 seconds, run out in real time
 async def test_turn_timeouts_warn_then_forfeit(scene: Scene) -> None:
     fake = scene.fake
     async with (

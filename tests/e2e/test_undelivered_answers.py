@@ -68,6 +68,7 @@ async def play_refused(live: Live, board: FakeMessage) -> FakeMessage:
     return shown
 
 
+@pytest.mark.slow  # discord.py retries each 500 for seconds
 async def test_callbacks_failing_with_500_and_429_still_show_every_move(live: Live) -> None:
     scene, fake = live.scene, live.fake
     live.bot.responder.callback_window = CALLBACK_WINDOW

@@ -161,6 +161,7 @@ def test_a_database_locked_by_another_program_is_waited_for_saying_so(
     assert f"database {db}" in out and "Traceback" not in err
 
 
+@pytest.mark.slow  # SQLite waits out its 5-second busy timeout
 @pytest.mark.parametrize("command", COMMANDS)
 def test_a_database_locked_past_the_wait_is_refused_in_one_sentence(
     tmp_path: Path,
