@@ -4,6 +4,7 @@ game and /shax review, each answered privately, the review announced before it c
 
 from __future__ import annotations
 
+import asyncio
 import io
 
 from PIL import Image
@@ -41,6 +42,16 @@ async def ask_hint(live: Live) -> FakeMessage:
     return await shown(live.bot, result)
 
 
+async def bot_answered(live: Live, game_id: int, actions: int) -> tuple[str, ...]:
+    """The game's record once it holds ``actions`` actions (the bot has answered)."""
+    for _ in range(200):
+        record, _, _ = game_state(live.scene.db_path, game_id)
+        if len(record) >= actions:
+            return record
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the bot did not answer: {record}")
+
+
 async def test_hints_in_a_bot_game_are_private_drawn_and_counted(live: Live) -> None:
     board = await bot_game(live)
     game_id, _ = game_version(board)
@@ -49,10 +60,20 @@ async def test_hints_in_a_bot_game_are_private_drawn_and_counted(live: Live) -> 
         assert hint.ephemeral
         assert hint.content.startswith(f"Hint {n} of {HINTS_PER_GAME}: **")
         assert_png(hint, HINT_FILENAME)
+        again = await ask_hint(live)  # the same position: the same hint, not another spent
+        assert again.content == hint.content
+        record, _, status = game_state(live.scene.db_path, game_id)
+        assert len(record) == 2 * (n - 1) and status == "active"  # hints play nothing
+        best = hint.content.split("**")[1]
+        played = await live.fake.slash(
+            live.scene.amina, live.scene.channel, "shax", "move", {"action": best}
+        )
+        await shown(live.bot, played)
+        await bot_answered(live, game_id, 2 * n)
+        assert await live.bot.responder.wait_idle(10)
+    # a new position after the last hint: none is left
     refused = await live.fake.slash(live.scene.amina, live.scene.channel, "shax", "hint")
     assert_refused(refused, f"all {HINTS_PER_GAME} hints")
-    record, _, status = game_state(live.scene.db_path, game_id)
-    assert record == () and status == "active"  # hints play nothing
 
     resigned = await live.fake.slash(live.scene.amina, live.scene.channel, "shax", "resign")
     final = await shown(live.bot, resigned)
