@@ -239,7 +239,9 @@ class ReviewButton(_FinishedGameButton, template=TEMPLATES["review"]):
         self, interaction: discord.Interaction[Any], service: ShaxService, user: User, place: Place
     ) -> None:
         await client_of(interaction).responder.when_ready(
-            interaction, words.REVIEWING, lambda: service.review(user, place, self.game_id)
+            interaction,
+            words.REVIEWING,
+            lambda thinking: service.review(user, place, self.game_id, thinking=thinking),
         )
 
 

@@ -63,9 +63,9 @@ class Answers(Protocol):
         self,
         interaction: discord.Interaction[Any],
         notice: str,
-        call: Callable[[], Awaitable[Reply]],
+        call: ServiceCall,
     ) -> None:
-        """A long private answer: ``notice`` at once, then the reply of ``call``."""
+        """A long private answer: ``notice`` once it starts, then the reply of ``call``."""
         ...
 
 

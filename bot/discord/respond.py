@@ -53,6 +53,8 @@ SORRY = N_(
     "its board appears here in a moment; if not, try again."
 )
 DONE = N_("Done.")
+NOTICE_AFTER = 2.0
+"""Seconds before a slow answer that has not said it started says its notice anyway."""
 
 
 class Responder(Placing):
@@ -234,15 +236,27 @@ class Responder(Placing):
         self,
         interaction: discord.Interaction[Any],
         notice: str,
-        call: Callable[[], Awaitable[Reply]],
+        call: ServiceCall,
     ) -> None:
-        """For a long private answer (a review): say ``notice`` (a catalogue message) to the
-        user at once, only to them, in their language, then replace it with the reply of
-        ``call`` — or with the refusal, or :data:`SORRY` (logged) if it fails."""
+        """For a long private answer (a review): once the work starts (``call`` says it is
+        thinking, or the answer is slow to come) say ``notice`` (a catalogue message) to the
+        user, only to them, in their language, then replace it with the reply of ``call``.
+        A refusal that comes before the work starts is said alone; a failure is
+        :data:`SORRY` (logged)."""
         t = await self.reader(interaction)
-        await interaction.response.send_message(t.gettext(notice), ephemeral=True)
+        announced: asyncio.Future[Any] | None = None
+
+        def thinking() -> None:
+            nonlocal announced
+            if announced is None:
+                announced = asyncio.ensure_future(
+                    interaction.response.send_message(t.gettext(notice), ephemeral=True)
+                )
+
+        # Discord waits three seconds for a first answer: a slow start says the notice too.
+        late = asyncio.get_running_loop().call_later(NOTICE_AFTER, thinking)
         try:
-            reply = await call()
+            reply = await call(thinking)
         except UserError as error:
             message = to_discord(error.reply(), voice(t))
         except Exception:
@@ -250,7 +264,13 @@ class Responder(Placing):
             message = text_only(t.gettext(SORRY))
         else:
             message = await self.message(interaction, reply)
+        finally:
+            late.cancel()
+        if announced is None:
+            await self._private(interaction, message)
+            return
         try:
+            await announced
             await interaction.edit_original_response(**message.edit_kwargs())
         except discord.HTTPException:
             log.warning("Could not show user %s their answer", interaction.user.id, exc_info=True)

@@ -121,7 +121,11 @@ async def answer_command(
         may_change_settings=perms.manage_guild or perms.administrator,
     )
     if command.waiting is not None:
-        await bot.responder.when_ready(interaction, command.waiting, lambda: command.run(asked))
+        await bot.responder.when_ready(
+            interaction,
+            command.waiting,
+            lambda thinking: command.run(replace(asked, thinking=thinking)),
+        )
         return
     opponent = command.opponent
 

@@ -114,14 +114,17 @@ async def test_the_review_button_under_a_finished_game(live: Live) -> None:
 
 
 async def test_shax_review_reviews_the_channels_last_game(live: Live) -> None:
+    # A review that cannot start is refused at once, with no "Reviewing the game…" first.
     early = await live.fake.slash(live.scene.amina, live.scene.channel, "shax", "review")
+    notice = await early.wait_for_response(timeout=30)
     assert early.response_type == 4
-    notice = await early.wait_for_edit(timeout=30)
     assert notice.ephemeral and notice.content == messages.NOTHING_TO_REVIEW
+    assert not notice.edited
 
     board = await start_game(live, "jar")
     playing = await live.fake.slash(live.scene.bashir, live.scene.channel, "shax", "review")
-    assert (await playing.wait_for_edit(timeout=30)).content == messages.REVIEW_WHEN_OVER
+    refused = await playing.wait_for_response(timeout=30)
+    assert refused.content == messages.REVIEW_WHEN_OVER and not refused.edited
 
     for user, action in ((live.scene.amina, "a1"), (live.scene.bashir, "b1")):
         played = await live.fake.slash(user, live.scene.channel, "shax", "move", {"action": action})
