@@ -227,7 +227,7 @@ class ShaxBotBase(commands.Bot):
         are placed. Whoever made the service closes it after."""
         if self._shutdown is None:
             self.background.refuse()
-            self._shutdown = asyncio.create_task(self._close(), name="closing the bot")
+            self._shutdown = asyncio.create_task(self._close(), name="shax-close")
         await asyncio.shield(self._shutdown)
 
     async def _close(self) -> None:

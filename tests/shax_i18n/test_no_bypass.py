@@ -38,6 +38,7 @@ OPERATOR_FILES = {
     "bot/discord/runner.py": "start-up and shutdown messages in the operator's log",
     "bot/discord/invite.py": "permission names as Discord spells them",
     "bot/workers/processes.py": "worker process errors, logged",
+    "bot/workers/tables.py": "the background build of the tables, in the operator's log",
     "renderer/cli.py": "the renderer's command line, for scripts",
 }
 ALLOWED_TEXTS = {
@@ -59,6 +60,8 @@ QUIET_CALLS = {
     "exception",
     "critical",
     "log",
+    # the name of a piece of the bot's background work (bot/discord/background.py), logged
+    "start",
     # Discord's registration of the commands and their options (no Somali locale exists)
     "command",
     "describe",
@@ -79,6 +82,7 @@ OPERATOR_ERRORS = {
     "NotImplementedError",
     "AssertionError",
     "OSError",
+    "BoardNotRecorded",  # logged, and the board recorded when the database is back
 }
 WORD = re.compile(r"\b[A-Za-z][a-z']+\b")
 
