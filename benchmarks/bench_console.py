@@ -70,25 +70,18 @@ def boards(folder: Path) -> dict[str, float]:
         term.close()
 
 
-def ctrl_c_at_start(folder: Path) -> float:
+def ctrl_c(folder: Path, *, thinking: bool) -> float:
+    """Seconds from Ctrl-C to the console's exit: at its first prompt, or while the
+    master bot thinks over its answer to a move."""
     term = Terminal(ARGS, folder)
     try:
         term.wait_prompt(PROMPT)
-        term.send("\x03")
-        return timed(term.wait_exit)
-    finally:
-        term.close()
-
-
-def ctrl_c_thinking(folder: Path) -> float:
-    term = Terminal(ARGS, folder)
-    try:
-        term.wait_prompt(PROMPT)
-        term.send("/shax play-bot level:master first:me\r")
-        term.wait_for("your turn (white ○)")
-        term.wait_prompt(PROMPT)
-        term.send("/shax move d7\r")
-        term.wait_for("Shax bot is thinking…")
+        if thinking:
+            term.send("/shax play-bot level:master first:me\r")
+            term.wait_for("your turn (white ○)")
+            term.wait_prompt(PROMPT)
+            term.send("/shax move d7\r")
+            term.wait_for("Shax bot is thinking…")
         term.send("\x03")
         return timed(term.wait_exit)
     finally:
@@ -104,10 +97,9 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             for name, seconds in boards(Path(tmp)).items():
                 figures.setdefault(name, []).append(seconds)
-        with tempfile.TemporaryDirectory() as tmp:
-            figures.setdefault("Ctrl-C at start", []).append(ctrl_c_at_start(Path(tmp)))
-        with tempfile.TemporaryDirectory() as tmp:
-            figures.setdefault("Ctrl-C thinking", []).append(ctrl_c_thinking(Path(tmp)))
+        for name, thinking in (("Ctrl-C at start", False), ("Ctrl-C thinking", True)):
+            with tempfile.TemporaryDirectory() as tmp:
+                figures.setdefault(name, []).append(ctrl_c(Path(tmp), thinking=thinking))
     for name, values in figures.items():
         print(f"{name:>16}: {statistics.median(values):5.2f} s  (worst {max(values):.2f} s)")
 
