@@ -17,6 +17,7 @@ import pytest
 import bot.__main__
 from bot.__main__ import LOCKED_PATIENCE_SECONDS
 from bot.storage import SCHEMA_VERSION, Storage
+from tests.bot.processes import bot_program
 
 ROOT = Path(__file__).resolve().parents[3]
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.abcdefghijklmnopqrstuvwxyz0123456789AB"
@@ -130,19 +131,8 @@ def test_a_database_locked_by_another_program_is_waited_for_saying_so(
         raw.execute(f"PRAGMA journal_mode = {journal}")
     other = sqlite3.connect(db, isolation_level=None)
     other.execute("BEGIN EXCLUSIVE")  # as `sqlite3 shax.db` would hold it
-    console = subprocess.Popen(
-        [sys.executable, "-m", "bot", "--env-file", "no.env", *COMMANDS["console"]],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=tmp_path,
-        env={
-            "PYTHONPATH": str(ROOT),
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "SHAX_DB_PATH": str(db),
-            "SHAX_BUILD_TABLES": "off",
-        },
+    console = bot_program(
+        tmp_path, *COMMANDS["console"], SHAX_DB_PATH=str(db), SHAX_BUILD_TABLES="off"
     )
     try:
         assert console.stderr is not None

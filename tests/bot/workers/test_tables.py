@@ -21,6 +21,7 @@ from engine.position import Position
 from engine.tables import forget_open_tables, missing, open_tables
 from engine.tables.fullboard import full_board_values, read_full_board_info
 from engine.tables.missing import SMALL_BOARDS, build_missing, missing_work
+from tests.bot.processes import bot_program
 
 ROOT = Path(__file__).resolve().parents[3]
 WAIT_SECONDS = 240.0
@@ -41,22 +42,14 @@ def test_a_fresh_install_reaches_full_strength_without_a_command(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = tmp_path / "tables"
-    console = subprocess.Popen(
-        [sys.executable, "-m", "bot", "--env-file", str(tmp_path / "none.env"), "local"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=tmp_path,
-        env={
-            "PYTHONPATH": str(ROOT),
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": str(tmp_path),
-            "LOGNAME": "amina",
-            "SHAX_DB_PATH": str(tmp_path / "local.db"),
-            "SHAX_TABLES_DIR": str(folder),
-            "SHAX_BUILD_TABLES": "small",  # jar and shax-small: seconds, not half an hour
-        },
+    console = bot_program(
+        tmp_path,
+        "local",
+        HOME=str(tmp_path),
+        LOGNAME="amina",
+        SHAX_DB_PATH=str(tmp_path / "local.db"),
+        SHAX_TABLES_DIR=str(folder),
+        SHAX_BUILD_TABLES="small",  # jar and shax-small: seconds, not half an hour
     )
     try:
         assert missing_work(folder, ("jar", "shax-small"))  # nothing there at the start
