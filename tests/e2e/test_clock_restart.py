@@ -12,14 +12,16 @@ from bot.storage import GameRow, Storage
 from tests.bot.discord.helpers import Scene
 from tests.bot.storage.conftest import database, postgres_server  # noqa: F401 - fixtures
 from tests.e2e.conftest import game_version
-from tests.e2e.test_restart import (
+from tests.e2e.processes import (
     ANSWER_SECONDS,
     START_SECONDS,
     BotProcess,
+    assert_stopped_cleanly,
     click_first_option,
     next_board,
     process_scene,  # noqa: F401 - the fixture
     start_two_player_game,
+    stop_running,
 )
 
 TURN = {"SHAX_TURN_TIMEOUT_SECONDS": "12", "SHAX_TICK_SECONDS": "0.5"}
@@ -78,11 +80,6 @@ async def test_a_turn_waiting_while_the_bot_was_down_is_not_lost(
         [lost] = [i for i, t in enumerate(texts) if "Amina ran out of time" in t]
         assert warned < lost
     finally:
-        for process in (first, second):
-            if process and process.process and process.process.returncode is None:
-                await process.stop()
-    assert second is not None and second.process is not None
-    log = second.log()
-    assert second.process.returncode == 0, log
-    assert "Traceback" not in log, log
+        await stop_running(first, second)
+    assert_stopped_cleanly(second)
     fake.assert_clean()

@@ -40,7 +40,7 @@ from tests.bot.discord.helpers import (
 from tests.bot.storage.conftest import fresh_postgres, postgres_server
 from tests.bot.storage.pgserver import PostgresServer
 from tests.e2e.conftest import game_version, on_turn
-from tests.e2e.test_restart import (
+from tests.e2e.processes import (
     TOKEN,
     BotProcess,
     next_board,

@@ -14,19 +14,9 @@ import os
 import signal
 import sqlite3
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest_asyncio
-
-from tests.bot.discord.helpers import (
-    Scene,
-    act_select,
-    live_boards,
-    make_scene,
-    mentioned_ids,
-    option_values,
-)
+from tests.bot.discord.helpers import Scene, act_select, live_boards, mentioned_ids, option_values
 from tests.e2e.conftest import (
     assert_board_png,
     assert_refused,
@@ -37,126 +27,21 @@ from tests.e2e.conftest import (
     on_turn,
     stale_click,
 )
-from tests.fakediscord import FakeDiscord, FakeMessage, InteractionResult
+from tests.e2e.processes import (
+    ANSWER_SECONDS,
+    ROOT,
+    START_SECONDS,
+    BotProcess,
+    assert_stopped_cleanly,
+    click_first_option,
+    next_board,
+    process_scene,
+    start_two_player_game,
+    stop_running,
+)
 from tests.fakediscord.faults import ANSWERS, CALLBACKS
 
-ROOT = Path(__file__).resolve().parents[2]
-TOKEN = "MTIzNDU2Nzg5.fake-bot.token_for_e2e_tests"  # shaped like a bot token (three parts)
-START_SECONDS = 30.0
-ANSWER_SECONDS = 30.0  # a bound, not a speed target: generous for a loaded 2-core machine
-
-
-@pytest_asyncio.fixture
-async def process_scene(tmp_path: Path) -> AsyncIterator[Scene]:
-    """A fake server that accepts the bot token a real process presents. Heartbeats far
-    apart, as Discord's (41 s): a loaded test machine may hold a process back for a second
-    or two, which is no concern of these tests (tests/e2e/test_master_bot.py is the one
-    about heartbeats)."""
-    async with FakeDiscord(token=TOKEN, heartbeat_interval=5.0) as fake:
-        yield make_scene(fake, tmp_path / "shax.db")
-
-
-class BotProcess:
-    """``python -m bot`` against the scene's fake server, its output in a log file."""
-
-    def __init__(self, scene: Scene, name: str, **settings: str) -> None:
-        self.scene = scene
-        self.log_path = scene.db_path.parent / f"{name}.log"
-        self.process: asyncio.subprocess.Process | None = None
-        self.settings = settings
-
-    async def start(self) -> BotProcess:
-        fake = self.scene.fake
-        env = {
-            **os.environ,
-            **fake.env(),
-            "DISCORD_TOKEN": TOKEN,
-            "SHAX_DB_PATH": str(self.scene.db_path),
-            "SHAX_DEV_GUILD_ID": str(fake.guild_id),
-            "SHAX_AI_WORKERS": "1",
-            "SHAX_LOG_LEVEL": "INFO",
-            **self.settings,
-        }
-        identified = len(fake.gateway.identify_payloads)
-        with self.log_path.open("wb") as log:
-            self.process = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "bot",
-                "--env-file",
-                str(self.scene.db_path.parent / "no.env"),
-                cwd=ROOT,
-                env=env,
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=log,
-                stderr=log,
-            )
-        await fake.wait_for(
-            lambda: (
-                len(fake.gateway.identify_payloads) > identified
-                and fake.gateway.identified_connections()
-            ),
-            timeout=START_SECONDS,
-            what=f"IDENTIFY from the bot process ({self.log()})",
-        )
-        return self
-
-    @property
-    def pid(self) -> int:
-        assert self.process is not None
-        return self.process.pid
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-
-    async def kill(self) -> None:
-        """SIGKILL: no shutdown code runs, nothing is flushed or closed."""
-        os.kill(self.pid, signal.SIGKILL)
-        assert self.process is not None
-        assert await asyncio.wait_for(self.process.wait(), 10) == -signal.SIGKILL
-        fake = self.scene.fake
-        await fake.wait_for(
-            lambda: not fake.gateway.identified_connections(), what="the dead connection closed"
-        )
-
-    async def stop(self) -> int:
-        """SIGTERM and wait for a clean exit."""
-        assert self.process is not None
-        if self.process.returncode is None:
-            self.process.send_signal(signal.SIGTERM)
-        return await asyncio.wait_for(self.process.wait(), 30)
-
-
-async def next_board(
-    scene: Scene,
-    game_id: int,
-    version: int,
-    *,
-    may_linger: int | None = None,
-    timeout: float = ANSWER_SECONDS,
-) -> FakeMessage:
-    """The game's live board once it shows ``version`` and the bot deleted the old one.
-
-    ``may_linger`` is a board the killed process may not have got round to deleting
-    (it reports the new board's id before deleting the old one)."""
-    fake = scene.fake
-
-    def ready() -> FakeMessage | None:
-        boards = [b for b in live_boards(fake, scene.channel) if b.id != may_linger]
-        newest = boards[-1] if boards else None
-        if newest is None or game_version(newest) != (game_id, version):
-            return None
-        return newest if len(boards) == 1 else None
-
-    return await fake.wait_for(ready, timeout=timeout, what=f"board v{version}")
-
-
-async def click_first_option(scene: Scene, board: FakeMessage) -> tuple[InteractionResult, str]:
-    """The player on turn picks the first action the board offers."""
-    select = act_select(board)
-    action = option_values(select)[0]
-    result = await scene.fake.select(on_turn(scene, board), board, select["custom_id"], [action])
-    return result, action
+__all__ = ["process_scene"]  # the fixture of this module's tests
 
 
 async def test_sigkill_mid_game_then_restart_loses_nothing(process_scene: Scene) -> None:
@@ -211,13 +96,8 @@ async def test_sigkill_mid_game_then_restart_loses_nothing(process_scene: Scene)
         board = await next_board(scene, game_id, version + 3, may_linger=stale_board.id)
         assert len(game_state(scene.db_path, game_id)[0]) == len(record) + 1
     finally:
-        for process in (first, second):
-            if process and process.process and process.process.returncode is None:
-                await process.stop()
-    assert second is not None and second.process is not None
-    log = second.log()
-    assert second.process.returncode == 0, log
-    assert "Traceback" not in log, log
+        await stop_running(first, second)
+    assert_stopped_cleanly(second)
     fake.assert_clean()
 
 
@@ -261,25 +141,10 @@ async def test_sigkill_with_daily_backups_loses_no_acknowledged_move(
                 assert tuple(kept[0].split()) == tuple(played)
         await bot.kill()
     finally:
-        if bot.process is not None and bot.process.returncode is None:
-            await bot.stop()
+        await stop_running(bot)
     record, stored_version, _ = game_state(scene.db_path, game_id)
     assert record == tuple(played) and stored_version == version, bot.log()
     assert "Traceback" not in bot.log()
-
-
-async def start_two_player_game(scene: Scene) -> FakeMessage:
-    """Amina challenges Bashir and he accepts; the first board (version 0)."""
-    fake = scene.fake
-    await fake.wait_for(lambda: fake.commands(fake.guild_id), what="the commands synced")
-    challenge = await fake.slash(
-        scene.amina, scene.channel, "shax", "challenge", {"opponent": scene.bashir}
-    )
-    posted = await challenge.wait_for_response(timeout=ANSWER_SECONDS)
-    accept = next(b["custom_id"] for b in posted.buttons() if "accept" in b["custom_id"])
-    await fake.click(scene.bashir, posted, accept)
-    # (The first board of a process waits for its picture workers to start.)
-    return await next_board(scene, 1, 0, timeout=START_SECONDS)
 
 
 def unshown_checks(process: BotProcess) -> int:
@@ -348,13 +213,8 @@ async def test_a_move_nobody_saw_is_shown_once_after_sigkill_and_restart(
         assert resumed.acknowledged and not resumed.ephemeral, resumed.content
         await next_board(scene, game_id, version + 2)
     finally:
-        for process in (first, second):
-            if process and process.process and process.process.returncode is None:
-                await process.stop()
-    assert second is not None and second.process is not None
-    log = second.log()
-    assert second.process.returncode == 0, log
-    assert "Traceback" not in log, log
+        await stop_running(first, second)
+    assert_stopped_cleanly(second)
     fake.assert_clean()
 
 
@@ -403,13 +263,8 @@ async def test_a_new_game_nobody_saw_is_shown_after_sigkill_and_restart(
         assert played.acknowledged and not played.ephemeral, played.content
         await next_board(scene, 1, 1)
     finally:
-        for process in (first, second):
-            if process and process.process and process.process.returncode is None:
-                await process.stop()
-    assert second is not None and second.process is not None
-    log = second.log()
-    assert second.process.returncode == 0, log
-    assert "Traceback" not in log, log
+        await stop_running(first, second)
+    assert_stopped_cleanly(second)
     fake.assert_clean()
 
 
