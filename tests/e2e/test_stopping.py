@@ -42,7 +42,7 @@ from bot.service.server_settings import SettingsChange
 from tests.bot.discord.helpers import Scene
 from tests.bot.storage.conftest import fresh_postgres, postgres_server
 from tests.bot.storage.pgserver import PostgresServer
-from tests.e2e.test_restart import BotProcess, process_scene
+from tests.e2e.processes import BotProcess, process_scene
 from tests.fakediscord import FakeChannel
 from tests.fakediscord.faults import CALLBACKS, WEBHOOKS, Fault
 from tests.services import FakeClock, open_service
@@ -182,12 +182,35 @@ class JustAfterReady(Moment):
             assert not scene.fake.messages(self.puzzles), log
 
 
-class DuringTheFirstTick(Moment):
-    """A challenge made long ago has expired: the first tick says so in its channel,
-    and Discord is slow to take the post. The tick finishes showing it, then the bot
-    stops."""
+class DuringASlowPost(Moment):
+    """The bot posts in :attr:`channel` and Discord is slow to take the post: the moment
+    is the post on its way. The bot finishes the post, then stops: the one message in the
+    channel says :attr:`said`."""
+
+    said = ""
+    channel: FakeChannel
+    slow: Fault
+
+    def post_slowly(self, scene: Scene, channel: FakeChannel) -> None:
+        """Discord takes the posts in ``channel`` only after :data:`SLOW_POST` seconds."""
+        self.channel = channel
+        [self.slow] = scene.fake.faults.add(
+            rf"^/channels/{channel.id}/messages$", status=None, method="POST", delay=SLOW_POST
+        )
+
+    async def reach(self, scene: Scene, bot: BotProcess) -> None:
+        await scene.fake.wait_for(lambda: self.slow.hits > 0, timeout=SEEN_SECONDS, what="a post")
+
+    async def check(self, scene: Scene, log: str) -> None:
+        [post] = scene.fake.messages(self.channel)
+        assert self.said in post.content, post.content
+
+
+class DuringTheFirstTick(DuringASlowPost):
+    """A challenge made long ago has expired: the first tick says so in its channel."""
 
     name = "during the first tick"
+    said = "expired"
 
     async def prepare(self, scene: Scene, database: Database) -> None:
         async def challenge(service: ShaxService) -> None:
@@ -195,33 +218,18 @@ class DuringTheFirstTick(Moment):
             await service.challenge(amina, bashir, place(scene, scene.channel))
 
         await prepared(scene, database, challenge)
-        self.slow = slow_posts(scene, scene.channel)
-
-    async def reach(self, scene: Scene, bot: BotProcess) -> None:
-        await scene.fake.wait_for(lambda: self.slow.hits > 0, timeout=SEEN_SECONDS, what="a post")
-
-    async def check(self, scene: Scene, log: str) -> None:
-        [expired] = scene.fake.messages(scene.channel)
-        assert "expired" in expired.content, expired.content
+        self.post_slowly(scene, scene.channel)
 
 
-class DuringTheFirstDailyCheck(Moment):
+class DuringTheFirstDailyCheck(DuringASlowPost):
     """The server's puzzle of the day is due at any hour: the first tick finds it due
-    and posts it, and Discord is slow to take the post. The tick finishes posting it,
-    then the bot stops."""
+    and posts it."""
 
     name = "during the first daily-puzzle check"
+    said = "Puzzle of the day"
 
     async def prepare(self, scene: Scene, database: Database) -> None:
-        self.channel = await puzzles_due(scene, database)
-        self.slow = slow_posts(scene, self.channel)
-
-    async def reach(self, scene: Scene, bot: BotProcess) -> None:
-        await scene.fake.wait_for(lambda: self.slow.hits > 0, timeout=SEEN_SECONDS, what="a post")
-
-    async def check(self, scene: Scene, log: str) -> None:
-        [daily] = scene.fake.messages(self.channel)
-        assert "Puzzle of the day" in daily.content, daily.content
+        self.post_slowly(scene, await puzzles_due(scene, database))
 
 
 MOMENTS = [BeforeReady, JustAfterReady, DuringTheFirstTick, DuringTheFirstDailyCheck]
@@ -238,14 +246,6 @@ async def puzzles_due(scene: Scene, database: Database) -> FakeChannel:
 
     await prepared(scene, database, choose)
     return channel
-
-
-def slow_posts(scene: Scene, channel: FakeChannel) -> Fault:
-    """Discord takes the posts in ``channel`` only after :data:`SLOW_POST` seconds."""
-    [slow] = scene.fake.faults.add(
-        rf"^/channels/{channel.id}/messages$", status=None, method="POST", delay=SLOW_POST
-    )
-    return slow
 
 
 async def logged(process: BotProcess, text: str) -> None:
