@@ -245,10 +245,7 @@ class TurnClock:
             if not await k.storage.warn_late(row.id, row.version, now - elapsed):
                 return None
             left = (timeout - elapsed).total_seconds()
-            values = (on_turn.user, row.id, *names(row), left)
-            if first_move_missing(row, on_turn):
-                text = Said("abort_warning", *values)
-            else:
-                text = Said("timeout_warning", *values)
+            first = first_move_missing(row, on_turn)
+            text = Said("turn_warning", on_turn.user, row.id, *names(row), left, first)
             return Notice(row.channel_id, self._clock_reply(row, text, on_turn), None)
         return None

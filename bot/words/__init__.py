@@ -38,7 +38,6 @@ from bot.words.actions import (
     turn_prompt,
 )
 from bot.words.challenges import (
-    abort_warning,
     accept_own_challenge,
     already_challenged,
     challenge_a_bot_account,
@@ -54,7 +53,7 @@ from bot.words.challenges import (
     nothing_to,
     only_challenger_withdraws,
     rematch_already_asked,
-    timeout_warning,
+    turn_warning,
     unknown_first,
     unknown_level,
 )
@@ -159,7 +158,6 @@ __all__ = [
     "STONE",
     "Surface",
     "Voice",
-    "abort_warning",
     "accept_own_challenge",
     "action_events",
     "action_line",
@@ -248,8 +246,8 @@ __all__ = [
     "theme_current",
     "thinking",
     "threads",
-    "timeout_warning",
     "turn_prompt",
+    "turn_warning",
     "turning_point",
     "turning_point_caption",
     "unknown_first",

@@ -200,39 +200,29 @@ def challenge_expired(challenger: str, opponent: str, t: Translator = EN) -> str
 
 
 @sentence
-def timeout_warning(
+def turn_warning(
     ref: str,
     game_id: int,
     white_name: str,
     black_name: str,
     seconds_left: float,
+    first_move: bool,
     t: Translator = EN,
 ) -> str:
+    """The warning before a player runs out of time: one who never moved (``first_move``)
+    would have the game aborted (no result), not lost."""
+    if first_move:
+        message = N_(
+            "⏳ {player}, it's your turn in game #{game_id} ({white} vs {black}). Make your "
+            "first move within {duration}, or the game is aborted."
+        )
+    else:
+        message = N_(
+            "⏳ {player}, it's your turn in game #{game_id} ({white} vs {black}). Play within "
+            "{duration}, or you forfeit the game."
+        )
     return t.gettext(
-        "⏳ {player}, it's your turn in game #{game_id} ({white} vs {black}). Play within "
-        "{duration}, or you forfeit the game.",
-        player=ref,
-        game_id=game_id,
-        white=white_name,
-        black=black_name,
-        duration=duration(seconds_left, t),
-    )
-
-
-@sentence
-def abort_warning(
-    ref: str,
-    game_id: int,
-    white_name: str,
-    black_name: str,
-    seconds_left: float,
-    t: Translator = EN,
-) -> str:
-    """The warning before a player who never moved runs out of time: the game would be
-    aborted (no result), not lost."""
-    return t.gettext(
-        "⏳ {player}, it's your turn in game #{game_id} ({white} vs {black}). Make your "
-        "first move within {duration}, or the game is aborted.",
+        message,
         player=ref,
         game_id=game_id,
         white=white_name,
