@@ -60,10 +60,7 @@ class Answers(Protocol):
         ...
 
     async def when_ready(
-        self,
-        interaction: discord.Interaction[Any],
-        notice: str,
-        call: ServiceCall,
+        self, interaction: discord.Interaction[Any], notice: str, call: ServiceCall
     ) -> None:
         """A long private answer: ``notice`` once it starts, then the reply of ``call``."""
         ...

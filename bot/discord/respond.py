@@ -23,28 +23,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
-from collections.abc import Awaitable, Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.discord.context import Placement, ServiceCall
 from bot.discord.errors import explain
-from bot.discord.intime import (
-    DEFAULT_ACK_BUDGET,
-    DEFAULT_CALLBACK_WINDOW,
-    TooLate,
-    Undelivered,
-)
+from bot.discord.intime import TooLate, Undelivered
 from bot.discord.placing import PLACED, PUBLIC_DEFER, Placing
 from bot.discord.render import text_only, to_discord, voice
 from bot.service.replies import Reply, Said, Thinking, UserError, drawn
 from shax_i18n import N_
-
-if TYPE_CHECKING:
-    from bot.service.facade import ShaxService
 
 log = logging.getLogger(__name__)
 
@@ -57,56 +50,50 @@ NOTICE_AFTER = 2.0
 """Seconds before a slow answer that has not said it started says its notice anyway."""
 
 
+class _Answering:
+    """The interactions being answered now: how many, whether none, and each one's end."""
+
+    def __init__(self) -> None:
+        self.active = 0
+        self.idle = asyncio.Event()
+        self.idle.set()
+        self.answering: set[asyncio.Event] = set()
+
+
 class Responder(Placing):
     """Turns service calls made for an interaction into Discord responses."""
 
-    def __init__(
-        self,
-        client: discord.Client,
-        service: Callable[[], ShaxService],
-        *,
-        ack_budget: float = DEFAULT_ACK_BUDGET,
-        callback_window: float = DEFAULT_CALLBACK_WINDOW,
-        on_result: Callable[[int | None, Reply], Awaitable[None]] | None = None,
-    ) -> None:
-        super().__init__(
-            client,
-            service,
-            ack_budget=ack_budget,
-            callback_window=callback_window,
-            on_result=on_result,
-        )
-        self._active = 0
-        self._idle = asyncio.Event()
-        self._idle.set()
-        self._answering: set[asyncio.Event] = set()
+    @functools.cached_property
+    def _now(self) -> _Answering:
+        return _Answering()
 
     @contextlib.contextmanager
     def _tracked(self) -> Iterator[None]:
+        now = self._now
         answered = asyncio.Event()
-        self._answering.add(answered)
-        self._active += 1
-        self._idle.clear()
+        now.answering.add(answered)
+        now.active += 1
+        now.idle.clear()
         try:
             yield
         finally:
-            self._active -= 1
-            if self._active == 0:
-                self._idle.set()
-            self._answering.discard(answered)
+            now.active -= 1
+            if now.active == 0:
+                now.idle.set()
+            now.answering.discard(answered)
             answered.set()
 
     @property
     def busy(self) -> bool:
         """Whether an interaction is still being answered (its reply placed and reported)."""
-        return self._active > 0
+        return self._now.active > 0
 
     async def wait_idle(self, timeout: float | None = None) -> bool:
         """Wait until no interaction is being answered; ``False`` if ``timeout`` passed first.
         Shutdown waits here so a move in progress is shown before the connection closes."""
         try:
             async with asyncio.timeout(timeout):
-                await self._idle.wait()
+                await self._now.idle.wait()
         except TimeoutError:
             return False
         return True
@@ -116,7 +103,7 @@ class Responder(Placing):
         come later, so a busy server cannot keep the caller waiting); ``False`` if
         ``timeout`` passed first. A reconciliation waits here: each of those answers
         shows its own board."""
-        waiting = [asyncio.ensure_future(answered.wait()) for answered in self._answering]
+        waiting = [asyncio.ensure_future(answered.wait()) for answered in self._now.answering]
         if not waiting:
             return True
         _, pending = await asyncio.wait(waiting, timeout=timeout)
