@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -418,15 +418,22 @@ def _steps_made(puzzle: PuzzleRow, played: Sequence[str], solver: Color) -> int:
 
 
 def _new(puzzle: Puzzle) -> NewPuzzle:
+    start = Glicko(float(puzzle.rating), PUZZLE_DEVIATION, glicko.START_VOLATILITY)
+    return new_puzzle(puzzle, start, puzzle.themes)
+
+
+def new_puzzle(line: Puzzle | PuzzleRow, rating: Glicko, themes: Iterable[str]) -> NewPuzzle:
+    """``line`` (a shipped puzzle, or one as stored) to store with ``rating`` and ``themes``
+    (theme ids)."""
     return NewPuzzle(
-        variant=puzzle.variant,
-        record=" ".join(puzzle.record),
-        solution=" ".join(puzzle.solution),
-        moves=puzzle.moves,
-        depth=puzzle.depth,
-        tempting=puzzle.tempting,
-        glicko=Glicko(float(puzzle.rating), PUZZLE_DEVIATION, glicko.START_VOLATILITY),
-        themes=" ".join(theme.value for theme in puzzle.themes),
+        variant=line.variant,
+        record=" ".join(line.record),
+        solution=" ".join(line.solution),
+        moves=line.moves,
+        depth=line.depth,
+        tempting=line.tempting,
+        glicko=rating,
+        themes=" ".join(themes),
     )
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from bot.service.facade import ShaxService
 from bot.service.puzzle_themes import THEME_WINDOW
+from bot.service.puzzles import new_puzzle
 from bot.service.replies import BadOption, Place, Reply, StaleBoard, User, UserError
 from bot.storage import Glicko, NewPuzzle, PuzzleRow
 from engine import replay
@@ -67,16 +68,7 @@ async def only_themes(
 
 def with_themes(row: PuzzleRow, themes: Sequence[PuzzleTheme]) -> NewPuzzle:
     """The stored puzzle as it would ship with ``themes`` (its rating as it stands)."""
-    return NewPuzzle(
-        variant=row.variant,
-        record=" ".join(row.record),
-        solution=" ".join(row.solution),
-        moves=row.moves,
-        depth=row.depth,
-        tempting=row.tempting,
-        glicko=row.glicko,
-        themes=" ".join(theme.value for theme in themes),
-    )
+    return new_puzzle(row, row.glicko, themes)
 
 
 async def test_a_chosen_theme_gives_one_near_else_the_nearest_else_names_the_themes_left(
