@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from bot.service.puzzle_standings import PUZZLE_RECORD, PUZZLE_TABLE
 from bot.service.puzzle_themes import NO_THEME_LEFT, PUZZLE_THEMES, THEME_FAR, UNKNOWN_THEME
 from bot.service.puzzles import NO_PUZZLE_LEFT
-from bot.words.ratings import signed
+from bot.words.ratings import ranked_table, signed
 from bot.words.registry import sentence, speaks
 from bot.words.terms import EN, Surface, color_name, variant_title
 from engine import Color, Variant
@@ -103,20 +103,10 @@ def puzzle_record(
 def puzzle_table(rows: Sequence[tuple[str, str, int]], t: Translator = EN) -> str:
     """A server's puzzle leaderboard: name, puzzle rating as shown, puzzles solved."""
     heading = t.gettext("**Puzzles** — the puzzle ratings of those who tried puzzles here")
-    if not rows:
-        nobody = t.gettext("Nobody here has a puzzle rating yet: `/shax puzzle` gives you one.")
-        return f"{heading}\n{nobody}"
-    lines = [
-        t.gettext(
-            "{rank}. {player} — {rating} ({solved})",
-            rank=rank,
-            player=name,
-            rating=rating,
-            solved=t.ngettext("{n} solved", "{n} solved", solved),
-        )
-        for rank, (name, rating, solved) in enumerate(rows, 1)
-    ]
-    return "\n".join([heading, *lines])
+    nobody = t.gettext("Nobody here has a puzzle rating yet: `/shax puzzle` gives you one.")
+    return ranked_table(
+        heading, nobody, rows, lambda n: t.ngettext("{n} solved", "{n} solved", n), t
+    )
 
 
 speaks(NO_THEME_LEFT, no_theme_left)

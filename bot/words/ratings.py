@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bot.words.registry import sentence
 from bot.words.terms import EN, level_name
@@ -92,20 +92,32 @@ def bot_ratings(name: str, levels: Sequence[tuple[str, int]], t: Translator = EN
 def rating_table(rows: Sequence[tuple[str, int, int]], t: Translator = EN) -> str:
     """The server's established ratings, highest first: name, rating, rated games."""
     heading = t.gettext("**Ratings** — established ratings on this server (shax and shax-small)")
-    if not rows:
-        nobody = t.gettext("Nobody has an established rating here yet: it takes a few rated games.")
-        return f"{heading}\n{nobody}"
+    nobody = t.gettext("Nobody has an established rating here yet: it takes a few rated games.")
+    return ranked_table(
+        heading, nobody, rows, lambda n: t.ngettext("{n} rated game", "{n} rated games", n), t
+    )
+
+
+def ranked_table(
+    heading: str,
+    nobody: str,
+    rows: Sequence[tuple[str, object, int]],
+    counted: Callable[[int], str],
+    t: Translator = EN,
+) -> str:
+    """A table of ratings under its ``heading``: each player's rank, name, rating and what
+    it counts (in words, ``counted``), best first; ``nobody`` when it has no rows."""
     lines = [
         t.gettext(
-            "{rank}. {player} — {rating} ({games})",
+            "{rank}. {player} — {rating} ({count})",
             rank=rank,
             player=name,
             rating=rating,
-            games=t.ngettext("{n} rated game", "{n} rated games", games),
+            count=counted(count),
         )
-        for rank, (name, rating, games) in enumerate(rows, 1)
+        for rank, (name, rating, count) in enumerate(rows, 1)
     ]
-    return "\n".join([heading, *lines])
+    return "\n".join([heading, *(lines or [nobody])])
 
 
 @sentence
