@@ -33,6 +33,26 @@ async def process_scene(tmp_path: Path) -> AsyncIterator[Scene]:
         yield make_scene(fake, tmp_path / "shax.db")
 
 
+async def bot_subprocess(
+    folder: Path, env: dict[str, str], log_path: Path
+) -> asyncio.subprocess.Process:
+    """``python -m bot`` from the repository with the environment ``env`` and the .env file
+    of ``folder`` (never a developer's: there is none), its output in ``log_path``."""
+    with log_path.open("wb") as log:
+        return await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            "--env-file",
+            str(folder / "no.env"),
+            cwd=ROOT,
+            env=env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+        )
+
+
 class BotProcess:
     """``python -m bot`` against the scene's fake server, its output in a log file."""
 
@@ -55,19 +75,7 @@ class BotProcess:
             **self.settings,
         }
         identified = len(fake.gateway.identify_payloads)
-        with self.log_path.open("wb") as log:
-            self.process = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "bot",
-                "--env-file",
-                str(self.scene.db_path.parent / "no.env"),
-                cwd=ROOT,
-                env=env,
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=log,
-                stderr=log,
-            )
+        self.process = await bot_subprocess(self.scene.db_path.parent, env, self.log_path)
         await fake.wait_for(
             lambda: (
                 len(fake.gateway.identify_payloads) > identified

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import sys
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,9 +23,9 @@ import pytest_asyncio
 
 from bot.discord.custom_ids import accept_id
 from bot.storage import Storage
-from tests.bot.discord.helpers import ROOT
 from tests.bot.storage.pgserver import PostgresServer, find_binaries, start_server
 from tests.e2e.conftest import challenge_of
+from tests.e2e.processes import bot_subprocess
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.fakediscord.models import FakeGuild
 from tests.fakediscord.world import MessageEvent
@@ -139,19 +138,8 @@ class BotProcess:
         self.process: asyncio.subprocess.Process | None = None
 
     async def start(self) -> None:
-        with self.log_path.open("wb") as log:
-            self.process = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "bot",
-                "--env-file",
-                str(self.world.folder / "no.env"),  # never a developer's .env
-                cwd=ROOT,
-                env=self.world.env(self.shard),
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=log,
-                stderr=log,
-            )
+        env = self.world.env(self.shard)
+        self.process = await bot_subprocess(self.world.folder, env, self.log_path)
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
