@@ -68,7 +68,7 @@ PLACEMENT_PER_GAME = 1
 """The most placement puzzles (the opening removals' included) taken from one game."""
 TARGETS: dict[str, int] = {"shax": 850, "shax-small": 850, "jar": 40}
 """How many puzzles the set has of each board."""
-GAMES: dict[str, int] = {"shax": 8000, "shax-small": 3000, "jar": 0}
+GAMES: dict[str, int] = {"shax": 16000, "shax-small": 3000, "jar": 0}
 """How many games the set's puzzles are drawn from, on each board."""
 SEED = 40
 """The seed of the shipped set."""
