@@ -7,13 +7,13 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest_asyncio
 
 from tests.bot.discord.helpers import Scene, act_select, live_boards, make_scene, option_values
+from tests.bot.processes import bot_subprocess
 from tests.e2e.conftest import game_version, on_turn
 from tests.fakediscord import FakeDiscord, FakeMessage, InteractionResult
 
@@ -31,26 +31,6 @@ async def process_scene(tmp_path: Path) -> AsyncIterator[Scene]:
     about heartbeats)."""
     async with FakeDiscord(token=TOKEN, heartbeat_interval=5.0) as fake:
         yield make_scene(fake, tmp_path / "shax.db")
-
-
-async def bot_subprocess(
-    folder: Path, env: dict[str, str], log_path: Path
-) -> asyncio.subprocess.Process:
-    """``python -m bot`` from the repository with the environment ``env`` and the .env file
-    of ``folder`` (never a developer's: there is none), its output in ``log_path``."""
-    with log_path.open("wb") as log:
-        return await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bot",
-            "--env-file",
-            str(folder / "no.env"),
-            cwd=ROOT,
-            env=env,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=log,
-            stderr=log,
-        )
 
 
 class BotProcess:
@@ -75,7 +55,8 @@ class BotProcess:
             **self.settings,
         }
         identified = len(fake.gateway.identify_payloads)
-        self.process = await bot_subprocess(self.scene.db_path.parent, env, self.log_path)
+        with self.log_path.open("wb") as log:
+            self.process = await bot_subprocess(self.scene.db_path.parent, env, log)
         await fake.wait_for(
             lambda: (
                 len(fake.gateway.identify_payloads) > identified

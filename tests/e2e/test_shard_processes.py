@@ -23,9 +23,9 @@ import pytest_asyncio
 
 from bot.discord.custom_ids import accept_id
 from bot.storage import Storage
+from tests.bot.processes import bot_subprocess
 from tests.bot.storage.pgserver import PostgresServer, find_binaries, start_server
 from tests.e2e.conftest import challenge_of
-from tests.e2e.processes import bot_subprocess
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.fakediscord.models import FakeGuild
 from tests.fakediscord.world import MessageEvent
@@ -138,8 +138,8 @@ class BotProcess:
         self.process: asyncio.subprocess.Process | None = None
 
     async def start(self) -> None:
-        env = self.world.env(self.shard)
-        self.process = await bot_subprocess(self.world.folder, env, self.log_path)
+        with self.log_path.open("wb") as log:
+            self.process = await bot_subprocess(self.world.folder, self.world.env(self.shard), log)
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""

@@ -17,7 +17,6 @@ import asyncio
 import gc
 import logging
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -29,10 +28,10 @@ from bot.discord import runner
 from bot.discord.app import ShaxBot, ShaxBotBase
 from tests.bot.discord.helpers import (  # noqa: F401 (the *_fixture names are fixtures)
     PROCESS_TOKEN,
-    ROOT,
     Scene,
     scene_fixture,
 )
+from tests.bot.processes import bot_subprocess
 from tests.fakediscord import FakeDiscord
 
 
@@ -54,17 +53,7 @@ async def test_a_refused_token_ends_the_bot_with_one_sentence(tmp_path: Path) ->
             "DISCORD_TOKEN": PROCESS_TOKEN,
             "SHAX_DB_PATH": str(tmp_path / "shax.db"),
         }
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bot",
-            "--env-file",
-            str(tmp_path / "no.env"),
-            cwd=ROOT,
-            env=env,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-        )
+        process = await bot_subprocess(tmp_path, env, asyncio.subprocess.PIPE)
         _, err = await asyncio.wait_for(process.communicate(), 60)
     stderr = err.decode()
     assert process.returncode == 2, stderr
