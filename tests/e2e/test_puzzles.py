@@ -206,13 +206,8 @@ async def test_a_puzzle_of_a_theme_the_puzzle_table_and_a_typed_answer_sent_agai
         live.bot,
         await fake.slash(scene.bashir, scene.channel, "shax", "language", {"language": "so"}),
     )
-    refused = await fake.slash(
-        scene.bashir,
-        scene.channel,
-        "shax",
-        "puzzle",
-        {"variant": "shax-small", "theme": "sacrifice"},
-    )
+    options = {"variant": "shax-small", "theme": "sacrifice"}
+    refused = await fake.slash(scene.bashir, scene.channel, "shax", "puzzle", options)
     assert_refused(refused, "Dhagax hurid", "kuuma harin", "Irmaan (jare socda) (`irmaan`)")
     assert await desk.open_try(scene.bashir.id) is None
     # Cawo's puzzle where an earlier answer of hers is legal again (and wrong) later on.
