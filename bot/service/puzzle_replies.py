@@ -32,7 +32,7 @@ from bot.service.replies import (
 )
 from bot.service.server_settings import ServerSettingsBook
 from bot.storage import Ended, PuzzleRow
-from engine import Color, get_variant, replay
+from engine import Color, Phase, get_variant, replay
 from engine.tables.puzzles import PuzzleTheme
 
 
@@ -123,13 +123,13 @@ class PuzzleReplies:
     def _daily_notice(self, due: DailyDue) -> Notice:
         puzzle = due.puzzle
         solver = _solver(puzzle)
-        parts = [Said("daily_post", due.daily.day, solver, puzzle.moves)]
+        parts = [Said("daily_post", due.daily.day, solver, _asked(puzzle, puzzle.moves))]
         if due.yesterday is not None:
             y = due.yesterday
             first = None if y.first is None else User(y.first.user_id, y.first.name)
             parts.append(Said("daily_yesterday", y.tried, y.solved, first))
         view = renderer.BoardView(flip=solver is Color.BLACK, theme=self.composer.default_theme)
-        caption = Said("puzzle_task", solver, puzzle.moves)
+        caption = Said("puzzle_task", solver, _asked(puzzle, puzzle.moves))
         picture = self.composer.position_picture(puzzle.variant, puzzle.record, view, caption)
         reply = Reply(
             text=Said.join(parts, "\n"),
@@ -166,7 +166,7 @@ class PuzzleReplies:
         far = abs(puzzle.glicko.rating - standing.rating.rating) > THEME_WINDOW
         if theme is not None and not resumed and far:
             parts.append(THEME_FAR(theme))
-        parts.append(Said("puzzle_find_the_win", found.solver, found.moves_left))
+        parts.append(Said("puzzle_find_the_win", found.solver, _asked(puzzle, found.moves_left)))
         parts.append(Said("puzzle_how_to_answer", await self.desk.in_game_here(user, place)))
         parts.append(_standing(standing))
         return await self._reply(found, user, parts)
@@ -199,7 +199,11 @@ class PuzzleReplies:
             theme=await self.composer.theme_of(user.id),
             suggestion=None if attempt.open or found.attempt.status == "solved" else _next(found),
         )
-        caption = Said("puzzle_task", solver, found.moves_left) if attempt.open else None
+        caption = (
+            Said("puzzle_task", solver, _asked(found.puzzle, found.moves_left))
+            if attempt.open
+            else None
+        )
         picture = self.composer.position_picture(found.puzzle.variant, found.record, view, caption)
         controls = PuzzleControls(
             attempt.id,
@@ -219,6 +223,12 @@ class PuzzleReplies:
 
 def _solver(puzzle: PuzzleRow) -> Color:
     return Color(replay(puzzle.variant, puzzle.record).turn)
+
+
+def _asked(puzzle: PuzzleRow, moves: int) -> int | None:
+    """The length of the win a puzzle asks for; none in the placement or an opening
+    removal, where the one action that keeps the win is the whole puzzle."""
+    return moves if replay(puzzle.variant, puzzle.record).phase is Phase.MOVEMENT else None
 
 
 def _next(found: Try) -> str | None:

@@ -159,8 +159,14 @@ def puzzle_not_an_action(text: str, legal: Sequence[str], t: Translator = EN) ->
 
 
 @sentence
-def puzzle_task(color: Color, moves: int, t: Translator = EN) -> str:
-    """What the puzzle asks (also the picture's caption): ``"White to play and win in 2"``."""
+def puzzle_task(color: Color, moves: int | None, t: Translator = EN) -> str:
+    """What the puzzle asks (also the picture's caption): ``"White to play and win in 2"``;
+    with no ``moves`` (a puzzle of the placement or an opening removal), the one action
+    that keeps the win."""
+    if moves is None:
+        if color is Color.WHITE:
+            return t.gettext("White to play: only one move keeps the win")
+        return t.gettext("Black to play: only one move keeps the win")
     if color is Color.WHITE:
         return t.ngettext(
             "White to play and win in {n} move", "White to play and win in {n} moves", moves
@@ -203,7 +209,13 @@ def puzzle_heading(
 
 
 @sentence
-def puzzle_find_the_win(color: Color, moves: int, t: Translator = EN) -> str:
+def puzzle_find_the_win(color: Color, moves: int | None, t: Translator = EN) -> str:
+    """The task at the start; with no ``moves``, the one action that keeps the win."""
+    if moves is None:
+        return t.gettext(
+            "You play {color}: find the only move that keeps the win.",
+            color=color_name(color, t),
+        )
     return t.ngettext(
         "You play {color}: find the only move that wins, in {n} move.",
         "You play {color}: find the only move that wins, in {n} moves.",
@@ -306,7 +318,7 @@ def puzzle_standing(rating: str, streak: int, t: Translator = EN) -> str:
 
 
 @sentence
-def daily_post(day: str, color: Color, moves: int, t: Translator = EN) -> str:
+def daily_post(day: str, color: Color, moves: int | None, t: Translator = EN) -> str:
     return t.gettext(
         "**Puzzle of the day**, {day}: {task}. Press *Solve it*: your answers are yours alone.",
         day=day,

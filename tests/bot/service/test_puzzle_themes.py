@@ -228,3 +228,22 @@ async def test_a_typed_answer_sent_again_when_legal_again_is_answered_already(
     # From its menu (which knows the moment it answers) the same action is judged.
     reply = await service.puzzles.answer(AMINA, HERE, repeated, before.id, before.version)
     assert "misses the quickest win" in words(reply.text)
+
+
+async def test_a_placement_puzzle_asks_for_the_move_that_keeps_the_win(
+    service: ShaxService,
+) -> None:
+    """A puzzle of the placement asks for one action, however long the win after it: it
+    names no number of moves, and the one action solves it."""
+    rows = await stored(service)
+    placement = next(r for r in rows if replay(r.variant, r.record).phase.value != "movement")
+    await only_themes(service, {placement.id: [PuzzleTheme.PLACEMENT_RACE]})
+    shown = await service.puzzles.puzzle(AMINA, HERE, "shax-small", "placement_race")
+    found = await service.puzzles.desk.open_try(AMINA.id)
+    assert found is not None and found.puzzle.id == placement.id
+    said = words(shown.text)
+    assert "find the only move that keeps the win" in said and "win in" not in said
+    assert "dhaqaaqa keliya ee guusha ilaaliya" in words(shown.text, "so")
+    assert len(placement.solution) == 1
+    solved = await solve(service, AMINA, HERE)
+    assert f"**{placement.solution[0]}** wins. Solved!" in words(solved.text)

@@ -26,7 +26,7 @@ from bot.service.replies import (
     UserError,
 )
 from bot.storage import Glicko, PuzzleRow, Solver
-from engine import Color, replay
+from engine import Color, Phase, replay
 from engine.tables.puzzles import Puzzle, answer
 from tests.bot.conftest import AMINA, BASHIR, CAWO, ELSEWHERE, HERE, ServiceFactory, start_game
 from tests.services import Drawn, files, refused, words
@@ -73,7 +73,9 @@ async def test_a_puzzle_is_one_rated_near_the_player_and_only_they_see_it(
     assert "Your puzzle rating: 1500?" in text
     await files(reply)
     caption = drawn.views[-1].caption or ""
-    assert "to play and win in" in caption
+    in_movement = found.position.phase is Phase.MOVEMENT
+    asked = "to play and win in" if in_movement else "to play: only one move keeps the win"
+    assert asked in caption
     assert drawn.views[-1].flip == (found.solver.value == 1)
     # Among the nearest to a newcomer's 1500 that the player never tried.
     all_ratings = sorted(
