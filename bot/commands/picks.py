@@ -27,7 +27,6 @@ THREADS = (
 THEMES = (Pick("dark", N_("Dark — as Discord's dark theme")), Pick("light", N_("Light — sand")))
 RESETS = tuple(Pick(name, name) for name in RESET_CHOICES)
 HOURS = tuple(Pick(str(hour), f"{hour:02d}:00") for hour in range(24))
-PUZZLE_VARIANTS = tuple(p for p in VARIANTS if p.value in ("shax", "shax-small"))
 PUZZLE_THEMES = tuple(Pick(theme.value, name) for theme, name in THEME_NAMES.items())
 """Each puzzle theme under its name in the game's words."""
 TABLES = (

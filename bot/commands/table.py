@@ -19,7 +19,6 @@ from bot.commands.picks import (
     LANGUAGE_PICKS,
     LEVELS,
     PUZZLE_THEMES,
-    PUZZLE_VARIANTS,
     RESETS,
     TABLES,
     THEMES,
@@ -386,9 +385,7 @@ COMMANDS: tuple[Command, ...] = (
         N_("A puzzle near your puzzle rating: find the only winning move (only you see it)"),
         _puzzle,
         (
-            Option(
-                "variant", Kind.CHOICE, N_("The board (default: Shax)"), choices=PUZZLE_VARIANTS
-            ),
+            Option("variant", Kind.CHOICE, N_("The board (default: Shax)"), choices=VARIANTS),
             Option(
                 "answer",
                 Kind.TEXT,

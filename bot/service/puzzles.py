@@ -53,8 +53,8 @@ from bot.storage import (
 from engine import Color, Kind, Position, ShaxError, Step, Variant, get_variant, replay
 from engine.tables.puzzles import Puzzle, PuzzleTheme, answer, shipped
 
-VARIANTS = ("shax", "shax-small")
-"""The boards with shipped puzzles."""
+VARIANTS = ("shax", "shax-small", "jar")
+"""The boards with shipped puzzles: every board (``/shax puzzle variant:`` offers them all)."""
 PUZZLE_DEVIATION = 200.0
 """A new puzzle's rating deviation: its starting rating is an estimate from its grade
 (:func:`engine.tables.puzzles.starting_rating`), surer than a newcomer's 350."""
@@ -62,7 +62,7 @@ START = Glicko(glicko.START_RATING, glicko.START_DEVIATION, glicko.START_VOLATIL
 """A player's puzzle rating before their first rated try."""
 NEAREST = 8
 """A new puzzle is one of the this many untried ones rated nearest the player."""
-NO_PUZZLE_LEFT: Saying[[Variant, bool, Variant | None]] = Saying("no_puzzle_left")
+NO_PUZZLE_LEFT: Saying[[Variant, Variant | None]] = Saying("no_puzzle_left")
 """No puzzle of this board is left to try: the board, whether it has puzzles at all (jar
 has none yet), and a board that has one the player never tried (``None``: none has)."""
 
@@ -230,13 +230,12 @@ class PuzzleDesk:
 
     async def _none_left(self, user: User, variant: str, rating: float) -> Said:
         """Why no puzzle of ``variant`` is left for the player, and where one is."""
-        ships = variant in VARIANTS
         other = None
         for board in VARIANTS:
             if board != variant and await self.storage.puzzles_near(board, rating, user.id, 1):
                 other = get_variant(board)
                 break
-        return NO_PUZZLE_LEFT(get_variant(variant), ships, other)
+        return NO_PUZZLE_LEFT(get_variant(variant), other)
 
     async def _no_theme_left(self, user: User, variant: str, theme: PuzzleTheme) -> Said:
         """No puzzle of ``theme`` is left for the player on ``variant``: the themes that are."""

@@ -146,7 +146,7 @@ P = ParamSpec("P")
 
 class Saying(Generic[P]):
     """A sentence of :mod:`bot.words` by its name, with the types of its values: calling
-    it makes the :class:`Said` (``NO_PUZZLE_LEFT(variant, ships, other)``), and mypy
+    it makes the :class:`Said` (``NO_PUZZLE_LEFT(variant, other)``), and mypy
     checks the values, which it cannot in ``Said(id, *values)``. The words are registered
     for it with :func:`bot.words.registry.speaks`, whose types say they take the same."""
 

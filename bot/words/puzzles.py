@@ -117,32 +117,22 @@ speaks(PUZZLE_RECORD, puzzle_record)
 speaks(PUZZLE_TABLE, puzzle_table)
 
 
-def no_puzzle_left(variant: Variant, ships: bool, other: Variant | None, t: Translator = EN) -> str:
-    """No puzzle of ``variant`` is left to try (``ships``: it has puzzles at all), and what
-    to do next: the command for ``other``, a board with one left, else the puzzle of the day."""
+def no_puzzle_left(variant: Variant, other: Variant | None, t: Translator = EN) -> str:
+    """No puzzle of ``variant`` is left to try, and what to do next: the command for
+    ``other``, a board with one left, else the puzzle of the day."""
     board = variant_title(variant, t)
     if other is None:
-        if ships:
-            return t.gettext(
-                "You have tried every puzzle there is, {board} and the other boards: "
-                "the puzzle of the day brings one each day.",
-                board=board,
-            )
         return t.gettext(
-            "{board} has no puzzles yet, and you have tried every puzzle of the other "
-            "boards: the puzzle of the day brings one each day.",
+            "You have tried every puzzle there is, {board} and the other boards: "
+            "the puzzle of the day brings one each day.",
             board=board,
         )
-    values = {"board": board, "other": variant_title(other, t), "id": other.id}
-    if ships:
-        return t.gettext(
-            "You have tried every puzzle of {board}: try one of {other} with "
-            "`/shax puzzle variant:{id}`, or the puzzle of the day.",
-            **values,
-        )
     return t.gettext(
-        "{board} has no puzzles yet: try one of {other} with `/shax puzzle variant:{id}`.",
-        **values,
+        "You have tried every puzzle of {board}: try one of {other} with "
+        "`/shax puzzle variant:{id}`, or the puzzle of the day.",
+        board=board,
+        other=variant_title(other, t),
+        id=other.id,
     )
 
 

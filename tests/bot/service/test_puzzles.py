@@ -321,16 +321,12 @@ async def test_an_answer_sent_again_after_it_was_played_is_answered_already(
     assert await service.storage.last_attempt(AMINA.id, found.puzzle.id) == after
 
 
-async def test_a_board_without_puzzles_says_so_and_names_a_board_that_has_them(
-    service: ShaxService,
-) -> None:
-    """No jar puzzles ship yet: the player is told so, and where to find one, in their
-    language; nothing is opened."""
-    with refused(UserError, r"no puzzles yet.*Shax.*`/shax puzzle variant:shax`"):
-        await service.puzzles.puzzle(AMINA, HERE, "jar")
-    with refused(UserError, r"weli.*`/shax puzzle variant:shax`", "so"):
-        await service.puzzles.puzzle(AMINA, HERE, "jar")
-    assert await service.puzzles.desk.open_try(AMINA.id) is None
+async def test_every_board_has_puzzles_jar_too(service: ShaxService) -> None:
+    """Jar's puzzles ship beside the others: ``/shax puzzle variant:jar`` opens one."""
+    reply = await service.puzzles.puzzle(AMINA, HERE, "jar")
+    found = await open_try(service)
+    assert found.puzzle.variant == "jar" and reply.ephemeral
+    assert "Jar" in words(reply.text)
 
 
 async def test_a_player_who_tried_every_puzzle_of_a_board_is_sent_to_another(

@@ -72,8 +72,8 @@ def test_mypy_refuses_a_typed_sentence_given_a_board_name(tmp_path: Path) -> Non
     wrong.write_text(
         "from bot.service.puzzles import NO_PUZZLE_LEFT\n"
         "from engine import get_variant\n"
-        "NO_PUZZLE_LEFT(get_variant('jar'), False, None)\n"
-        "NO_PUZZLE_LEFT('jar', False, None)\n",
+        "NO_PUZZLE_LEFT(get_variant('jar'), None)\n"
+        "NO_PUZZLE_LEFT('jar', None)\n",
         encoding="utf-8",
     )
     out, _, status = mypy.api.run(
