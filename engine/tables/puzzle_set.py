@@ -44,6 +44,7 @@ from engine.tables.puzzles import (
     check,
     check_proof,
     proof_of,
+    read_puzzles,
     shipped,
     solve_line,
     solve_placement,
@@ -484,7 +485,7 @@ def run_puzzles(args: argparse.Namespace) -> int:
 
         games = args.games if args.games is not None else GAMES[variant]
         solved = open_solved(variant, where)
-        earlier = _read(args.keep / f"{variant}.jsonl") if args.keep is not None else []
+        earlier = read_puzzles(args.keep / f"{variant}.jsonl") if args.keep is not None else []
         puzzles = make_set(variant, tables, solved, args.seed, count, games, progress, earlier)
         print(file=sys.stderr)
         text = "".join(json.dumps(p.to_json()) + "\n" for p in puzzles)
@@ -497,12 +498,6 @@ def run_puzzles(args: argparse.Namespace) -> int:
         lines.append(f"  made in {time.monotonic() - start:.0f} s (seed {args.seed})")
         print("\n".join(lines), file=sys.stderr if args.out is None else sys.stdout)
     return 0
-
-
-def _read(path: Path) -> list[Puzzle]:
-    if not path.is_file():
-        return []
-    return [Puzzle.from_json(json.loads(line)) for line in path.read_text().splitlines() if line]
 
 
 def _check_file(variant: str, where: Path, path: Path) -> int:

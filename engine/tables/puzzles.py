@@ -516,9 +516,13 @@ def check_proof(puzzle: Puzzle) -> list[str]:
     return problems
 
 
-def shipped(variant: str) -> list[Puzzle]:
-    """The puzzles that ship for ``variant`` (none for a board without a file)."""
-    path = SHIPPED / f"{variant}.jsonl"
+def read_puzzles(path: Path) -> list[Puzzle]:
+    """The puzzles of a JSON-lines file (none if there is no such file)."""
     if not path.is_file():
         return []
     return [Puzzle.from_json(json.loads(line)) for line in path.read_text().splitlines() if line]
+
+
+def shipped(variant: str) -> list[Puzzle]:
+    """The puzzles that ship for ``variant`` (none for a board without a file)."""
+    return read_puzzles(SHIPPED / f"{variant}.jsonl")
