@@ -4,7 +4,6 @@ game and /shax review, each answered privately, the review announced before it c
 
 from __future__ import annotations
 
-import asyncio
 import io
 
 from PIL import Image
@@ -44,12 +43,12 @@ async def ask_hint(live: Live) -> FakeMessage:
 
 async def bot_answered(live: Live, game_id: int, actions: int) -> tuple[str, ...]:
     """The game's record once it holds ``actions`` actions (the bot has answered)."""
-    for _ in range(200):
+
+    def answered() -> tuple[str, ...] | None:
         record, _, _ = game_state(live.scene.db_path, game_id)
-        if len(record) >= actions:
-            return record
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"the bot did not answer: {record}")
+        return record if len(record) >= actions else None
+
+    return await live.fake.wait_for(answered, timeout=10, what=f"{actions} actions saved")
 
 
 async def test_hints_in_a_bot_game_are_private_drawn_and_counted(live: Live) -> None:
