@@ -17,7 +17,6 @@ from tests.bot.processes import bot_subprocess
 from tests.e2e.conftest import game_version, on_turn
 from tests.fakediscord import FakeDiscord, FakeMessage, InteractionResult
 
-ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "MTIzNDU2Nzg5.fake-bot.token_for_e2e_tests"  # shaped like a bot token (three parts)
 START_SECONDS = 30.0
 ANSWER_SECONDS = 30.0  # a bound, not a speed target: generous for a loaded 2-core machine
