@@ -20,6 +20,7 @@ from sqlalchemy import (
     Connection,
     RowMapping,
     Table,
+    and_,
     exists,
     func,
     literal,
@@ -54,6 +55,12 @@ OPEN_TRY = A.status == AttemptStatus.OPEN
 def _has_theme(theme: str) -> ColumnElement[bool]:
     """Whether a puzzle's space-separated themes hold ``theme``."""
     return (literal(" ") + puzzles.c.themes + " ").contains(f" {theme} ", autoescape=True)
+
+
+def _untried(variant: str, user_id: int) -> ColumnElement[bool]:
+    """Whether a puzzle is of ``variant`` and ``user_id`` never tried it."""
+    p = puzzles.c
+    return and_(p.variant == variant, ~exists().where(A.user_id == user_id, A.puzzle_id == p.id))
 
 
 def _glicko_values(g: Glicko) -> dict[str, float]:
@@ -94,8 +101,7 @@ class PuzzleStore(Statements):
         """Up to ``limit`` puzzles of ``variant`` (of ``theme``, if given) that ``user_id``
         never tried, those rated nearest ``rating`` first."""
         p = puzzles.c
-        tried = exists().where(A.user_id == user_id, A.puzzle_id == p.id)
-        chosen = select(puzzles).where(p.variant == variant, ~tried)
+        chosen = select(puzzles).where(_untried(variant, user_id))
         if theme is not None:
             chosen = chosen.where(_has_theme(theme))
         rows = await self._rows(chosen.order_by(func.abs(p.rating - rating), p.id).limit(limit))
@@ -104,9 +110,8 @@ class PuzzleStore(Statements):
     async def themes_left(self, variant: str, user_id: int) -> set[str]:
         """The themes of the puzzles of ``variant`` that ``user_id`` never tried."""
         p = puzzles.c
-        tried = exists().where(A.user_id == user_id, A.puzzle_id == p.id)
         rows = await self._rows(
-            select(p.themes).distinct().where(p.variant == variant, p.themes != "", ~tried)
+            select(p.themes).distinct().where(_untried(variant, user_id), p.themes != "")
         )
         return {theme for r in rows for theme in str(r["themes"]).split()}
 
