@@ -515,8 +515,12 @@ def _check_file(variant: str, where: Path, path: Path) -> int:
         except (ValueError, KeyError, TypeError) as exc:
             problems = [f"not a puzzle ({exc})"]
         else:
-            covered = tables is not None and puzzle.position().phase is Phase.MOVEMENT
-            covered = covered and tables is not None and tables.probe(puzzle.position()) is not None
+            position = puzzle.position()
+            covered = (
+                tables is not None
+                and position.phase is Phase.MOVEMENT
+                and tables.probe(position) is not None
+            )
             if tables is not None and (covered or solved is not None):
                 problems = check(tables, puzzle, solved)
             else:

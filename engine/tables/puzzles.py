@@ -450,6 +450,7 @@ def check_proof(puzzle: Puzzle) -> list[str]:
         return [f"the record does not replay: {exc}"]
     if not puzzle.proof:
         return ["no proof is stored"]
+    start = position
     v = position.variant
     me = position.turn
     problems: list[str] = []
@@ -506,7 +507,6 @@ def check_proof(puzzle: Puzzle) -> list[str]:
         problems.append("the proof values more steps than the solution has")
     if taken != puzzle.moves:
         problems.append(f"the solution has {taken} of the solver's steps, not {puzzle.moves}")
-    start = puzzle.position()
     if start.phase is Phase.MOVEMENT:
         end = position.outcome
         if end is None or end.winner is None or end.winner.value != me:
