@@ -215,8 +215,8 @@ class ShaxBotBase(commands.Bot):
 
     @property
     def closing(self) -> bool:
-        """Whether the bot's close has begun."""
-        return self._shutdown is not None or self.background.refusing
+        """Whether the bot's close has begun (its first step refuses new work)."""
+        return self.background.refusing
 
     async def close(self) -> None:
         """Close the bot once, however many ask (a signal, the end of ``async with``,
