@@ -284,11 +284,14 @@ async def test_a_restarted_shard_process_posts_a_move_saved_while_its_answer_was
             expect_ack=False,
         )
         stored = await asyncpg.connect(database)
-        try:
-            while await stored.fetchval("SELECT version FROM games WHERE id = $1", game_id) == (
-                version
-            ):
+
+        async def saved() -> None:
+            query = "SELECT version FROM games WHERE id = $1"
+            while await stored.fetchval(query, game_id) == version:
                 await asyncio.sleep(0.05)
+
+        try:
+            await asyncio.wait_for(saved(), SHOWN_SECONDS)  # a bound, not a measurement
         finally:
             await stored.close()
         await restart_and_see(scene, database, processes, ours, board)
