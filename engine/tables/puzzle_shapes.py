@@ -1,5 +1,6 @@
-"""The shapes of puzzles: the board's symmetries, a position's canonical form under them,
-and the themes a puzzle's solution shows (:class:`~engine.tables.puzzles.PuzzleTheme`).
+"""The shapes of puzzles: a position's canonical form under the board's symmetries
+(:func:`~engine.tables.native.symmetries`), and the themes a puzzle's solution shows
+(:class:`~engine.tables.puzzles.PuzzleTheme`).
 
 Two puzzles are the same puzzle when one position is the other's image under a symmetry
 of the board (a rotation, a reflection, or on the boards of squares swapping the inner
@@ -10,75 +11,21 @@ not: the solver is whoever acts. :func:`canonical` names that class of positions
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 
 from engine.moments import has_irmaan, lines_completed
 from engine.position import Phase, Position, Step
+from engine.tables.native import symmetries
 from engine.tables.puzzles import PuzzleTheme, StepActions, after
-from engine.variants import Color, Variant, get_variant, iter_bits
-
-Permutation = tuple[int, ...]
-"""A symmetry: ``p[i]`` is the point that point ``i`` goes to."""
+from engine.variants import Color, iter_bits
 
 
-def _candidates(v: Variant) -> list[Permutation]:
-    """The square's eight symmetries, each with and without the rings swapped, as maps of
-    the grid; those that are not maps of the board's points are left out here."""
-    centre = (v.grid - 1) // 2
-    at = {v.coords(i): i for i in range(v.size)}
-    rings = sorted({max(abs(x - centre), abs(y - centre)) for x, y in at})
-    found = []
-    for swap in (False, True):
-        ring_of = dict(zip(rings, reversed(rings), strict=True)) if swap else {}
-        for turns in range(4):
-            for mirror in (False, True):
-                image = []
-                for i in range(v.size):
-                    x, y = v.coords(i)
-                    dx, dy = x - centre, y - centre
-                    if swap:
-                        r = max(abs(dx), abs(dy))
-                        if r == 0 or ring_of[r] == 0:
-                            break
-                        dx, dy = dx * ring_of[r] // r, dy * ring_of[r] // r
-                    if mirror:
-                        dx = -dx
-                    for _ in range(turns):
-                        dx, dy = -dy, dx
-                    target = at.get((centre + dx, centre + dy))
-                    if target is None:
-                        break
-                    image.append(target)
-                else:
-                    found.append(tuple(image))
-    return found
-
-
-def map_mask(permutation: Permutation, mask: int) -> int:
+def map_mask(permutation: tuple[int, ...], mask: int) -> int:
+    """The image of the points ``mask`` under a symmetry (``permutation[i]``: where point
+    ``i`` goes)."""
     out = 0
     for i in iter_bits(mask):
         out |= 1 << permutation[i]
     return out
-
-
-@cache
-def symmetries(variant: str) -> tuple[Permutation, ...]:
-    """Every symmetry of the board: the maps of its points onto themselves that keep its
-    lines of three and its adjacency (the identity first)."""
-    v = get_variant(variant)
-    lines = set(v.lines)
-    edges = {frozenset(e) for e in v.edges}
-    kept: list[Permutation] = []
-    for p in _candidates(v):
-        if len(set(p)) != v.size:
-            continue
-        if {map_mask(p, line) for line in lines} != lines:
-            continue
-        if {frozenset((p[a], p[b])) for a, b in v.edges} != edges:
-            continue
-        if p not in kept:
-            kept.append(p)
-    return tuple(kept)
 
 
 Canonical = tuple[str, str, str, int, int, int, int, int]
@@ -91,7 +38,7 @@ def canonical(position: Position) -> Canonical:
     other), all seen from the player who acts."""
     me = position.turn
     mine, theirs = position.stones(me), position.stones(1 - me)
-    board = min((map_mask(p, mine), map_mask(p, theirs)) for p in symmetries(position.variant.id))
+    board = min((map_mask(p, mine), map_mask(p, theirs)) for p in symmetries(position.variant))
     first = position.first_jare
     whose = 0 if first is None else 1 if first.value == me else 2
     return (
