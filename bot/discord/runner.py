@@ -170,9 +170,9 @@ def sync(settings: Settings) -> None:
         asyncio.run(_sync(settings.model_copy(update={"sync_commands": "always"})))
     except discord.LoginFailure as error:
         raise ConfigError(fatal_sentence(error)) from None
+    except discord.DiscordServerError as error:
+        raise SyncFailed(sync_unreachable(settings, error)) from None
     except discord.HTTPException as error:
-        if isinstance(error, discord.DiscordServerError):
-            raise SyncFailed(sync_unreachable(settings, error)) from None
         raise SyncFailed(
             f"Discord refused to register the slash commands ({cause(error)}); if it says "
             "Missing Access, invite the bot again with the link its log prints."
