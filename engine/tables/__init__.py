@@ -517,7 +517,6 @@ def _build_locked(
         path_ab, path_ba = table_path(where, v, a, b), table_path(where, v, b, a)
         start = time.perf_counter()
         rc = native.stoppable(
-            tables.handle,
             lib.tables_build,
             tables.handle,
             a,

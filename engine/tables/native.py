@@ -169,9 +169,9 @@ STOPPED = -5
 """What a build of the library returns when :func:`stoppable` stopped it."""
 
 
-def stoppable(handle: int, build: Callable[..., int], *args: object) -> int:
-    """Run ``build(*args)`` (a build of the library on the context ``handle``) in a
-    thread of its own while this thread waits, so that Ctrl-C and a signal turned into
+def stoppable(build: Callable[..., int], handle: int, *args: object) -> int:
+    """Run ``build(handle, *args)`` (a build of the library on the context ``handle``) in
+    a thread of its own while this thread waits, so that Ctrl-C and a signal turned into
     an exception reach this thread at once; then ask the build to stop
     (``tables_stop``), wait the moment it takes to end, writing no file part way, and
     raise the exception again. Returns what ``build`` returned."""
@@ -181,7 +181,7 @@ def stoppable(handle: int, build: Callable[..., int], *args: object) -> int:
 
     def run() -> None:
         try:
-            result.append(int(build(*args)))
+            result.append(int(build(handle, *args)))
         finally:
             done.set()
 

@@ -234,10 +234,8 @@ def solve(
         build(v, SOLVED_BOARDS[v.id], where, threads=threads, progress=progress)
         tables = Tables(v, where)
         path = solved_path(where, v)
-        lib = native.library()
-        rc = native.stoppable(
-            tables.handle, lib.solved_build, tables.handle, v.pieces, str(path).encode()
-        )
+        build_solved = native.library().solved_build
+        rc = native.stoppable(build_solved, tables.handle, v.pieces, str(path).encode())
     if rc != 0:
         raise RuntimeError(f"solving {v.id} failed: {BUILD_ERRORS.get(rc, rc)}")
     _OPEN.pop((v.id, str(where)), None)
