@@ -118,9 +118,9 @@ class PuzzleReplies:
     async def tick(self) -> list[Notice]:
         """The puzzles of the day due now, to post in their channels."""
         due = await self.daily.due(await self.servers.daily_plans())
-        return [self._daily_notice(d) for d in due]
+        return [await self._daily_notice(d) for d in due]
 
-    def _daily_notice(self, due: DailyDue) -> Notice:
+    async def _daily_notice(self, due: DailyDue) -> Notice:
         puzzle = due.puzzle
         solver = _solver(puzzle)
         parts = [Said("daily_post", due.daily.day, solver, _asked(puzzle, puzzle.moves))]
@@ -128,7 +128,8 @@ class PuzzleReplies:
             y = due.yesterday
             first = None if y.first is None else User(y.first.user_id, y.first.name)
             parts.append(Said("daily_yesterday", y.tried, y.solved, first))
-        view = renderer.BoardView(flip=solver is Color.BLACK, theme=self.composer.default_theme)
+        theme = await self.composer.server_default(due.daily.guild_id)
+        view = renderer.BoardView(flip=solver is Color.BLACK, theme=theme)
         caption = Said("puzzle_task", solver, _asked(puzzle, puzzle.moves))
         picture = self.composer.position_picture(puzzle.variant, puzzle.record, view, caption)
         reply = Reply(
@@ -169,7 +170,7 @@ class PuzzleReplies:
         parts.append(Said("puzzle_find_the_win", found.solver, _asked(puzzle, found.moves_left)))
         parts.append(Said("puzzle_how_to_answer", await self.desk.in_game_here(user, place)))
         parts.append(_standing(standing))
-        return await self._reply(found, user, parts)
+        return await self._reply(found, user, place, parts)
 
     async def _answered(self, answered: Answered, user: User, place: Place) -> Reply:
         found = answered.now
@@ -178,7 +179,7 @@ class PuzzleReplies:
             if answered.defence:
                 in_game = await self.desk.in_game_here(user, place)
                 parts.append(Said("puzzle_how_to_answer", in_game))
-            return await self._reply(found, user, parts)
+            return await self._reply(found, user, place, parts)
         if answered.verdict == "solved":
             parts = [Said("puzzle_solved", answered.action)]
         elif answered.action:
@@ -189,14 +190,14 @@ class PuzzleReplies:
         if themes := in_order(found.puzzle.themes):
             parts.append(PUZZLE_THEMES(themes))
         parts += _ratings(answered.ended)
-        return await self._reply(found, user, parts)
+        return await self._reply(found, user, place, parts)
 
-    async def _reply(self, found: Try, user: User, parts: list[Said]) -> Reply:
+    async def _reply(self, found: Try, user: User, place: Place, parts: list[Said]) -> Reply:
         attempt = found.attempt
         solver = found.solver
         view = renderer.BoardView(
             flip=solver is Color.BLACK,
-            theme=await self.composer.theme_of(user.id),
+            theme=await self.composer.theme_of(user.id, place.guild_id),
             suggestion=None if attempt.open or found.attempt.status == "solved" else _next(found),
         )
         caption = (

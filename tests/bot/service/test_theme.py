@@ -4,15 +4,16 @@ remembered and followed by the boards they ask for or click."""
 from __future__ import annotations
 
 import io
+from datetime import UTC, datetime
 
 import pytest
 from PIL import Image
 
 import renderer
-from bot.service.replies import BOARD_FILENAME, BadOption, Place, Reply
+from bot.service.replies import BOARD_FILENAME, BadOption, DailyControls, Place, Reply
 from bot.service.server_settings import SettingsChange
 from tests.bot.conftest import AMINA, BASHIR, HERE, ServiceFactory
-from tests.services import Drawn, files, words
+from tests.services import Drawn, FakeClock, files, words
 
 
 async def ground(reply: Reply) -> tuple[int, int, int]:
@@ -125,3 +126,20 @@ async def test_the_settings_theme_is_the_one_of_players_who_chose_none(
     # A server's setting is its own: its games follow it, not the one outside servers.
     await s.settings(HERE, SettingsChange(theme="light"), may_change=True)
     assert await ground(await s.play_bot(BASHIR, HERE, "easy", "jar", "me")) == LIGHT
+
+
+async def test_puzzle_boards_follow_the_servers_theme_too(
+    make_service: ServiceFactory, clock: FakeClock
+) -> None:
+    drawn = Drawn()
+    s = await make_service(render_board=drawn, default_theme="light")
+    clock.moment = datetime(2026, 11, 26, 10, 0, tzinfo=UTC)
+    change = SettingsChange(theme="dark", puzzle_channel=700, puzzle_hour=9)
+    await s.settings(HERE, change, may_change=True)
+    # A player who chose no theme sees their puzzle in the server's...
+    await files(await s.puzzles.puzzle(AMINA, HERE))
+    assert drawn.themes == ["dark"]
+    # ...and the server's puzzle of the day is posted in it.
+    [daily] = [n for n in await s.tick() if isinstance(n.reply.controls, DailyControls)]
+    await files(daily.reply)
+    assert drawn.themes == ["dark", "dark"]
