@@ -24,7 +24,6 @@ class DiscordMessage:
     attachments: tuple[Attachment, ...] = ()
     view: discord.ui.View | None = None
     mentions: discord.AllowedMentions = field(default_factory=discord.AllowedMentions.none)
-    ephemeral: bool = False
 
     def files(self) -> list[discord.File]:
         return [discord.File(io.BytesIO(a.data), filename=a.filename) for a in self.attachments]

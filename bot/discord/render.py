@@ -105,13 +105,12 @@ def to_discord(reply: Reply, speaking: Voice) -> DiscordMessage:
         attachments=files,
         view=build_view(reply.controls, speaking),
         mentions=allowed_mentions(reply),
-        ephemeral=reply.ephemeral,
     )
 
 
-def text_only(text: str, *, ephemeral: bool = True) -> DiscordMessage:
+def text_only(text: str) -> DiscordMessage:
     """A short message with no pictures or components (refusals, receipts)."""
-    return DiscordMessage(content=truncate(text, MAX_CONTENT), ephemeral=ephemeral)
+    return DiscordMessage(content=truncate(text, MAX_CONTENT))
 
 
 # -- components ------------------------------------------------------------------------------

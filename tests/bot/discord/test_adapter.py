@@ -369,7 +369,7 @@ async def test_destinations_and_challenges_have_their_controls() -> None:
         ),
         ENGLISH,
     )
-    assert destinations.ephemeral and destinations.view is not None
+    assert destinations.view is not None
     assert destinations.view.to_components()[0]["components"][0]["custom_id"] == to_id(7, 3, "a7")
     challenge = to_discord(
         Reply(text=said("<@2>, a game?"), controls=ChallengeControls(5)), ENGLISH
