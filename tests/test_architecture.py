@@ -42,6 +42,8 @@ def test_the_package_exists_and_has_modules(package: str) -> None:
 
 
 def test_the_engine_imports_only_the_standard_library() -> None:
+    """Nor the catalogue: the engine returns values (an ``Outcome``, a ``Refusal``, a
+    ``Moment``); their words live with whoever shows them (``bot/words``, the renderer)."""
     for path, names in imported_modules("engine").items():
         assert names <= STDLIB | {"engine"}, f"{path} imports {sorted(names - STDLIB)}"
 
@@ -94,12 +96,6 @@ def test_the_words_serve_the_adapters_and_import_none_of_them() -> None:
     the service's values, never an adapter (and the service never knows it:
     ``tests/bot/service/test_speaking_at_the_edge.py``)."""
     assert_imports_nothing_of("bot/words", ("bot.discord", "bot.console", "bot.workers"))
-
-
-def test_the_engine_imports_nothing_of_the_catalogue() -> None:
-    """The engine returns values (an ``Outcome``, a ``Termination``, a ``Refusal``, a
-    ``Moment``); their words live with whoever shows them (``bot/words``, the renderer)."""
-    assert_imports_nothing_of("engine", ("shax_i18n",))
 
 
 # -- the import graph: no circles, and every import runs down the layers ------------------
