@@ -97,7 +97,7 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _solve(args: argparse.Namespace) -> int:
-    directory = Path(args.dir) if args.dir else tables_dir()
+    directory = _directory(args)
     meter = Meter(sys.stderr)
     meter.line(f"solving {args.variant} whole (its tables, then every placement) in {directory}")
     try:
@@ -110,7 +110,7 @@ def _solve(args: argparse.Namespace) -> int:
 
 
 def _full(args: argparse.Namespace) -> int:
-    directory = Path(args.dir) if args.dir else tables_dir()
+    directory = _directory(args)
     out = sys.stderr
     tty = out.isatty()
     last = 0.0
@@ -198,7 +198,7 @@ def _describe_full(i: FullBoardInfo) -> str:
 
 
 def _info(args: argparse.Namespace) -> int:
-    directory = Path(args.dir) if args.dir else tables_dir()
+    directory = _directory(args)
     infos = read_info(directory)
     print(f"tables in {directory}")
     fulls = [f for v in VARIANT_IDS if (f := read_full_board_info(directory, v)) is not None]
