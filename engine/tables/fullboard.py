@@ -37,7 +37,7 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from engine.position import WHITE, Phase, Position, Step
-from engine.tables.lock import build_lock
+from engine.tables.lock import PARTIAL_SUFFIX, build_lock
 from engine.tables.native import symmetries
 from engine.variants import Variant, get_variant
 
@@ -274,7 +274,7 @@ def write_atomically(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` so that a reader (or a crash) sees the old file or the
     new one, never a part: a temporary file beside it, then :func:`os.replace`."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".part")
+    partial = path.with_name(path.name + PARTIAL_SUFFIX)
     partial.write_bytes(data)
     os.replace(partial, path)
 
