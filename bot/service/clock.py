@@ -104,9 +104,9 @@ class TurnClock:
         self.owns = owns
         self.name = name
         self.interval = interval
-        self._ran_at: datetime | None = None
-        """This process's last whole run of the clock, while it has run on since (``None``
-        at the start, after a failed run, and while Discord is out of reach)."""
+        self._running_on = False
+        """Whether this process's last run of the clock was whole and it has run on since
+        (not at the start, after a failed run, nor while Discord is out of reach)."""
 
     @property
     def turn_timeout(self) -> timedelta:
@@ -118,7 +118,7 @@ class TurnClock:
         turn timeouts, and let the bot move in bot games that were waiting for it."""
         storage = self.kernel.storage
         now = self.kernel.now()
-        ran_on, self._ran_at = self._ran_at is not None, None  # again once this run ends
+        ran_on, self._running_on = self._running_on, False  # again once this run ends
         timeouts = await self.servers.turn_timeouts()
 
         def timeout_of(guild_id: int | None) -> timedelta:
@@ -146,15 +146,14 @@ class TurnClock:
                 await asyncio.sleep(0)
             if notice is not None:
                 notices.append(replace(notice, guild_id=row.guild_id))
-        ran = self.kernel.now()  # a long run is time the bot was here
-        await storage.clock_ran(self.name, ran)
-        self._ran_at = ran
+        await storage.clock_ran(self.name, self.kernel.now())  # a long run: the bot was here
+        self._running_on = True
         return notices
 
     def stood_still(self) -> None:
         """Discord cannot reach the bot, so no move can come: the clock does not run, and
         its next run gives the waiting turns this time back."""
-        self._ran_at = None
+        self._running_on = False
 
     async def _resume(self, now: datetime, timeout_of: TimeoutOf) -> list[Notice]:
         """After the bot was away (no run of this clock for a while), give every waiting
