@@ -185,16 +185,15 @@ def build_missing(
     warn: Say | None = None,
     threads: int | None = None,
     initializer: Callable[[], None] | None = None,
-    waiting: Callable[[], None] | None = None,
 ) -> list[Work]:
     """Build what :func:`missing_work` lists, smallest first, with ``threads`` (default:
     every core); returns what was built. Work that would leave less than
     :data:`RESERVE_BYTES` of free disk is not started (``warn``, default ``say``, tells
     why), and neither is anything after it. ``initializer`` runs first in each worker
     process of the full-board search. Holds the folder's build lock: while another
-    process builds there, ``waiting`` is told and this one waits for it (and then builds
-    only what is still missing). Ctrl-C stops it at once, keeping every whole file."""
-    with build_lock(directory, waiting=waiting):
+    process builds there, this one waits for it (and then builds only what is still
+    missing). Ctrl-C stops it at once, keeping every whole file."""
+    with build_lock(directory):
         return _build_missing(directory, boards, say, warn, threads, initializer)
 
 
