@@ -59,7 +59,6 @@ AT_VERSION = (
 )
 GAME = select(games).where(games.c.id == bindparam("game_id"))
 PLAYING_IN = select(games).where(games.c.channel_id == bindparam("channel_id"), ACTIVE)
-WARNED = update(games).where(*AT_VERSION).values(warned=True).returning(games.c.id)
 BOARD = update(games).where(games.c.id == bindparam("game_id"))
 SERIES = select(series).where(
     series.c.guild_id == bindparam("guild"),

@@ -58,7 +58,6 @@ from bot.storage.statements import (
     MOVED,
     PLAYING_IN,
     SERIES,
-    WARNED,
     SettingsChange,
     fields,
     prefs_in,
@@ -167,10 +166,6 @@ class Storage(ChallengesAndStandings, RatingStore, PuzzleStore, ClockStore):
             offer=draw_offered_by,
             now=now,
         )
-
-    async def mark_warned(self, game_id: int, version: int) -> bool:
-        """Note that the turn-timeout warning was sent (only if the game is unchanged)."""
-        return await self._row(WARNED, game_id=game_id, at_version=version) is not None
 
     async def set_board_message(
         self, game_id: int, message_id: int | None, version: int | None = None

@@ -43,7 +43,7 @@ async def fill(storage: Storage) -> None:
     )
     assert moved is not None
     await storage.set_board_message(rematch.id, 4444, moved.version)
-    await storage.mark_warned(rematch.id, moved.version)
+    await storage.warn_late(rematch.id, moved.version, NOW)
     bot_game = await storage.create_game(
         replace(new_game(2), ai_level="hard", ai_color="black"), NOW
     )

@@ -103,8 +103,8 @@ async def test_single_statement_writes_are_committed_and_checked(
     """The frequent writes are one statement each (no explicit transaction): each
     applies only where its condition holds, and is on disk when it returns."""
     game = await storage.create_game(new_game(), NOW)
-    assert await storage.mark_warned(game.id, 0)
-    assert not await storage.mark_warned(game.id, 1)  # not that version
+    assert await storage.warn_late(game.id, 0, NOW)
+    assert not await storage.warn_late(game.id, 1, NOW)  # not that version
     moved = await storage.update_game(
         game.id, 0, record=["b2"], draw_offered_by=None, now=NOW, new_turn=True
     )
