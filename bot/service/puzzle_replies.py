@@ -31,8 +31,8 @@ from bot.service.replies import (
     User,
 )
 from bot.service.server_settings import ServerSettingsBook
-from bot.storage import Ended, PuzzleRow
-from engine import Color, Phase, get_variant, replay
+from bot.storage import Ended
+from engine import Color, Phase, Position, get_variant, replay
 from engine.tables.puzzles import PuzzleTheme
 
 
@@ -122,15 +122,16 @@ class PuzzleReplies:
 
     async def _daily_notice(self, due: DailyDue) -> Notice:
         puzzle = due.puzzle
-        solver = _solver(puzzle)
-        parts = [Said("daily_post", due.daily.day, solver, _asked(puzzle, puzzle.moves))]
+        start = replay(puzzle.variant, puzzle.record)
+        solver, asked = Color(start.turn), _asked(start, puzzle.moves)
+        parts = [Said("daily_post", due.daily.day, solver, asked)]
         if due.yesterday is not None:
             y = due.yesterday
             first = None if y.first is None else User(y.first.user_id, y.first.name)
             parts.append(Said("daily_yesterday", y.tried, y.solved, first))
         theme = await self.composer.server_default(due.daily.guild_id)
         view = renderer.BoardView(flip=solver is Color.BLACK, theme=theme)
-        caption = Said("puzzle_task", solver, _asked(puzzle, puzzle.moves))
+        caption = Said("puzzle_task", solver, asked)
         picture = self.composer.position_picture(puzzle.variant, puzzle.record, view, caption)
         reply = Reply(
             text=Said.join(parts, "\n"),
@@ -167,7 +168,9 @@ class PuzzleReplies:
         far = abs(puzzle.glicko.rating - standing.rating.rating) > THEME_WINDOW
         if theme is not None and not resumed and far:
             parts.append(THEME_FAR(theme))
-        parts.append(Said("puzzle_find_the_win", found.solver, _asked(puzzle, found.moves_left)))
+        parts.append(
+            Said("puzzle_find_the_win", found.solver, _asked(found.position, found.moves_left))
+        )
         parts.append(Said("puzzle_how_to_answer", await self.desk.in_game_here(user, place)))
         parts.append(_standing(standing))
         return await self._reply(found, user, place, parts)
@@ -201,7 +204,7 @@ class PuzzleReplies:
             suggestion=None if attempt.open or found.attempt.status == "solved" else _next(found),
         )
         caption = (
-            Said("puzzle_task", solver, _asked(found.puzzle, found.moves_left))
+            Said("puzzle_task", solver, _asked(found.position, found.moves_left))
             if attempt.open
             else None
         )
@@ -222,14 +225,11 @@ class PuzzleReplies:
         )
 
 
-def _solver(puzzle: PuzzleRow) -> Color:
-    return Color(replay(puzzle.variant, puzzle.record).turn)
-
-
-def _asked(puzzle: PuzzleRow, moves: int) -> int | None:
-    """The length of the win a puzzle asks for; none in the placement or an opening
-    removal, where the one action that keeps the win is the whole puzzle."""
-    return moves if replay(puzzle.variant, puzzle.record).phase is Phase.MOVEMENT else None
+def _asked(position: Position, moves: int) -> int | None:
+    """The length of the win a puzzle at ``position`` asks for; none in the placement or an
+    opening removal, where the one action that keeps the win is the whole puzzle (so a try
+    still open there is at its start)."""
+    return moves if position.phase is Phase.MOVEMENT else None
 
 
 def _next(found: Try) -> str | None:
