@@ -12,12 +12,20 @@ from pathlib import Path
 
 import pytest_asyncio
 
-from tests.bot.discord.helpers import Scene, act_select, live_boards, make_scene, option_values
+from tests.bot.discord.helpers import (
+    PROCESS_TOKEN,
+    Scene,
+    act_select,
+    live_boards,
+    make_scene,
+    option_values,
+    process_env,
+)
 from tests.bot.processes import bot_subprocess
 from tests.e2e.conftest import game_version, on_turn
 from tests.fakediscord import FakeDiscord, FakeMessage, InteractionResult
 
-TOKEN = "MTIzNDU2Nzg5.fake-bot.token_for_e2e_tests"  # shaped like a bot token (three parts)
+ROOT = Path(__file__).resolve().parents[2]
 START_SECONDS = 30.0
 ANSWER_SECONDS = 30.0  # a bound, not a speed target: generous for a loaded 2-core machine
 
@@ -28,7 +36,7 @@ async def process_scene(tmp_path: Path) -> AsyncIterator[Scene]:
     apart, as Discord's (41 s): a loaded test machine may hold a process back for a second
     or two, which is no concern of these tests (tests/e2e/test_master_bot.py is the one
     about heartbeats)."""
-    async with FakeDiscord(token=TOKEN, heartbeat_interval=5.0) as fake:
+    async with FakeDiscord(token=PROCESS_TOKEN, heartbeat_interval=5.0) as fake:
         yield make_scene(fake, tmp_path / "shax.db")
 
 
@@ -43,16 +51,7 @@ class BotProcess:
 
     async def start(self) -> BotProcess:
         fake = self.scene.fake
-        env = {
-            **os.environ,
-            **fake.env(),
-            "DISCORD_TOKEN": TOKEN,
-            "SHAX_DB_PATH": str(self.scene.db_path),
-            "SHAX_DEV_GUILD_ID": str(fake.guild_id),
-            "SHAX_AI_WORKERS": "1",
-            "SHAX_LOG_LEVEL": "INFO",
-            **self.settings,
-        }
+        env = process_env(self.scene, **self.settings)
         identified = len(fake.gateway.identify_payloads)
         with self.log_path.open("wb") as log:
             self.process = await bot_subprocess(self.scene.db_path.parent, env, log)

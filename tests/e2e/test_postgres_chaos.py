@@ -30,6 +30,7 @@ import pytest_asyncio
 
 from tests import services
 from tests.bot.discord.helpers import (
+    PROCESS_TOKEN,
     Scene,
     act_select,
     bot_running,
@@ -41,7 +42,6 @@ from tests.bot.storage.conftest import fresh_postgres, postgres_server
 from tests.bot.storage.pgserver import PostgresServer
 from tests.e2e.conftest import game_version, on_turn
 from tests.e2e.processes import (
-    TOKEN,
     BotProcess,
     next_board,
     process_scene,
@@ -122,7 +122,7 @@ async def test_a_move_saved_just_before_postgres_dies_is_shown_when_it_is_back(
 @pytest_asyncio.fixture
 async def sharded_scene(tmp_path: Path) -> AsyncIterator[Scene]:
     """The scene on a fake Discord of two shards."""
-    async with FakeDiscord(token=TOKEN, shard_count=SHARDS) as fake:
+    async with FakeDiscord(token=PROCESS_TOKEN, shard_count=SHARDS) as fake:
         yield make_scene(fake, tmp_path / "shax.db")
 
 

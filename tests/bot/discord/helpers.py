@@ -118,15 +118,11 @@ PROCESS_TOKEN = "MTIzNDU2Nzg5.fake-bot.token_for_tests"
 ROOT = Path(__file__).resolve().parents[3]
 
 
-async def start_bot_process(
-    scene: Scene, *args: str, **settings: str
-) -> asyncio.subprocess.Process:
-    """``python -m bot [args]`` against the scene's fake (whose token must be
-    :data:`PROCESS_TOKEN`), on the scene's database, with ``settings`` besides; stderr
-    holds its log. Stop it with SIGTERM (a clean shutdown) or SIGKILL (a crash) and start
-    another to test restarts."""
+def process_env(scene: Scene, **settings: str) -> dict[str, str]:
+    """The environment of a ``python -m bot`` against the scene's fake, on the scene's
+    database, with ``settings`` besides."""
     fake = scene.fake
-    env = {
+    return {
         **os.environ,
         **fake.env(),
         "DISCORD_TOKEN": fake.token,
@@ -136,6 +132,15 @@ async def start_bot_process(
         "SHAX_LOG_LEVEL": "INFO",
         **settings,
     }
+
+
+async def start_bot_process(
+    scene: Scene, *args: str, **settings: str
+) -> asyncio.subprocess.Process:
+    """``python -m bot [args]`` against the scene's fake (whose token must be
+    :data:`PROCESS_TOKEN`), on the scene's database, with ``settings`` besides; stderr
+    holds its log. Stop it with SIGTERM (a clean shutdown) or SIGKILL (a crash) and start
+    another to test restarts."""
     return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -144,7 +149,7 @@ async def start_bot_process(
         str(scene.db_path.parent / "no.env"),  # never a developer's .env
         *args,
         cwd=ROOT,
-        env=env,
+        env=process_env(scene, **settings),
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
