@@ -139,6 +139,17 @@ class Asked:
 
 
 @dataclass(frozen=True)
+class Group:
+    """Commands that belong together under one more word: ``/shax tournament create``.
+    On Discord a subcommand group inside ``/shax``; at the console the word before the
+    command's name."""
+
+    name: str
+    help: str
+    """What the group is for: a catalogue message (Discord's description of the group)."""
+
+
+@dataclass(frozen=True)
 class Command:
     """One ``/shax`` command, declared once for every surface."""
 
@@ -159,6 +170,18 @@ class Command:
     board_help: str | None = None
     """Its help line where a board is in view (the console's), with ``{notation}`` the
     board's own examples; :attr:`help` elsewhere."""
+    group: Group | None = None
+    """The group it belongs to (``/shax tournament create``), if any."""
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """The words after ``/shax`` that name it: ``("tournament", "create")``."""
+        return (self.name,) if self.group is None else (self.group.name, self.name)
+
+    @property
+    def spelled(self) -> str:
+        """How it is typed after ``/shax``: ``tournament create``."""
+        return " ".join(self.path)
 
     @property
     def buttons_only(self) -> bool:

@@ -429,9 +429,10 @@ COMMANDS: tuple[Command, ...] = (
 )
 """The commands, in the order Discord registers them and help lists them."""
 
-BY_NAME = {command.name: command for command in COMMANDS}
+BY_NAME = {command.spelled: command for command in COMMANDS}
 
 
 def command_named(name: str) -> Command | None:
-    """The command called ``name`` (any case), if there is one."""
-    return BY_NAME.get(name.strip().lower())
+    """The command called ``name`` (any case; a grouped one with its group's word first,
+    ``tournament create``), if there is one."""
+    return BY_NAME.get(" ".join(name.split()).lower())

@@ -103,8 +103,9 @@ def explain(
 
 
 def slash_commands() -> str:
-    """Every slash command of the table, in its order (the buttons are not typed here)."""
-    return ", ".join(f"/shax {c.name}" for c in COMMANDS if not c.buttons_only)
+    """Every slash command of the table, in its order (the buttons are not typed here); a
+    group once, by its word (``/shax tournament``)."""
+    return ", ".join(dict.fromkeys(f"/shax {c.path[0]}" for c in COMMANDS if not c.buttons_only))
 
 
 def _is_user_command(interaction: discord.Interaction[Any]) -> bool:

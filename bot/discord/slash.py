@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -41,9 +42,30 @@ _KINDS: dict[Kind, Any] = {
 }
 
 
-def slash_commands(bot: ShaxBotBase) -> list[app_commands.Command[Any, ..., None]]:
-    """Every command of the table that is a slash command on Discord, in its order."""
-    return [_slash(bot, command) for command in COMMANDS if not command.buttons_only]
+Slash = app_commands.Command[Any, ..., None] | app_commands.Group
+
+
+def slash_commands(bot: ShaxBotBase, commands: Sequence[Command] = COMMANDS) -> list[Slash]:
+    """Every command of the table that is a slash command on Discord, in its order; the
+    commands of a group (``/shax tournament …``) in a subcommand group, listed where its
+    first command stands."""
+    built: list[Slash] = []
+    groups: dict[str, app_commands.Group] = {}
+    for command in commands:
+        if command.buttons_only:
+            continue
+        slash = _slash(bot, command)
+        declared = command.group
+        if declared is None:
+            built.append(slash)
+            continue
+        group = groups.get(declared.name)
+        if group is None:
+            group = app_commands.Group(name=declared.name, description=declared.help)
+            groups[declared.name] = group
+            built.append(group)
+        group.add_command(slash)
+    return built
 
 
 def _annotation(option: Option) -> Any:

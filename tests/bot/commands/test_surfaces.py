@@ -48,15 +48,22 @@ async def discord_bot() -> AsyncIterator[ShaxBotBase]:
 
 
 def slash_payloads(bot: ShaxBotBase) -> dict[str, dict[str, Any]]:
+    """Each slash command's payload by the words that name it (``tournament create``)."""
     group = bot.tree.get_command("shax")
     assert isinstance(group, app_commands.Group)
-    return {sub["name"]: sub for sub in group.to_dict(bot.tree)["options"]}
+    payloads: dict[str, dict[str, Any]] = {}
+    for sub in group.to_dict(bot.tree)["options"]:
+        if sub["type"] == discord.AppCommandOptionType.subcommand_group.value:
+            payloads |= {f"{sub['name']} {each['name']}": each for each in sub["options"]}
+        else:
+            payloads[sub["name"]] = sub
+    return payloads
 
 
 async def test_every_command_is_on_discord_as_a_slash_command_or_a_button(
     discord_bot: ShaxBotBase,
 ) -> None:
-    slash = [c.name for c in COMMANDS if c.button is None]
+    slash = [c.spelled for c in COMMANDS if c.button is None]
     assert list(slash_payloads(discord_bot)) == slash
     for command in COMMANDS:
         if command.button is not None:
@@ -105,7 +112,7 @@ async def test_discord_registers_the_declared_options(discord_bot: ShaxBotBase) 
     for command in COMMANDS:
         if command.button is not None:
             continue
-        payload = payloads[command.name]
+        payload = payloads[command.spelled]
         assert payload["description"] == command.help
         registered = {o["name"]: _registered(o) for o in payload["options"]}
         declared = {o.name: _declared(o) for o in command.options}
