@@ -1,0 +1,1 @@
+"""Tournaments: Swiss and arena events of a server, as one feature."""
