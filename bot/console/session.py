@@ -311,6 +311,16 @@ class Console:
                     t.gettext("Draw offered: /shax draw to accept, /shax decline-draw to decline.")
                 )
         elif isinstance(c, PuzzleControls):
+            if c.over and c.theme is not None:
+                self.write(
+                    t.gettext(
+                        "/shax puzzle variant:{variant} theme:{theme} gives you the next "
+                        "puzzle of this theme.",
+                        variant=c.variant,
+                        theme=c.theme,
+                    )
+                )
+                return
             if c.over:
                 self.write(t.gettext("/shax puzzle gives you the next puzzle."))
                 return

@@ -18,8 +18,9 @@ from bot.service import messages
 from bot.service.compose import Composer
 from bot.service.daily import NOT_POSTED, DailyDue, DailyPuzzles
 from bot.service.kernel import Now, parse_variant
+from bot.service.puzzle_standings import Standing
 from bot.service.puzzle_themes import PUZZLE_THEMES, THEME_FAR, THEME_WINDOW, in_order, parse_theme
-from bot.service.puzzles import Answered, PuzzleDesk, Standing, Try
+from bot.service.puzzles import Answered, PuzzleDesk, Try
 from bot.service.replies import (
     Choice,
     DailyControls,
@@ -87,12 +88,10 @@ class PuzzleReplies:
         return await self._answered(await self.desk.give_up(user, attempt_id), user, place)
 
     async def next_puzzle(self, user: User, place: Place, attempt_id: int) -> Reply:
-        """A new puzzle on the board of the one just finished (its *Next puzzle* button)."""
-        done = await self.desk.storage.get_attempt(attempt_id)
-        variant = "shax"
-        if done is not None and done.user_id == user.id:
-            variant = (await self.desk.puzzle(done.puzzle_id)).variant
-        return await self.puzzle(user, place, variant)
+        """A new puzzle on the board of the one just finished, of the theme chosen for it
+        if one was (its *Next puzzle* button)."""
+        variant, theme = await self.desk.theme_after(user, attempt_id)
+        return await self.puzzle(user, place, variant, None if theme is None else theme.value)
 
     async def daily_try(self, user: User, place: Place, daily_id: int) -> Reply:
         """The player's own try of a puzzle of the day (its *Solve it* button)."""
@@ -216,6 +215,7 @@ class PuzzleReplies:
             found.record,
             found.choices(),
             Said.message(messages.ANSWER_PLACEHOLDER),
+            attempt.theme,
         )
         return Reply(
             text=Said.join(parts, "\n"),

@@ -1,14 +1,77 @@
-"""Puzzle standings beside the games': a player's puzzle record under ``/shax rating``,
-and a server's puzzle leaderboard (``/shax leaderboard table:puzzles``). A puzzle rating
-is the player's on every server; a server's table lists those who tried a puzzle there."""
+"""Puzzle standings: a player's puzzle rating and streak, how a rated try moves them
+(:func:`rated`), and beside the games' standings a player's puzzle record under ``/shax
+rating`` and a server's puzzle leaderboard (``/shax leaderboard table:puzzles``). A
+puzzle rating is the player's on every server; a server's table lists those who tried a
+puzzle there."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
 
-from bot.service.puzzles import Standing
+from bot.service import glicko
 from bot.service.replies import Said, Saying
-from bot.storage import Storage
+from bot.storage import Glicko, Solver, Storage
+
+START = Glicko(glicko.START_RATING, glicko.START_DEVIATION, glicko.START_VOLATILITY)
+"""A player's puzzle rating before their first rated try."""
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's puzzle rating, as shown, and their puzzle streak."""
+
+    rating: glicko.Rating
+    streak: int
+    best: int
+    solved: int
+    failed: int
+
+    @property
+    def tried(self) -> int:
+        """The rated tries: the puzzles solved and failed at the first try."""
+        return self.solved + self.failed
+
+    @classmethod
+    def of(cls, solver: Solver | None) -> Standing:
+        if solver is None:
+            return cls(glicko.Rating(), 0, 0, 0, 0)
+        return cls(_rating(solver.glicko or START), solver.streak, solver.best,
+                   solver.solved, solver.failed)  # fmt: skip
+
+
+def rated(before: Solver, puzzle: Glicko, solved: bool, now: datetime) -> tuple[Solver, Glicko]:
+    """The player's standing and the puzzle's rating after a rated try: each rated
+    against the other as they stood (the player's deviation first grown by the days since
+    their last rated try), the solver winning when they solve it; the streak grows by a
+    solve and ends with a failure."""
+    mine = _rating(before.glicko or START)
+    if before.rated_at is not None:
+        mine = glicko.idle(mine, (now - before.rated_at).total_seconds() / 86_400)
+    it = _rating(puzzle)
+    score = 1.0 if solved else 0.0
+    mine_after = glicko.rate(mine, [glicko.Result(it, score)])
+    it_after = glicko.rate(it, [glicko.Result(mine, 1.0 - score)])
+    streak = before.streak + 1 if solved else 0
+    after = replace(
+        before,
+        glicko=_stored(mine_after),
+        solved=before.solved + solved,
+        failed=before.failed + (not solved),
+        streak=streak,
+        best=max(before.best, streak),
+    )
+    return after, _stored(it_after)
+
+
+def _rating(g: Glicko) -> glicko.Rating:
+    return glicko.Rating(g.rating, g.deviation, g.volatility)
+
+
+def _stored(r: glicko.Rating) -> Glicko:
+    return Glicko(r.rating, r.deviation, r.volatility)
+
 
 TABLE_SIZE = 10
 PUZZLE_RECORD: Saying[[str, int, int, int, int]] = Saying("puzzle_record")

@@ -25,11 +25,11 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
-from datetime import datetime
+from dataclasses import dataclass
 
 from bot.service import glicko, messages
 from bot.service.kernel import Now, side_of, valid_id
+from bot.service.puzzle_standings import START, Standing, rated
 from bot.service.puzzle_themes import NO_THEME_LEFT, THEME_WINDOW, in_order
 from bot.service.replies import (
     Choice,
@@ -47,7 +47,6 @@ from bot.storage import (
     Glicko,
     NewPuzzle,
     PuzzleRow,
-    Solver,
     Storage,
 )
 from engine import Color, Kind, Position, ShaxError, Step, Variant, get_variant, replay
@@ -58,36 +57,11 @@ VARIANTS = ("shax", "shax-small", "jar")
 PUZZLE_DEVIATION = 200.0
 """A new puzzle's rating deviation: its starting rating is an estimate from its grade
 (:func:`engine.tables.puzzles.starting_rating`), surer than a newcomer's 350."""
-START = Glicko(glicko.START_RATING, glicko.START_DEVIATION, glicko.START_VOLATILITY)
-"""A player's puzzle rating before their first rated try."""
 NEAREST = 8
 """A new puzzle is one of the this many untried ones rated nearest the player."""
 NO_PUZZLE_LEFT: Saying[[Variant, Variant | None]] = Saying("no_puzzle_left")
 """No puzzle of this board is left to try: the board, whether it has puzzles at all (jar
 has none yet), and a board that has one the player never tried (``None``: none has)."""
-
-
-@dataclass(frozen=True)
-class Standing:
-    """A player's puzzle rating, as shown, and their puzzle streak."""
-
-    rating: glicko.Rating
-    streak: int
-    best: int
-    solved: int
-    failed: int
-
-    @property
-    def tried(self) -> int:
-        """The rated tries: the puzzles solved and failed at the first try."""
-        return self.solved + self.failed
-
-    @classmethod
-    def of(cls, solver: Solver | None) -> Standing:
-        if solver is None:
-            return cls(glicko.Rating(), 0, 0, 0, 0)
-        return cls(_rating(solver.glicko or START), solver.streak, solver.best,
-                   solver.solved, solver.failed)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -146,30 +120,6 @@ class Answered:
         return self.verdict != "right"
 
 
-def rated(before: Solver, puzzle: Glicko, solved: bool, now: datetime) -> tuple[Solver, Glicko]:
-    """The player's standing and the puzzle's rating after a rated try: each rated
-    against the other as they stood (the player's deviation first grown by the days since
-    their last rated try), the solver winning when they solve it; the streak grows by a
-    solve and ends with a failure."""
-    mine = _rating(before.glicko or START)
-    if before.rated_at is not None:
-        mine = glicko.idle(mine, (now - before.rated_at).total_seconds() / 86_400)
-    it = _rating(puzzle)
-    score = 1.0 if solved else 0.0
-    mine_after = glicko.rate(mine, [glicko.Result(it, score)])
-    it_after = glicko.rate(it, [glicko.Result(mine, 1.0 - score)])
-    streak = before.streak + 1 if solved else 0
-    after = replace(
-        before,
-        glicko=_stored(mine_after),
-        solved=before.solved + solved,
-        failed=before.failed + (not solved),
-        streak=streak,
-        best=max(before.best, streak),
-    )
-    return after, _stored(it_after)
-
-
 class PuzzleDesk:
     """Players' puzzles over the storage."""
 
@@ -205,7 +155,8 @@ class PuzzleDesk:
     ) -> tuple[Try, bool]:
         """The player's open puzzle (and ``False``), else a new one near their puzzle
         rating that they never tried (and ``True``), asked on server ``guild_id``. Of a
-        ``theme``: one within :data:`THEME_WINDOW` of their rating, else the nearest."""
+        ``theme``: one within :data:`THEME_WINDOW` of their rating, else the nearest; the
+        try keeps the theme for the next puzzle (:meth:`theme_after`)."""
         await self.ready()
         found = await self.open_try(user.id)
         if found is not None:
@@ -219,7 +170,13 @@ class PuzzleDesk:
         close = [p for p in near if abs(p.glicko.rating - rating) <= THEME_WINDOW]
         chosen = self.rng.choice(near if theme is None else close or near[:1])
         attempt = await self.storage.start_attempt(
-            user.id, user.name, chosen.id, self.now(), start=START, guild_id=guild_id
+            user.id,
+            user.name,
+            chosen.id,
+            self.now(),
+            start=START,
+            guild_id=guild_id,
+            theme=None if theme is None else theme.value,
         )
         if attempt is None:  # another request opened one meanwhile: that one stands
             found = await self.open_try(user.id)
@@ -227,6 +184,15 @@ class PuzzleDesk:
                 raise StaleBoard(Said.message(messages.ANSWERED_ALREADY))
             return found, False
         return await self._try(attempt, chosen), True
+
+    async def theme_after(self, user: User, attempt_id: int) -> tuple[str, PuzzleTheme | None]:
+        """The board and the theme of the player's try ``attempt_id``, which the next
+        puzzle keeps (shax and no theme for a try that is not theirs)."""
+        done = await self.storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
+        if done is None or done.user_id != user.id:
+            return "shax", None
+        theme = in_order([done.theme] if done.theme else [])
+        return (await self.puzzle(done.puzzle_id)).variant, theme[0] if theme else None
 
     async def _none_left(self, user: User, variant: str, rating: float) -> Said:
         """Why no puzzle of ``variant`` is left for the player, and where one is."""
@@ -434,11 +400,3 @@ def new_puzzle(line: Puzzle | PuzzleRow, rating: Glicko, themes: Iterable[str]) 
         glicko=rating,
         themes=" ".join(themes),
     )
-
-
-def _rating(g: Glicko) -> glicko.Rating:
-    return glicko.Rating(g.rating, g.deviation, g.volatility)
-
-
-def _stored(r: glicko.Rating) -> Glicko:
-    return Glicko(r.rating, r.deviation, r.volatility)

@@ -264,6 +264,8 @@ class PuzzleControls:
     """The actions that reach the position shown (a surface without pictures draws it)."""
     choices: tuple[Choice, ...] = ()
     placeholder: Said | None = None
+    theme: str | None = None
+    """The theme chosen for the try (an id), which its next puzzle keeps."""
 
     @property
     def over(self) -> bool:

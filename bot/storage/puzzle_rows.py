@@ -110,6 +110,8 @@ class AttemptRow:
     ended_at: datetime | None
     guild_id: int | None = None
     """The server the try was asked on (``None`` in DMs)."""
+    theme: str | None = None
+    """The theme the player chose for the try (a ``PuzzleTheme`` id; ``None``: none)."""
 
     @property
     def open(self) -> bool:
@@ -201,6 +203,7 @@ def attempt_row(d: Mapping[Any, Any]) -> AttemptRow:
         started_at=started,
         ended_at=moment(d["ended_at"]),
         guild_id=None if d["guild_id"] is None else int(d["guild_id"]),
+        theme=d["theme"],
     )
 
 

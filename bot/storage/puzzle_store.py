@@ -172,10 +172,12 @@ class PuzzleStore(Statements):
         start: Glicko,
         daily_id: int | None = None,
         guild_id: int | None = None,
+        theme: str | None = None,
     ) -> AttemptRow | None:
-        """Open a try of a puzzle, asked on server ``guild_id`` (rated if it is the
-        player's first of that puzzle), and the player's standing at ``start`` if they
-        have none; ``None`` (nothing changed) when the player already has a puzzle open."""
+        """Open a try of a puzzle, asked on server ``guild_id`` with the ``theme`` the
+        player chose (rated if it is the player's first of that puzzle), and the player's
+        standing at ``start`` if they have none; ``None`` (nothing changed) when the player
+        already has a puzzle open."""
         solver = self._d.insert(puzzle_solvers).values(
             user_id=user_id, name=name, **_glicko_values(start)
         )
@@ -192,6 +194,7 @@ class PuzzleStore(Statements):
                 puzzle_id=puzzle_id,
                 daily_id=daily_id,
                 guild_id=guild_id,
+                theme=theme,
                 rated=first,
                 started_at=now,
             )

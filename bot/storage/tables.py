@@ -339,6 +339,7 @@ puzzle_attempts = Table(
     Column("started_at", Moment, nullable=False),
     Column("ended_at", Moment),
     Column("guild_id", Id, info=since(8)),
+    Column("theme", Text, info=since(9)),
     Index(
         "puzzle_attempts_one_open",
         "user_id",
@@ -353,8 +354,10 @@ puzzle_attempts = Table(
     info=since(6),
 )
 """Each try of a puzzle by a player: the actions played so far (the defence's among
-them), how it ended, and the server it was asked on (``None`` in DMs and before
-migration 8): a server's puzzle leaderboard lists the players who tried one there."""
+them), how it ended, the server it was asked on (``None`` in DMs and before
+migration 8): a server's puzzle leaderboard lists the players who tried one there; and
+the theme the player chose for it (a :class:`~engine.tables.puzzles.PuzzleTheme` id,
+``None``: none), which the next puzzle keeps."""
 
 clock_runs = Table(
     "clock_runs",

@@ -16,7 +16,15 @@ import pytest
 from bot.service.facade import ShaxService
 from bot.service.puzzle_themes import THEME_WINDOW
 from bot.service.puzzles import new_puzzle
-from bot.service.replies import BadOption, Place, Reply, StaleBoard, User, UserError
+from bot.service.replies import (
+    BadOption,
+    Place,
+    PuzzleControls,
+    Reply,
+    StaleBoard,
+    User,
+    UserError,
+)
 from bot.storage import Glicko, NewPuzzle, PuzzleRow
 from engine import replay
 from engine.tables.puzzles import Puzzle, PuzzleTheme, answer
@@ -121,6 +129,36 @@ async def test_a_chosen_theme_gives_one_near_else_the_nearest_else_names_the_the
     await service.puzzles.give_up(AMINA, HERE)
     with refused(UserError, r"nor one of any other theme: `/shax puzzle` without a theme"):
         await service.puzzles.puzzle(AMINA, HERE, "shax-small", "irmaan")
+
+
+async def test_the_next_puzzle_keeps_the_theme_chosen_for_the_last(service: ShaxService) -> None:
+    """*Next puzzle* after a try of a chosen theme gives another of that theme on the same
+    board, kept across tries, and says so once none is left; after a try of no theme, any."""
+    rows = await stored(service)
+    xadhig, irmaan = PuzzleTheme.XADHIG, PuzzleTheme.IRMAAN
+    await only_themes(service, {rows[0].id: [xadhig], rows[1].id: [xadhig], rows[2].id: [irmaan]})
+    await service.puzzles.puzzle(AMINA, HERE, "shax-small", "xadhig")
+    first = await service.puzzles.desk.open_try(AMINA.id)
+    assert first is not None and first.attempt.theme == "xadhig"
+    await solve(service, AMINA, HERE)
+    second = await service.puzzles.next_puzzle(AMINA, HERE, first.attempt.id)
+    found = await service.puzzles.desk.open_try(AMINA.id)
+    assert found is not None and found.puzzle.id in (rows[0].id, rows[1].id)
+    assert found.puzzle.id != first.puzzle.id and found.attempt.theme == "xadhig"
+    assert "Xadhig" not in words(second.text)  # the themes are said once it is over
+    given_up = await service.puzzles.give_up(AMINA, HERE)
+    assert isinstance(given_up.controls, PuzzleControls) and given_up.controls.theme == "xadhig"
+    with refused(UserError, r"No Xadhig \(blockade\) puzzle of Shax \(small board\) is left"):
+        await service.puzzles.next_puzzle(AMINA, HERE, found.attempt.id)
+    assert await service.puzzles.desk.open_try(AMINA.id) is None
+    # Another's try gives nothing of its theme away; a try of no theme is followed by any.
+    await service.puzzles.puzzle(BASHIR, HERE, "shax-small", "irmaan")
+    theirs = await service.puzzles.desk.open_try(BASHIR.id)
+    assert theirs is not None
+    await service.puzzles.give_up(BASHIR, HERE)
+    await service.puzzles.next_puzzle(AMINA, HERE, theirs.attempt.id)
+    plain = await service.puzzles.desk.open_try(AMINA.id)
+    assert plain is not None and plain.attempt.theme is None and plain.puzzle.variant == "shax"
 
 
 async def test_a_theme_that_is_none_is_refused_and_changes_nothing(service: ShaxService) -> None:

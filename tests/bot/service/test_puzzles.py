@@ -15,7 +15,8 @@ import pytest
 
 from bot.service import glicko
 from bot.service.facade import ShaxService
-from bot.service.puzzles import START, Try, rated
+from bot.service.puzzle_standings import START, rated
+from bot.service.puzzles import Try
 from bot.service.replies import (
     IllegalAction,
     Place,
