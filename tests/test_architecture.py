@@ -224,11 +224,35 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 """The packages from the bottom up: a module imports only from its own package and from
 the layers below its own; packages side by side in one layer never import each other."""
 
+FEATURES: dict[str, dict[str, str]] = {
+    "bot.tournaments": {
+        "": "bot.standings",
+        "pairing": "bot.standings",
+        "scoring": "bot.standings",
+        "rows": "bot.storage",
+        "store": "bot.storage",
+        "notices": "bot.service",
+        "service": "bot.service",
+        "words": "bot.words",
+        "commands": "bot.commands",
+    },
+}
+"""The folders that hold one feature whole (its rules, rows, service, words and commands):
+each module of one does the job of a layer, and stands in that layer as if it were a module
+of its package (the pure pairing with the standings' arithmetic, the repository with the
+storage, and so on up)."""
+
 
 def layer_of(module: str) -> tuple[int, str]:
-    """The layer (its height) and the package of a module."""
+    """The layer (its height) and the package of a module (a feature's module: the package
+    of the layer whose job it does)."""
     parts = module.split(".")
     package = parts[0] if parts[0] != "bot" or len(parts) == 1 else ".".join(parts[:2])
+    if package in FEATURES:
+        jobs = FEATURES[package]
+        job = ".".join(parts[2:3])
+        assert job in jobs, f"{module} does no job FEATURES names for {package}"
+        package = jobs[job]
     for height, layer in enumerate(LAYERS):
         if package in layer:
             return height, package
