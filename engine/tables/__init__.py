@@ -78,6 +78,19 @@ def table_path(directory: Path, variant: Variant, due: int, other: int) -> Path:
     return directory / variant.id / f"{due}v{other}.tbl"
 
 
+CHECKPOINT_SUFFIX = ".resume"
+"""A system's build checkpoint (no table: nothing reads it but the build of that system)."""
+
+CHECKPOINT_SECONDS = 30.0
+"""How often a build saves where it is in the system it solves (after its first pass or
+a level), so that a build stopped part way goes on from there."""
+
+
+def checkpoint_path(directory: Path, variant: Variant, a: int, b: int) -> Path:
+    """Where the build of the system ``a`` v ``b`` keeps its checkpoint."""
+    return directory / variant.id / f"{a}v{b}{CHECKPOINT_SUFFIX}"
+
+
 def materials_up_to(
     variant: Variant, max_stones: int, max_total: int | None = None
 ) -> list[tuple[int, int]]:
@@ -475,20 +488,25 @@ def build(
     progress: Progress | None = None,
     built_one: Callable[[str, float], None] | None = None,
     max_total: int | None = None,
+    checkpoint_seconds: float = CHECKPOINT_SECONDS,
 ) -> list[tuple[str, float]]:
     """Solve every material up to ``max_stones`` a side (``max_total`` stones in all)
     that is not already in ``directory``; returns the systems built with their seconds (and tells
     ``built_one`` as each is done). Holds the folder's build lock (waiting for another
     builder to finish first: it may build what this one would). Ctrl-C (or
     ``KeyboardInterrupt`` from a signal) stops it at once, keeping the tables done and
-    no file part way. Raises :class:`TablesUnavailableError` when the library is missing,
+    no file part way; every ``checkpoint_seconds`` the system being solved is saved in
+    its checkpoint (:func:`checkpoint_path`), and a later build goes on from there.
+    Raises :class:`TablesUnavailableError` when the library is missing,
     ``RuntimeError`` when a build fails, ``OSError`` when the folder cannot be written."""
     v = get_variant(variant)
     where = directory if directory is not None else tables_dir()
     native.library()  # TablesUnavailableError before anything else
     with build_lock(where):
         (where / v.id).mkdir(parents=True, exist_ok=True)
-        return _build_locked(v, max_stones, where, threads, progress, built_one, max_total)
+        return _build_locked(
+            v, max_stones, where, threads, progress, built_one, max_total, checkpoint_seconds
+        )
 
 
 def _build_locked(
@@ -499,6 +517,7 @@ def _build_locked(
     progress: Progress | None,
     built_one: Callable[[str, float], None] | None,
     max_total: int | None,
+    checkpoint_seconds: float,
 ) -> list[tuple[str, float]]:
     lib = native.library()
     tables = Tables(v, where)
@@ -506,6 +525,7 @@ def _build_locked(
     built: list[tuple[str, float]] = []
     for a, b in materials_up_to(v, max_stones, max_total):
         if (a, b) in tables.materials and (b, a) in tables.materials:
+            checkpoint_path(where, v, a, b).unlink(missing_ok=True)  # stopped as it ended
             continue
         name = f"{a}v{b}" if a == b else f"{a}v{b}+{b}v{a}"
 
@@ -525,6 +545,9 @@ def _build_locked(
             str(path_ba).encode(),
             nthreads,
             callback,
+            str(checkpoint_path(where, v, a, b)).encode(),
+            native.library_key(),
+            checkpoint_seconds,
         )
         if rc != 0:
             raise RuntimeError(f"building {v.id} {name} failed: {BUILD_ERRORS.get(rc, rc)}")

@@ -34,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define TABLES_ABI 4
+#define TABLES_ABI 5
 #define MAXP 24
 #define MAXTHROUGH 4
 #define MAXSYM 16
@@ -226,6 +226,21 @@ static int ensure_classes(Ctx *c, int a) {
 }
 
 int tables_abi(void) { return TABLES_ABI; }
+
+/* The value of every set of `a` points, in colex order (`out`, C(n, a) of them), from a
+ * value per class of them under the symmetries (`per_class`, in the order of their
+ * smallest sets). Returns 0, -1 when `nclass` is not the number of classes, -2 out of
+ * memory. */
+int tables_expand_classes(void *ctx, int a, const int16_t *per_class, uint64_t nclass,
+                          int16_t *out) {
+    Ctx *c = (Ctx *)ctx;
+    if (a < 1 || a > c->G.n) return -1;
+    if (ensure_classes(c, a)) return -2;
+    const Classes *cl = &c->cl[a];
+    if (nclass != cl->nclass) return -1;
+    for (uint64_t r = 0; r < c->binom[c->G.n][a]; r++) out[r] = per_class[cl->cls[r]];
+    return 0;
+}
 
 /* Ask a build running on this context (in another thread) to end: it returns -5 within
  * a few thousand positions, having written no file part way. 0 clears the request. */
@@ -725,16 +740,124 @@ static double now_s(void) {
 }
 
 /*
+ * A build's checkpoint: the state of a system's solve after its first pass or a level,
+ * from which a build stopped later (a restart, a crash) goes on instead of starting the
+ * system over. It holds every value and count of successors left, and the wins by a
+ * capture not yet reached; the states decided but not yet passed on to their
+ * predecessors are those whose value lies beyond the level, and are found again from
+ * the values. Written beside (".part") and renamed, so a reader sees a whole one.
+ */
+typedef struct {
+    char magic[8];
+    uint32_t n, a, b, level; /* level: the last level done (0: the first pass) */
+    uint64_t key, build, total, ncand;
+    int64_t decided;
+    double seconds;
+} Checkpoint;
+
+#define CHUNK_ENTRIES (1u << 20) /* entries written between two looks at the stop request */
+
+static int write_chunks(const Ctx *c, FILE *f, const void *data, size_t size, uint64_t count) {
+    const char *p = (const char *)data;
+    for (uint64_t i = 0; i < count; i += CHUNK_ENTRIES) {
+        if (stopping(c)) return 0;
+        size_t m = count - i < CHUNK_ENTRIES ? (size_t)(count - i) : CHUNK_ENTRIES;
+        if (fwrite(p + i * size, size, m, f) != m) return 0;
+    }
+    return 1;
+}
+
+/* Save the state after `level` (best effort: a checkpoint that cannot be written, or
+ * a stop request while writing it, leaves the one before). */
+static void save_checkpoint(const Sys *S, const char *path, uint64_t build, int level,
+                            int64_t decided, double seconds) {
+    const Ctx *c = S->c;
+    Checkpoint h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, "SHAXCK01", 8);
+    h.n = (uint32_t)c->G.n;
+    h.a = (uint32_t)S->X[0];
+    h.b = (uint32_t)S->Y[0];
+    h.level = (uint32_t)level;
+    h.key = c->G.key;
+    h.build = build;
+    h.total = S->total;
+    h.decided = decided;
+    h.seconds = seconds;
+    for (int t = 0; t < MAXTHREADS; t++)
+        for (int l = level + 1; l < S->cand[t].nlv; l++) h.ncand += S->cand[t].lv[l].n;
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.part", path) >= (int)sizeof tmp) return;
+    FILE *f = fopen(tmp, "wb");
+    if (!f) return;
+    int ok = fwrite(&h, sizeof h, 1, f) == 1 && write_chunks(c, f, S->val, 2, S->total) &&
+             write_chunks(c, f, S->cnt, 1, S->total);
+    for (int t = 0; ok && t < MAXTHREADS; t++)
+        for (int l = level + 1; ok && l < S->cand[t].nlv; l++) {
+            const Vec *cv = &S->cand[t].lv[l];
+            uint32_t lv = (uint32_t)l;
+            for (size_t i = 0; ok && i < cv->n; i++)
+                ok = fwrite(&lv, 4, 1, f) == 1 && fwrite(&cv->v[i], 4, 1, f) == 1;
+        }
+    if (fclose(f) || !ok || rename(tmp, path)) remove(tmp);
+}
+
+static inline int level_of(uint32_t v) {
+    if (v == V_DRAW || v == V_NONCANON || v == V_UNKNOWN) return 0;
+    return (int)(v & 0x7fffu);
+}
+
+/* Take up a checkpoint of this system: the last level done (0 after the first pass), or
+ * -1 when there is none that fits (the values then start over). */
+static int load_checkpoint(Sys *S, const char *path, uint64_t build, int64_t *decided,
+                           double *seconds) {
+    const Ctx *c = S->c;
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    Checkpoint h;
+    int ok = fread(&h, sizeof h, 1, f) == 1 && !memcmp(h.magic, "SHAXCK01", 8) &&
+             h.n == (uint32_t)c->G.n && h.a == (uint32_t)S->X[0] && h.b == (uint32_t)S->Y[0] &&
+             h.key == c->G.key && h.build == build && h.total == S->total;
+    ok = ok && fread(S->val, 2, S->total, f) == S->total && fread(S->cnt, 1, S->total, f) == S->total;
+    for (uint64_t i = 0; ok && i < h.ncand; i++) {
+        uint32_t e[2];
+        ok = fread(e, 4, 2, f) == 2 && e[0] > h.level && e[1] < S->total &&
+             !level_push(&S->cand[0], (int)e[0], e[1]);
+    }
+    ok = ok && fgetc(f) == EOF;
+    fclose(f);
+    /* The states decided beyond the level: passed on to their predecessors at theirs. */
+    for (uint64_t g = 0; ok && g < S->total; g++)
+        if (level_of(S->val[g]) > (int)h.level) ok = !level_push(&S->done[0], level_of(S->val[g]), (uint32_t)g);
+    if (!ok) {
+        for (int l = 0; l < S->cand[0].nlv; l++) S->cand[0].lv[l].n = 0;
+        for (int l = 0; l < S->done[0].nlv; l++) S->done[0].lv[l].n = 0;
+        memset(S->cnt, 0, S->total);
+        return -1;
+    }
+    *decided = h.decided;
+    *seconds = h.seconds;
+    return (int)h.level;
+}
+
+/*
  * Solve the system of tables (a, b) and (b, a) and write them to path_ab and path_ba
  * (the same table when a == b). The tables the captures lead to, (b - 1, a) and
  * (a - 1, b), must be attached when they have three stones or more. Returns 0, or
  * -1 bad arguments, -2 out of memory, -3 a table is missing, -4 a file failed, -5
  * stopped (tables_stop; no file is left part way).
+ *
+ * With a `checkpoint` path, the build saves its state there (see Checkpoint) after its
+ * first pass and after a level, once `every` seconds have passed since the last save,
+ * and starts from a checkpoint of the same system and `build` (the library's own
+ * fingerprint) found there; the checkpoint is removed once the tables are written.
  */
 int tables_build(void *ctx, int a, int b, const char *path_ab, const char *path_ba,
-                 int32_t nthreads, progress_fn progress) {
+                 int32_t nthreads, progress_fn progress, const char *checkpoint,
+                 uint64_t build, double every) {
     Ctx *c = (Ctx *)ctx;
-    double t0 = now_s();
+    double t0 = now_s(), before = 0.0, saved = t0;
+    if (checkpoint && !*checkpoint) checkpoint = NULL;
     if (a < 3 || b < 3 || a > MAXK || b > MAXK || a + b > c->G.n) return -1;
     if (c->G.family == F_SHAX) {
         if (b > 3 && !c->t[b - 1][a].map) return -3;
@@ -766,9 +889,13 @@ int tables_build(void *ctx, int a, int b, const char *path_ab, const char *path_
         rc = -2;
         goto out;
     }
+    int64_t decided = 0;
+    int start = checkpoint ? load_checkpoint(S, checkpoint, build, &decided, &before) : -1;
+    if (start >= 0) goto levels;
     for (uint64_t i = 0; i < S->total; i++) S->val[i] = V_UNKNOWN;
 
     /* Every state: its distinct successors, its captures, and the wins they give. */
+    start = 0;
     uint64_t chunk = S->total / 64 + 1;
     for (uint64_t lo = 0; lo < S->total; lo += chunk) {
         uint64_t hi = lo + chunk < S->total ? lo + chunk : S->total;
@@ -781,10 +908,14 @@ int tables_build(void *ctx, int a, int b, const char *path_ab, const char *path_
         if (rc) goto out;
         if (progress) progress(0, (int64_t)hi, (int64_t)S->total);
     }
+    if (checkpoint && now_s() - saved >= every) {
+        save_checkpoint(S, checkpoint, build, 0, 0, before + now_s() - t0);
+        saved = now_s();
+    }
 
     /* Level by level: the states decided in d moves decide their predecessors. */
-    int64_t decided = 0;
-    for (int d = 1;; d++) {
+levels:
+    for (int d = start + 1;; d++) {
         int more = 0;
         for (int t = 0; t < S->nthreads; t++)
             if (S->done[t].nlv > d || S->cand[t].nlv > d) more = 1;
@@ -829,15 +960,20 @@ int tables_build(void *ctx, int a, int b, const char *path_ab, const char *path_
             if (S->error[t]) rc = S->error[t] == 3 ? -5 : -2;
         if (rc) goto out;
         decided += (int64_t)n;
+        if (checkpoint && now_s() - saved >= every) {
+            save_checkpoint(S, checkpoint, build, d, decided, before + now_s() - t0);
+            saved = now_s();
+        }
         if (progress) progress(d, decided, (int64_t)S->total);
     }
     for (uint64_t i = 0; i < S->total; i++)
         if (S->val[i] == V_UNKNOWN) S->val[i] = V_DRAW; /* neither side can force a win */
 
-    double secs = now_s() - t0;
+    double secs = before + now_s() - t0;
     int wrote = write_table(c, path_ab, a, b, S->val, S->size[0], secs);
     if (!wrote && S->ntab == 2) wrote = write_table(c, path_ba, b, a, S->val + S->off[1], S->size[1], secs);
     if (wrote) rc = wrote == -5 ? -5 : -4;
+    else if (checkpoint) remove(checkpoint);
 out:
     for (int t = 0; t < MAXTHREADS; t++) {
         for (int l = 0; l < S->done[t].nlv; l++) free(S->done[t].lv[l].v);

@@ -14,6 +14,7 @@ import ctypes
 import functools
 import hashlib
 import importlib.machinery
+import math
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -22,7 +23,7 @@ from engine import build_flags
 from engine.build_flags import BuildError, compile_cached
 from engine.variants import Variant, iter_bits
 
-TABLES_ABI = 4
+TABLES_ABI = 5
 """Must equal ``TABLES_ABI`` in ``_tables.c``."""
 
 MAXP = 24
@@ -122,6 +123,17 @@ def _bind(lib: ctypes.CDLL) -> ctypes.CDLL:
         ctypes.c_char_p,
         ctypes.c_int32,
         PROGRESS,
+        ctypes.c_char_p,
+        ctypes.c_uint64,
+        ctypes.c_double,
+    )
+    lib.tables_expand_classes.restype = ctypes.c_int
+    lib.tables_expand_classes.argtypes = (
+        vp,
+        ctypes.c_int,
+        ctypes.POINTER(ctypes.c_int16),
+        ctypes.c_uint64,
+        ctypes.POINTER(ctypes.c_int16),
     )
     lib.solved_build.restype = ctypes.c_int
     lib.solved_build.argtypes = (vp, ctypes.c_int, ctypes.c_char_p)
@@ -163,6 +175,37 @@ def library() -> ctypes.CDLL:
     if lib.tables_abi() != TABLES_ABI:
         raise TablesUnavailableError("the table library does not match engine/tables (ABI)")
     return lib
+
+
+@functools.cache
+def library_key() -> int:
+    """A fingerprint of the loaded library: a build's checkpoint is taken up only by the
+    library that wrote it (another one may solve differently)."""
+    data = Path(library()._name).read_bytes()
+    return int.from_bytes(hashlib.sha256(data).digest()[:8], "little")
+
+
+def expand_classes(
+    variant: Variant, stones: int, per_class: ctypes.Array[ctypes.c_int16]
+) -> ctypes.Array[ctypes.c_int16]:
+    """The value of every set of ``stones`` points in colex order, from one value per
+    class of them under the board's symmetries, the classes in the order of their
+    smallest sets. Raises ``ValueError`` when ``per_class`` is not one a class, and
+    :class:`TablesUnavailableError` without the library."""
+    lib = library()
+    handle = lib.tables_new(ctypes.byref(geometry(variant)))
+    if not handle:
+        raise TablesUnavailableError("the table library could not start (out of memory?)")
+    try:
+        out = (ctypes.c_int16 * math.comb(variant.size, stones))()
+        rc = lib.tables_expand_classes(handle, stones, per_class, len(per_class), out)
+    finally:
+        lib.tables_free(handle)
+    if rc == -2:
+        raise MemoryError("no memory for the classes of the board")
+    if rc != 0:
+        raise ValueError(f"{len(per_class)} values are not one for each class of {stones} points")
+    return out
 
 
 STOPPED = -5
