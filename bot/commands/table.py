@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from bot import words
+from bot.commands.buttons import Button
 from bot.commands.declare import Asked, Command, Kind, Option
 from bot.commands.picks import (
     FIRST,
@@ -428,6 +429,9 @@ COMMANDS: tuple[Command, ...] = (
     ),
 )
 """The commands, in the order Discord registers them and help lists them."""
+
+BUTTONS: tuple[type[Button], ...] = ()
+"""The buttons the features declare (:mod:`bot.commands.buttons`), each a kind of its own."""
 
 BY_NAME = {command.spelled: command for command in COMMANDS}
 

@@ -128,6 +128,12 @@ def place_of(interaction: discord.Interaction[Any]) -> Place:
     )
 
 
+def may_manage_server(interaction: discord.Interaction[Any]) -> bool:
+    """Whether whoever acted has Manage Server (or is an administrator) where they acted."""
+    permissions = interaction.permissions
+    return permissions.manage_guild or permissions.administrator
+
+
 def pings_someone_else(reply: Reply, actor_id: int | None) -> bool:
     """Whether the reply must notify someone other than the one who acted."""
     return any(user_id != actor_id for user_id in reply.mentions)

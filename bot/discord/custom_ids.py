@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.commands.table import BUTTONS
+
 CUSTOM_ID_MAX = 100
 
 TEMPLATES: dict[str, str] = {
@@ -116,10 +118,16 @@ def parse_custom_id(custom_id: str) -> CustomId | None:
     return None
 
 
+_DECLARED = [re.compile(button.template()) for button in BUTTONS]
+"""The templates of the buttons the features declare (:mod:`bot.commands.buttons`)."""
+
+
 def is_ours(custom_id: str) -> bool:
     """Whether a click on ``custom_id`` reaches one of the bot's components (the same
     test discord.py makes: a template matches all of it)."""
-    return parse_custom_id(custom_id) is not None
+    return parse_custom_id(custom_id) is not None or any(
+        pattern.fullmatch(custom_id) for pattern in _DECLARED
+    )
 
 
 def destination_action(src: str, value: str) -> str:

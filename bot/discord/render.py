@@ -16,7 +16,9 @@ import discord
 
 from bot.discord import components as c
 from bot.discord import puzzle_components as p
+from bot.discord.declared import declared_item
 from bot.discord.message import DiscordMessage
+from bot.service.buttons import Buttons
 from bot.service.replies import (
     Attachment,
     BoardControls,
@@ -192,6 +194,9 @@ def build_view(controls: Controls | None, speaking: Voice) -> discord.ui.View | 
         _puzzle_items(view, controls, speaking)
     elif isinstance(controls, DailyControls):
         view.add_item(p.SolveDailyButton(controls.daily_id, row=0, t=t))
+    elif isinstance(controls, Buttons):
+        for button in controls.items:
+            view.add_item(declared_item(button, t, row=0))
     return view if view.children else None
 
 

@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 
 from bot.commands import COMMANDS, Asked, Command, Kind, Option, Value
-from bot.discord.context import actor, place_of, resolve_user, text_option
+from bot.discord.context import actor, may_manage_server, place_of, resolve_user, text_option
 from bot.discord.errors import NOT_TEXT
 from bot.discord.render import MAX_CHOICES, truncate
 from bot.service.replies import Place, Reply, Said, Thinking, UserError
@@ -134,13 +134,12 @@ async def answer_command(
         o.name: o.checked(await _value(interaction, o, values.get(o.param, o.default)))
         for o in command.options
     }
-    perms = interaction.permissions
     asked = Asked(
         bot.service,
         actor(interaction),
         place_of(interaction),
         options,
-        may_change_settings=perms.manage_guild or perms.administrator,
+        may_change_settings=may_manage_server(interaction),
     )
     if command.waiting is not None:
         await bot.responder.when_ready(

@@ -27,6 +27,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Generic, NamedTuple, ParamSpec, Protocol
 
+from bot.service.buttons import Buttons
+
 Thinking = Callable[[], None]
 """Called by the service when it starts work that takes a while (the bot thinking), so
 that an adapter can acknowledge now instead of waiting for the answer."""
@@ -279,7 +281,8 @@ class DailyControls:
     daily_id: int
 
 
-Controls = BoardControls | DestinationControls | ChallengeControls | PuzzleControls | DailyControls
+GameControls = BoardControls | DestinationControls | ChallengeControls
+Controls = GameControls | PuzzleControls | DailyControls | Buttons
 
 
 class Attachment(NamedTuple):
