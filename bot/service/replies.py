@@ -147,10 +147,13 @@ P = ParamSpec("P")
 
 
 class Saying(Generic[P]):
-    """A sentence of :mod:`bot.words` by its name, with the types of its values: calling
-    it makes the :class:`Said` (``NO_PUZZLE_LEFT(variant, other)``), and mypy
-    checks the values, which it cannot in ``Said(id, *values)``. The words are registered
-    for it with :func:`bot.words.registry.speaks`, whose types say they take the same."""
+    """A sentence of :mod:`bot.words` by its name, with the types of its values, declared
+    beside the code that says it: ``NO_PUZZLE_LEFT: Saying[[Variant, Variant | None]] =
+    Saying("no_puzzle_left")``. Calling it makes the :class:`Said`
+    (``NO_PUZZLE_LEFT(variant, other)``), and mypy checks the values. Its words are
+    registered with :func:`bot.words.registry.speaks`, whose types say they take the
+    reader, then exactly these values (docs/ARCHITECTURE.md, "Where a reply becomes
+    words")."""
 
     __slots__ = ("id",)
 
@@ -160,6 +163,10 @@ class Saying(Generic[P]):
     def __call__(self, *args: P.args, **values: P.kwargs) -> Said:
         return Said(self.id, *args, **values)
 
+
+BOT_PLAYER: Saying[[str, str]] = Saying("bot_player")
+"""The bot (its own name) playing at a level, as a player: how a voice writes a
+:class:`BotName`."""
 
 MESSAGE = "message"
 """The id of a plain message: its values are the catalogue id and the placeholders."""

@@ -31,17 +31,17 @@ THEME_NAMES: dict[PuzzleTheme, str] = {
 """Each puzzle theme's name in the game's own words (a choice of ``/shax puzzle theme:``)."""
 
 
-def theme_name(theme: PuzzleTheme, t: Translator = EN) -> str:
+def theme_name(theme: PuzzleTheme, t: Translator) -> str:
     return t.gettext(THEME_NAMES[theme])
 
 
-def themes_typed(themes: Sequence[PuzzleTheme], t: Translator = EN) -> str:
+def themes_typed(themes: Sequence[PuzzleTheme], t: Translator) -> str:
     """Themes by name, each with the id to type: ``Irmaan (running jare) (`irmaan`)``."""
     return ", ".join(f"{theme_name(theme, t)} (`{theme.value}`)" for theme in themes)
 
 
 def no_theme_left(
-    theme: PuzzleTheme, variant: Variant, left: Sequence[PuzzleTheme], t: Translator = EN
+    t: Translator, theme: PuzzleTheme, variant: Variant, left: Sequence[PuzzleTheme]
 ) -> str:
     """No puzzle of ``theme`` is left for the player on ``variant``; the themes that are."""
     values = {"theme": theme_name(theme, t), "board": variant_title(variant, t)}
@@ -58,7 +58,7 @@ def no_theme_left(
     )
 
 
-def unknown_puzzle_theme(text: str, t: Translator = EN) -> str:
+def unknown_puzzle_theme(t: Translator, text: str) -> str:
     return t.gettext(
         "Unknown puzzle theme {theme} — choose one of: {themes}.",
         theme=repr(text),
@@ -66,7 +66,7 @@ def unknown_puzzle_theme(text: str, t: Translator = EN) -> str:
     )
 
 
-def puzzle_themes(themes: Sequence[PuzzleTheme], t: Translator = EN) -> str:
+def puzzle_themes(t: Translator, themes: Sequence[PuzzleTheme]) -> str:
     """What a puzzle was about, once its try is over."""
     return t.ngettext(
         "Theme: {themes}.",
@@ -76,7 +76,7 @@ def puzzle_themes(themes: Sequence[PuzzleTheme], t: Translator = EN) -> str:
     )
 
 
-def puzzle_theme_far(theme: PuzzleTheme, t: Translator = EN) -> str:
+def puzzle_theme_far(t: Translator, theme: PuzzleTheme) -> str:
     return t.gettext(
         "No {theme} puzzle is left near your puzzle rating: this is the nearest one.",
         theme=theme_name(theme, t),
@@ -84,7 +84,7 @@ def puzzle_theme_far(theme: PuzzleTheme, t: Translator = EN) -> str:
 
 
 def puzzle_record(
-    rating: str, solved: int, tried: int, streak: int, best: int, t: Translator = EN
+    t: Translator, rating: str, solved: int, tried: int, streak: int, best: int
 ) -> str:
     """A player's puzzles under ``/shax rating`` (a puzzle rating counts on every server)."""
     return t.ngettext(
@@ -100,7 +100,7 @@ def puzzle_record(
     )
 
 
-def puzzle_table(rows: Sequence[tuple[str, str, int]], t: Translator = EN) -> str:
+def puzzle_table(t: Translator, rows: Sequence[tuple[str, str, int]]) -> str:
     """A server's puzzle leaderboard: name, puzzle rating as shown, puzzles solved."""
     heading = t.gettext("**Puzzles** — the puzzle ratings of those who tried puzzles here")
     nobody = t.gettext("Nobody here has a puzzle rating yet: `/shax puzzle` gives you one.")
@@ -117,7 +117,7 @@ speaks(PUZZLE_RECORD, puzzle_record)
 speaks(PUZZLE_TABLE, puzzle_table)
 
 
-def no_puzzle_left(variant: Variant, other: Variant | None, t: Translator = EN) -> str:
+def no_puzzle_left(t: Translator, variant: Variant, other: Variant | None) -> str:
     """No puzzle of ``variant`` is left to try, and what to do next: the command for
     ``other``, a board with one left, else the puzzle of the day."""
     board = variant_title(variant, t)

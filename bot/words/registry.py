@@ -1,53 +1,97 @@
-"""Every sentence by its name: the ids a :class:`~bot.service.replies.Said` carries.
+"""The words of every sentence, registered for the :class:`~bot.service.replies.Saying`
+that names it.
 
-A sentence is a function of its values and, if it takes them, the keywords ``t`` (the
-reader's translator) and ``surface`` (for the few that name a control) → words. It is
-registered with :func:`sentence` where it is written; a test checks that every id the
-service and the adapters say is registered here (``tests/bot/words/test_ids.py``).
+A sentence's words are a function of the reader and the values the service says it with:
+the reader comes first and is required, never a default, so that words cannot speak
+English to a reader nobody named. The reader is what the words need: the reader's
+``Translator`` (:func:`speaks`), or the whole :class:`~bot.words.voice.Voice`
+(:func:`speaks_with_voice`) for the words that write a player, a channel or another
+sentence among their values, or name a control (``voice.surface``). mypy checks both
+sides: the values the service passes the ``Saying`` and that the words take exactly them
+(``tests/bot/words/test_ids.py`` checks that every ``Saying`` has its words).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import ParamSpec, TypeVar
+import inspect
+from collections.abc import Callable, Mapping
+from typing import Concatenate, ParamSpec
 
-from bot.service.replies import JOIN, MESSAGE, Saying
+from bot.service.replies import JOIN, MESSAGE, Said, Saying
+from bot.words.voice import SPOKEN, Spoken, Voice, register
 from shax_i18n import Translator
 
-Sentence = Callable[..., str]
-S = TypeVar("S", bound=Sentence)
 P = ParamSpec("P")
 
-_SENTENCES: dict[str, Sentence] = {}
-SENTENCES: Mapping[str, Sentence] = _SENTENCES
-"""Each sentence by its name (complete once :mod:`bot.words` is imported)."""
+SENTENCES: Mapping[str, Spoken] = SPOKEN
+"""Each sentence's words by its id (complete once :mod:`bot.words` is imported)."""
 
 
-def sentence(function: S) -> S:
-    """Register ``function`` as the sentence named by its name."""
-    name = function.__name__
-    if name in _SENTENCES:
-        raise ValueError(f"two sentences are named {name}")
-    _SENTENCES[name] = function
+def speaks(saying: Saying[P], words: Callable[Concatenate[Translator, P], str]) -> None:
+    """Register ``words`` as the sentence ``saying`` names: the words take the reader's
+    translator, then the values the service says it with. A bot's name among them comes
+    already in the reader's words (:meth:`~bot.words.voice.Voice.named`)."""
+    _named_for(saying, words)
+
+    def spoken(voice: Voice, said: Said) -> str:
+        args = [voice.named(a) for a in said.args]
+        values = {k: voice.named(v) for k, v in said.values.items()}
+        return words(voice.t, *args, **values)  # type: ignore[arg-type]
+
+    register(saying.id, spoken)
+
+
+def speaks_with_voice(saying: Saying[P], words: Callable[Concatenate[Voice, P], str]) -> None:
+    """Register ``words`` as the sentence ``saying`` names, for words that take the whole
+    voice: they write the players, channels and sentences among their values with it
+    (``voice.player(user)``, ``voice.say(said)``), or name its ``voice.surface``'s
+    controls. A bot's name comes already in the reader's words, as for :func:`speaks`."""
+    _named_for(saying, words)
+
+    def spoken(voice: Voice, said: Said) -> str:
+        args = [voice.named(a) for a in said.args]
+        values = {k: voice.named(v) for k, v in said.values.items()}
+        return words(voice, *args, **values)  # type: ignore[arg-type]
+
+    register(saying.id, spoken)
+
+
+def _named_for(saying: Saying[P], words: Callable[..., str]) -> None:
+    if words.__name__ != saying.id:
+        raise ValueError(f"{words.__name__} does not speak {saying.id}")
+
+
+def sentence(function: Callable[..., str]) -> Callable[..., str]:
+    """Register ``function`` by its name, its values written before it sees them and the
+    keywords ``t`` and ``surface`` given if it takes them (the untyped form, while
+    sentences move to :func:`speaks`)."""
+    takes = frozenset(inspect.signature(function).parameters) & {"t", "surface"}
+
+    def spoken(voice: Voice, said: Said) -> str:
+        args = [voice.written(a) for a in said.args]
+        values = {k: voice.written(v) for k, v in said.values.items()}
+        if "surface" in takes:
+            values["surface"] = voice.surface
+        if "t" in takes:
+            values["t"] = voice.t
+        return function(*args, **values)
+
+    register(function.__name__, spoken)
     return function
 
 
-def speaks(saying: Saying[P], words: Callable[P, str]) -> None:
-    """Register ``words`` as the sentence ``saying`` names; mypy checks that the words take
-    the values the service passes it (and the reader's ``t`` and ``surface`` only as
-    keywords with defaults)."""
-    if words.__name__ != saying.id:
-        raise ValueError(f"{words.__name__} does not speak {saying.id}")
-    sentence(words)
+def _message(voice: Voice, said: Said) -> str:
+    """A plain message of the catalogue, its placeholders' values written first."""
+    [message] = said.args
+    values = {k: voice.written(v) for k, v in said.values.items()}
+    return voice.t.gettext(str(message), **values)
 
 
-def _message(message: str, *, t: Translator, **values: object) -> str:
-    return t.gettext(message, **values)
+def _join(voice: Voice, said: Said) -> str:
+    parts, separator = said.args
+    assert isinstance(parts, tuple) and isinstance(separator, str)
+    return separator.join(text for part in parts if (text := voice.say(part)))
 
 
-def _join(parts: Sequence[str], separator: str) -> str:
-    return separator.join(part for part in parts if part)
-
-
-_SENTENCES[MESSAGE] = _message
-_SENTENCES[JOIN] = _join
+register(MESSAGE, _message)
+register(JOIN, _join)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from enum import Enum
 
-from bot.words.registry import sentence
+from bot.service.replies import BOT_PLAYER
+from bot.words.registry import sentence, speaks
+from bot.words.voice import Surface as Surface
 from engine import (
     Color,
     Outcome,
@@ -19,15 +20,6 @@ EN = translator("en")
 """English: the language of a sentence asked for without a translator (tests, logs)."""
 
 STONE = {Color.WHITE: "○", Color.BLACK: "●"}
-
-
-class Surface(Enum):
-    """Where the service's words are shown, for the sentences that name its controls."""
-
-    DISCORD = "discord"
-    """Buttons under the messages (Accept, Decline, Rematch, Accept draw) and threads."""
-    CONSOLE = "console"
-    """Typed commands only (``/shax accept``, ``/shax cancel``, ``/shax rematch``)."""
 
 
 # -- the game's own words ---------------------------------------------------------------
@@ -63,8 +55,7 @@ def level_name(level: str, t: Translator = EN) -> str:
     return level
 
 
-@sentence
-def bot_player(bot: str, level: str, t: Translator = EN) -> str:
+def bot_player(t: Translator, bot: str, level: str) -> str:
     """The bot playing at ``level``, named as a player: to an English reader by its own
     name with the level (``Shax bot (easy)``, as a game stores it); in another language
     by that language's word for the bot, as the streak list names it (Somali
@@ -72,6 +63,9 @@ def bot_player(bot: str, level: str, t: Translator = EN) -> str:
     if t.language == EN.language:
         return f"{bot} ({level_name(level, t)})"
     return t.pgettext("player", "The bot ({level})", level=level_name(level, t))
+
+
+speaks(BOT_PLAYER, bot_player)
 
 
 @sentence

@@ -3,21 +3,43 @@
 An adapter names the reader of every message it shows and speaks to them with a voice:
 their translator, how its surface writes a player and a channel, and the surface itself
 (for the sentences that name a control). ``voice.say(said)`` looks the id up among the
-sentences (:data:`~bot.words.registry.SENTENCES`) and writes each value in the same voice
-before the sentence is.
+words registered for it (:func:`bot.words.registry.speaks`) and calls them with the reader
+and the values the service gave: the words of a sentence take the reader as a required
+first argument, so that none of them can speak English to a reader it forgot.
 """
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from enum import Enum
 
-from bot.service.replies import BotName, Channel, Said, User
-from bot.words.registry import SENTENCES, Sentence
-from bot.words.terms import Surface
+from bot.service.replies import BOT_PLAYER, BotName, Channel, Said, User
 from shax_i18n import Translator
+
+
+class Surface(Enum):
+    """Where the service's words are shown, for the sentences that name its controls."""
+
+    DISCORD = "discord"
+    """Buttons under the messages (Accept, Decline, Rematch, Accept draw) and threads."""
+    CONSOLE = "console"
+    """Typed commands only (``/shax accept``, ``/shax cancel``, ``/shax rematch``)."""
+
+
+Spoken = Callable[["Voice", Said], str]
+"""How a voice says one sentence: the registered words, called with the reader they take."""
+
+_SPOKEN: dict[str, Spoken] = {}
+SPOKEN: Mapping[str, Spoken] = _SPOKEN
+"""The words of each sentence by its id (complete once :mod:`bot.words` is imported)."""
+
+
+def register(id: str, spoken: Spoken) -> None:
+    """Hold ``spoken`` as the words of the sentence ``id`` (one set of words an id)."""
+    if id in _SPOKEN:
+        raise ValueError(f"two sentences are named {id}")
+    _SPOKEN[id] = spoken
 
 
 @dataclass(frozen=True)
@@ -38,33 +60,33 @@ class Voice:
 
     def say(self, said: Said) -> str:
         """``said`` in this reader's words."""
-        sentence = SENTENCES[said.id]
-        args = [self._written(a) for a in said.args]
-        values = {k: self._written(v) for k, v in said.values.items()}
-        takes = _takes(sentence)
-        if "surface" in takes:
-            values["surface"] = self.surface
-        if "t" in takes:
-            values["t"] = self.t
-        return sentence(*args, **values)
+        return _SPOKEN[said.id](self, said)
 
-    def _written(self, value: object) -> object:
+    def named(self, value: object) -> object:
+        """``value`` with each bot's name in it (a :class:`BotName`, a str) in this reader's
+        words: the one value a voice writes before the words see it, since a name is a
+        str wherever it stands, the bot's or a person's."""
+        if isinstance(value, BotName):
+            return self.say(BOT_PLAYER(value.bot, value.level))
+        if type(value) is tuple:  # plain sequences only (not an engine NamedTuple)
+            return tuple(self.named(v) for v in value)
+        if type(value) is list:
+            return [self.named(v) for v in value]
+        return value
+
+    def written(self, value: object) -> object:
+        """``value`` as text where it is a player, a channel or a sentence, for the values
+        of a plain message of the catalogue (whose placeholders take any value)."""
         if isinstance(value, Said):
             return self.say(value)
         if isinstance(value, BotName):
-            return self.say(Said("bot_player", value.bot, value.level))
+            return self.named(value)
         if isinstance(value, User):
             return self.player(value)
         if isinstance(value, Channel):
             return self.channel(value)
-        if type(value) is tuple:  # plain sequences only (not an engine NamedTuple)
-            return tuple(self._written(v) for v in value)
+        if type(value) is tuple:
+            return tuple(self.written(v) for v in value)
         if type(value) is list:
-            return [self._written(v) for v in value]
+            return [self.written(v) for v in value]
         return value
-
-
-@cache
-def _takes(sentence: Sentence) -> frozenset[str]:
-    """Which of the voice's values (``t``, ``surface``) a sentence takes."""
-    return frozenset(inspect.signature(sentence).parameters) & {"t", "surface"}
