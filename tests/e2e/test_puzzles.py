@@ -227,3 +227,34 @@ async def test_a_puzzle_of_a_theme_the_puzzle_table_and_a_typed_answer_sent_agai
     again = await fake.slash(scene.cawo, scene.channel, "shax", "move", {"action": repeated})
     assert_refused(again, "answered already")
     assert await storage.open_attempt(cawo.id) == before
+
+
+async def test_next_puzzle_keeps_the_theme_chosen(live: Live) -> None:
+    """After ``/shax puzzle theme:`` the *Next puzzle* button gives another of that theme on
+    the same board, and once none is left says so (naming the themes left) and opens none."""
+    scene, fake = live.scene, live.fake
+    desk = live.service.puzzles.desk
+    await desk.ready()
+    ids = await live.service.storage.puzzle_ids("shax-small")
+    xadhig, irmaan = PuzzleTheme.XADHIG, PuzzleTheme.IRMAAN
+    await only_themes(live.service, {ids[0]: [xadhig], ids[1]: [xadhig], ids[2]: [irmaan]})
+    options = {"variant": "shax-small", "theme": "xadhig"}
+    message = await shown(
+        live.bot, await fake.slash(scene.amina, scene.channel, "shax", "puzzle", options)
+    )
+    first = await open_try(live, scene.amina)
+    given_up = await shown(
+        live.bot, await fake.click(scene.amina, message, giveup_id(first.attempt.id))
+    )
+    assert "Theme: Xadhig (blockade)." in given_up.content
+    nxt = await shown(
+        live.bot, await fake.click(scene.amina, given_up, nextpuzzle_id(first.attempt.id))
+    )
+    second = await open_try(live, scene.amina)
+    assert nxt.ephemeral and puzzle_select(nxt)
+    assert {first.puzzle.id, second.puzzle.id} == {ids[0], ids[1]}
+    assert second.puzzle.variant == "shax-small" and second.attempt.theme == "xadhig"
+    ended = await shown(live.bot, await fake.click(scene.amina, nxt, giveup_id(second.attempt.id)))
+    refused = await fake.click(scene.amina, ended, nextpuzzle_id(second.attempt.id))
+    assert_refused(refused, "No Xadhig (blockade) puzzle", "Irmaan (running jare) (`irmaan`)")
+    assert await desk.open_try(scene.amina.id) is None

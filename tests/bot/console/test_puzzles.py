@@ -91,6 +91,8 @@ async def test_a_puzzle_of_a_theme_the_puzzle_table_and_the_rating_at_the_consol
     assert found is not None and found.puzzle.id == row.id
     await solve(console, console_service)
     assert "Solved!" in (out := screen.take()) and "Theme: Irmaan (running jare)." in out
+    hint = "/shax puzzle variant:shax-small theme:irmaan gives you the next puzzle of this theme."
+    assert hint in out and "/shax puzzle gives you the next puzzle." not in out
     await typed(console, "/shax puzzle variant:shax-small theme:irmaan")
     assert "No Irmaan (running jare) puzzle of Shax (small board) is left for you" in screen.take()
     await typed(console, "/shax leaderboard table:puzzles", "/shax rating")
@@ -105,4 +107,15 @@ async def test_a_puzzle_of_a_theme_the_puzzle_table_and_the_rating_at_the_consol
     out = screen.take()
     assert "Xujo Irmaan (jare socda) ah oo Shax" in out and "kuuma harin" in out
     assert "Xujooyin" in out and "Xujooyin (server kasta): darajo 1" in out
+    assert_no_english(out)
+    # The hint after a try of a theme, in Somali: one of another theme, given up.
+    other = next(r for r in rows if r is not None and r.id != row.id)
+    await only_themes(
+        console_service, {row.id: [PuzzleTheme.IRMAAN], other.id: [PuzzleTheme.XADHIG]}
+    )
+    await typed(
+        console, "/shax puzzle variant:shax-small theme:xadhig", "/shax puzzle give-up:true"
+    )
+    out = screen.take()
+    assert "/shax puzzle variant:shax-small theme:xadhig ayaa ku siinaysa xujada xigta" in out
     assert_no_english(out)
