@@ -721,6 +721,15 @@ class RestApi:
         if parent.type != GUILD_TEXT:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
         body, _ = await self._read_body(request)
+        needed = (
+            "CREATE_PRIVATE_THREADS"
+            if body.get("type") == PRIVATE_THREAD
+            else "CREATE_PUBLIC_THREADS"
+        )
+        if not parent.bot_permissions & PERMISSION[needed]:
+            # Not a violation: the bot cannot know a channel's overwrites before it asks (the
+            # fake sends none in GUILD_CREATE), so Discord's refusal is how it learns.
+            raise ApiError(403, 50013, "Missing Permissions")
         thread = self.world.add_thread(
             parent,
             self._thread_name(body),

@@ -729,6 +729,23 @@ async def test_channel_messages_threads_and_uploads(scene: Scene, bot: ShaxTestB
     fake.assert_clean()
 
 
+async def test_a_thread_needs_its_permission_and_a_deleted_channel_is_gone(
+    scene: Scene, bot: ShaxTestBot
+) -> None:
+    fake = scene.fake
+    channel = bot.get_channel(scene.general.id)
+    assert isinstance(channel, discord.TextChannel)
+    fake.channel(channel.id).bot_permissions &= ~PERMISSION["CREATE_PUBLIC_THREADS"]
+    with pytest.raises(discord.Forbidden) as refused:
+        await channel.create_thread(name="game-3", type=discord.ChannelType.public_thread)
+    assert refused.value.code == 50013
+    fake.world.delete_channel(channel.id)
+    await fake.wait_for(lambda: bot.get_channel(channel.id) is None, what="the channel gone")
+    with pytest.raises(discord.NotFound):
+        await channel.send("anyone?")
+    fake.assert_clean()
+
+
 async def test_message_content_needs_the_intent(scene: Scene, bot: ShaxTestBot) -> None:
     fake = scene.fake
     assert not bot.intents.message_content

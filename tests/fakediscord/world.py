@@ -317,6 +317,12 @@ class World:
         self.changed()
         return thread
 
+    def delete_channel(self, channel: FakeChannel | int) -> None:
+        """A server admin deletes a channel (CHANNEL_DELETE); its messages go with it."""
+        gone = self.channels.pop(_id(channel))
+        self.event_sink("CHANNEL_DELETE", gone.payload(), gone.guild_id)
+        self.changed()
+
     def dm_channel(self, user: FakeUser | int) -> FakeChannel:
         """The bot's DM channel with ``user`` (created on first use)."""
         recipient = self.user(user)
