@@ -20,8 +20,8 @@ criterion beats any matching worse on it, whatever the criteria after it say
    pairs a first round.
 
 The bye is chosen before the matching, so it runs on an even set: the lowest score without
-a bye, then the lowest seed (the first such player whose absence still leaves a round
-without rematches).
+a bye, then the lowest seed; when that player's absence leaves no round without a rematch,
+the next in that order whose absence does (among the first :data:`BYE_TRIES`).
 
 **Arena** (the players free now): never the last opponent, near in score, neighbours in
 the order of score and seed, colours evened out.
@@ -56,6 +56,9 @@ P = TypeVar("P", "SwissPlayer", "ArenaPlayer")
 
 MAX_COLOUR_DIFFERENCE = 2
 """Whites and blacks of a Swiss player may differ by this much, not more."""
+BYE_TRIES = 6
+"""The players, in the bye's order, whose absence is tried for a round without rematches
+(each try is a matching: a bound on the work of a large event at its end)."""
 
 
 @dataclass(frozen=True)
@@ -131,7 +134,7 @@ def swiss_round(players: Iterable[SwissPlayer]) -> SwissRound:
         return SwissRound(_swiss_pairs(active), None)
     candidates = bye_order(active)
     first: tuple[Pair, ...] | None = None
-    for bye in candidates:
+    for bye in candidates[:BYE_TRIES]:
         rest = [p for p in active if p.id != bye.id]
         pairs = _swiss_pairs(rest)
         if not _has_rematch(pairs, everyone):

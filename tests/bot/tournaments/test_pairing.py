@@ -97,6 +97,22 @@ def test_the_bye_goes_to_the_lowest_score_that_has_not_had_one() -> None:
     assert [p.id for p in bye_order(players)][:2] == [4, 3]
 
 
+def test_the_bye_passes_up_the_order_when_its_first_choice_would_force_a_rematch() -> None:
+    # 5 is lowest, but without 5, player 1 (who met 2, 3 and 4) could only play again:
+    # the bye goes to the next in the order, 4, and 1 meets 5.
+    players = [
+        SwissPlayer(1, 6, (2, 3, 4), ("white", "black", "white"), seed=1900),
+        SwissPlayer(2, 2, (1,), ("black",), seed=1800),
+        SwissPlayer(3, 2, (1,), ("white",), seed=1700),
+        SwissPlayer(4, 2, (1,), ("black",), seed=1600),
+        SwissPlayer(5, 0, (), (), seed=1500),
+    ]
+    assert [p.id for p in bye_order(players)][:2] == [5, 4]
+    round_four = swiss_round(players)
+    assert round_four.bye == 4
+    assert {frozenset(p) for p in round_four.pairs} == {frozenset((1, 5)), frozenset((2, 3))}
+
+
 def test_nobody_gets_a_second_bye_over_a_whole_event() -> None:
     seen = play_swiss(5, rounds=5)
     assert sorted(seen.byes) == [1, 2, 3, 4, 5]
