@@ -232,6 +232,8 @@ FEATURES: dict[str, dict[str, str]] = {
         "rows": "bot.storage",
         "store": "bot.storage",
         "notices": "bot.service",
+        "rules": "bot.service",
+        "standings": "bot.service",
         "service": "bot.service",
         "words": "bot.words",
         "commands": "bot.commands",

@@ -26,6 +26,7 @@ from bot.service.replies import (
     NotYourTurn,
     Place,
     Said,
+    Saying,
     StaleBoard,
     User,
 )
@@ -55,6 +56,17 @@ Now = Callable[[], datetime]
 MAX_ID = 2**63 - 1
 """The largest id the database stores: a larger one (from a forged custom id) names no game."""
 
+UNKNOWN_VARIANT: Saying[[str]] = Saying("unknown_variant")
+NOT_YOUR_GAME: Saying[[str, str]] = Saying("not_your_game")
+"""Someone acted in the game of two others: white's and black's names."""
+GAME_OVER: Saying[[int]] = Saying("game_over")
+STALE: Saying[[]] = Saying("stale")
+"""The game changed since the board that was acted on."""
+NOT_YOUR_TURN: Saying[[str, bool]] = Saying("not_your_turn")
+"""The player on turn, and whether it is the bot."""
+CHANNEL_BUSY: Saying[[bool, tuple[int, str, str] | None]] = Saying("channel_busy")
+"""In a thread?, and the game being played there: (id, white's name, black's name)."""
+
 
 def valid_id(value: int) -> bool:
     """Whether ``value`` can be the id of a stored game or challenge."""
@@ -75,7 +87,7 @@ def parse_variant(variant: str) -> Variant:
     try:
         return get_variant(variant.strip().lower())
     except UnknownVariantError:
-        raise BadOption(Said("unknown_variant", variant)) from None
+        raise BadOption(UNKNOWN_VARIANT(variant)) from None
 
 
 @dataclass(frozen=True)
@@ -206,9 +218,9 @@ class GameKernel:
         """The user's side in an active game, checking the clicked board's version."""
         s = side_of(row, user.id)
         if s is None or s.is_bot:
-            raise NotYourGame(Said("not_your_game", *names(row)))
+            raise NotYourGame(NOT_YOUR_GAME(*names(row)))
         if not row.active:
-            raise GameOver(Said("game_over", row.id))
+            raise GameOver(GAME_OVER(row.id))
         if version is not None and version != row.version:
             raise StaleBoard(Said("stale"))
         return s
@@ -218,7 +230,7 @@ class GameKernel:
         s = self.check_player(row, user, version)
         if self.position(row).to_move is not s.color:
             them = other(row, s)
-            raise NotYourTurn(Said("not_your_turn", them.name, them.is_bot))
+            raise NotYourTurn(NOT_YOUR_TURN(them.name, them.is_bot))
         return s
 
     async def check_channel_free(self, place: Place) -> None:
@@ -228,7 +240,7 @@ class GameKernel:
 
     def busy(self, place: Place, row: GameRow | None) -> ChannelBusy:
         game = (row.id, row.white_name, row.black_name) if row else None
-        return ChannelBusy(Said("channel_busy", place.is_thread, game))
+        return ChannelBusy(CHANNEL_BUSY(place.is_thread, game))
 
     def position(self, row: GameRow) -> Position:
         """The game's position, replayed from its record (cached; records only grow)."""
