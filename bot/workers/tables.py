@@ -3,13 +3,15 @@
 :func:`start_building` (called once the bot's log is set up, and by the console) starts
 one process per bot process that builds what the tables folder lacks for full strength
 (:func:`engine.tables.missing.build_missing`): the small boards in seconds, shax's
-tables (six stones against up to five) in about 5 minutes of processor time, its
-full-board values in about 80 minutes more (measured; :func:`building_line` says what
-that is on this machine's cores).
+tables (six stones against up to five) in about 5 minutes of processor time (measured;
+:func:`building_line` says what that is on this machine's cores). The full-board values
+ship with the package (:mod:`engine.tables.shipping`); only a board whose shipped values
+are missing or stale has them searched here, shax's in about 80 minutes more.
 The process runs at the lowest priority (``SCHED_IDLE`` where Linux has it, else nice
 19), so the players' answers and the AI's moves come first; it ends with the bot
 however the bot ends (at once, keeping every whole file), and a later start resumes
-where it stopped: at the table it was solving, or in the full-board values. ``master``
+where it stopped: inside the table it was solving (from its last checkpoint), or in the
+full-board values. ``master``
 uses each file from its next move. What it does goes to the bot's log (logger
 ``bot.workers.tables``) and to ``build.log`` in the tables folder: a line when it
 starts, how far it is every minute, a line when ``master`` has everything.

@@ -1,7 +1,7 @@
 """``python -m engine.tables missing`` (what full strength lacks), ``python -m
 engine.tables build`` (build it; ``--max K``: the tables up to K stones a side),
-``python -m engine.tables full``, ``python -m engine.tables solve`` and ``python -m
-engine.tables info``.
+``python -m engine.tables full`` (and ``ship``: the full-board values the package
+carries), ``python -m engine.tables solve`` and ``python -m engine.tables info``.
 
 Every command that builds holds the folder's build lock (waiting while another process,
 the bot's background build say, builds there) and stops at once on Ctrl-C or SIGTERM,
@@ -34,6 +34,7 @@ from engine.tables.missing import (
     size_words,
     time_words,
 )
+from engine.tables.shipping import read_shipped, ship, ship_words
 from engine.tables.solved import SOLVED_BOARDS, read_solved_info, solve
 from engine.variants import VARIANT_IDS
 
@@ -144,7 +145,33 @@ def _full(args: argparse.Namespace) -> int:
     if tty:
         out.write("\n")
     print(f"{_describe_full(info)}; written to {info.path}", file=out)
+    if args.depth != DEFAULT_DEPTH or args.no_ship:
+        why = "--no-ship" if args.no_ship else f"{args.depth} plies, not {DEFAULT_DEPTH}"
+        print(f"not shipped with the package ({why})", file=out)
+        return 0
+    return _ship_from(args.variant, directory, "full")
+
+
+def _ship_from(variant: str, directory: Path, command: str) -> int:
+    def say(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    try:
+        ship_words(ship(variant, directory), say)
+    except (FullBoardError, CoreUnavailableError) as exc:
+        say(f"python -m engine.tables {command}: {exc}")
+        return 1
+    except OSError as exc:
+        say(
+            f"python -m engine.tables {command}: the package's folder cannot be written "
+            f"({exc.strerror or exc}); ship them from a checkout of the code"
+        )
+        return 1
     return 0
+
+
+def _ship(args: argparse.Namespace) -> int:
+    return _ship_from(args.variant, _directory(args), "ship")
 
 
 def _build_missing(args: argparse.Namespace) -> int:
@@ -188,7 +215,7 @@ def _missing(args: argparse.Namespace) -> int:
 
 
 def _describe_full(i: FullBoardInfo) -> str:
-    state = " (stale: searched with other weights; build it again)" if i.stale else ""
+    state = " (stale: searched with another evaluation; build it again)" if i.stale else ""
     return (
         f"{i.variant} full boards: {i.boards:,} up to symmetry ({i.entries:,} entries, "
         f"{i.size / 1e6:.1f} MB), {i.depth} plies, built in {i.seconds:.0f} s; "
@@ -204,7 +231,10 @@ def _info(args: argparse.Namespace) -> int:
     fulls = [f for v in VARIANT_IDS if (f := read_full_board_info(directory, v)) is not None]
     for full in fulls:
         print(_describe_full(full))
-    if not fulls:
+    shipped = [s for v in VARIANT_IDS if (s := read_shipped(v)) is not None]
+    for one in shipped:
+        print(one.describe())
+    if not fulls and not shipped:
         print("no full-board values yet; search them with: python -m engine.tables full")
     for board in SOLVED_BOARDS:
         solved = read_solved_info(directory, board)
@@ -270,7 +300,26 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--variant", choices=("shax", "shax-small"), default="shax")
     f.add_argument("--dir", default=None, help="where to write (default: $SHAX_TABLES_DIR)")
     f.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
+    f.add_argument(
+        "--no-ship",
+        action="store_true",
+        help=f"do not ship them with the package (at {DEFAULT_DEPTH} plies they are, in "
+        "engine/tables/shipped)",
+    )
     f.set_defaults(run=_full)
+    sh = sub.add_parser(
+        "ship",
+        help="ship the full-board values a finished search wrote into a folder with the "
+        "package (engine/tables/shipped), checking them against today's search",
+    )
+    sh.add_argument("--variant", choices=("shax", "shax-small"), default="shax")
+    sh.add_argument(
+        "--from",
+        dest="dir",
+        default=None,
+        help="the folder the search wrote into (default: $SHAX_TABLES_DIR)",
+    )
+    sh.set_defaults(run=_ship)
     s = sub.add_parser(
         "solve", help="solve a small board whole: every placement position and opening removal"
     )

@@ -12,8 +12,11 @@ on the remover's stones, since the other player holds every other point.
 a header, then a 16-bit value per set of the remover's stones in colex order. With it,
 ``master``'s search stops at a full board with the value of a search many plies deeper
 than its own horizon there, so from the middle of the placement it sees to the end of it.
-The values belong to the weights they were searched with: a file built with other
-weights is not used (``python -m engine.tables info`` says it is stale).
+The values belong to the evaluation they were searched with (:func:`evaluation_digest`:
+its weights and the compiled search's code): a file built with another is not used
+(``python -m engine.tables info`` says it is stale). The package ships them too
+(:mod:`engine.tables.shipping`), so ``master`` has them from its first move; a file in the
+tables folder comes first.
 
 Only the compiled search core reads them, as with the endgame tables.
 """
@@ -35,11 +38,15 @@ from dataclasses import dataclass
 from math import comb
 from multiprocessing import get_context
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.position import WHITE, Phase, Position, Step
 from engine.tables.lock import PARTIAL_SUFFIX, build_lock
 from engine.tables.native import symmetries
 from engine.variants import Variant, get_variant
+
+if TYPE_CHECKING:
+    from engine.ai.core import CoreParams
 
 DEFAULT_DEPTH = 11
 """Plies searched from each full board: about 80 minutes of processor time for shax
@@ -49,7 +56,10 @@ match ``master`` scored +127 Elo with 11, +80 with 10)."""
 MAGIC = b"SHAXFB01"
 HEADER = struct.Struct("<8s2I2Qd16s")
 """Magic, points, depth, entries, boards searched (up to symmetry), build seconds and the
-digest of the weights searched with; a little-endian int16 per entry follows."""
+digest of the evaluation searched with; a little-endian int16 per entry follows."""
+
+TT_LOG2 = 18
+"""The transposition table of each board's search: 2**18 entries."""
 
 FILE_NAME = "full-board.val"
 
@@ -78,14 +88,43 @@ def check_variant(variant: Variant) -> None:
         )
 
 
-def weights_digest(variant: Variant) -> bytes:
-    """What the values were searched with: the evaluation's weights for the board."""
+def search_params(variant: Variant, depth: int) -> CoreParams:
+    """The compiled search's settings for each full board: today's weights, ``depth``
+    plies, a table of :data:`TT_LOG2`."""
+    from engine.ai import core
+    from engine.ai.levels import weights_for
+
+    return core.make_params(weights_for(variant.id), max_depth=depth, tt_log2=TT_LOG2)
+
+
+def _fields(struct: ctypes.Structure) -> str:
+    """A structure's fields as text, the same on every machine."""
+
+    def plain(value: object) -> object:
+        return [plain(x) for x in value] if isinstance(value, ctypes.Array) else value
+
+    return ";".join(f"{field[0]}={plain(getattr(struct, field[0]))}" for field in struct._fields_)
+
+
+def evaluation_digest(variant: Variant) -> bytes:
+    """What a full board's value depends on, besides the depth stored beside it: the
+    evaluation's weights for the board, the settings each board is searched with, the
+    board, and the source of the compiled search (``engine/ai/_core.c``, the evaluation
+    and the search that together give a value: a change to either can change it)."""
+    from engine.ai import core
     from engine.ai.common import WEIGHT_NAMES
     from engine.ai.levels import weights_for
 
     weights = weights_for(variant.id)
     vector = ",".join(f"{name}={weights[name]}" for name in WEIGHT_NAMES)
-    return hashlib.sha256(f"{variant.id}:{vector}".encode()).digest()[:16]
+    digest = hashlib.sha256(f"{variant.id}:{vector}".encode())
+    digest.update(_fields(search_params(variant, 0)).encode())
+    digest.update(_fields(core.core_board(variant.id)).encode())
+    try:  # line ends as a checkout on any system has them
+        digest.update(core.SOURCE.read_bytes().replace(b"\r\n", b"\n"))
+    except OSError:
+        digest.update(b"no source")
+    return digest.digest()[:16]
 
 
 def colex_rank(mask: int) -> int:
@@ -148,12 +187,15 @@ def _start_worker(initializer: Callable[[], None] | None) -> None:
 
 def _search_boards(job: tuple[str, int, list[int]]) -> list[int]:
     """Worker: the search's value, for the remover, of each board in ``job``."""
-    from engine.ai import core
-    from engine.ai.levels import weights_for
-
     variant_id, depth, masks = job
-    v = get_variant(variant_id)
-    params = core.make_params(weights_for(v.id), max_depth=depth, tt_log2=18)
+    return search_values(get_variant(variant_id), depth, masks)
+
+
+def search_values(v: Variant, depth: int, masks: Sequence[int]) -> list[int]:
+    """The search's value, for the remover, of the full board of each of ``masks``."""
+    from engine.ai import core
+
+    params = search_params(v, depth)
     return [int(core.c_search(full_board_position(v, m), params).score) for m in masks]
 
 
@@ -171,7 +213,7 @@ class FullBoardInfo:
     """Bytes on disk."""
     seconds: float
     stale: bool
-    """Searched with other weights than today's: not used."""
+    """Searched with another evaluation than today's: not used."""
     ahead: int
     even: int
     behind: int
@@ -185,7 +227,7 @@ def read_full_board_info(directory: Path, variant: str | Variant) -> FullBoardIn
         raw = path.read_bytes()
     except OSError:
         return None
-    parsed = _parse(raw, v)
+    parsed = parse_values(raw, v)
     if parsed is None:
         return None
     depth, boards, seconds, digest, values = parsed
@@ -200,12 +242,14 @@ def read_full_board_info(directory: Path, variant: str | Variant) -> FullBoardIn
         len(values),
         len(raw),
         seconds,
-        digest != weights_digest(v),
+        digest != evaluation_digest(v),
         *counts,
     )
 
 
-def _parse(raw: bytes, v: Variant) -> tuple[int, int, float, bytes, array[int]] | None:
+def parse_values(raw: bytes, v: Variant) -> tuple[int, int, float, bytes, array[int]] | None:
+    """A full-board file's depth, boards, seconds, digest and values, or ``None`` when it
+    is not one for the board."""
     if len(raw) < HEADER.size:
         return None
     magic, n, depth, entries, boards, seconds, digest = HEADER.unpack_from(raw)
@@ -226,8 +270,8 @@ def _load(variant_id: str, path: str, mtime_ns: int) -> ctypes.Array[ctypes.c_in
         raw = Path(path).read_bytes()
     except OSError:
         return None
-    parsed = _parse(raw, v)
-    if parsed is None or parsed[3] != weights_digest(v):
+    parsed = parse_values(raw, v)
+    if parsed is None or parsed[3] != evaluation_digest(v):
         return None
     values = parsed[4]
     return (ctypes.c_int16 * len(values)).from_buffer(values)
@@ -236,9 +280,11 @@ def _load(variant_id: str, path: str, mtime_ns: int) -> ctypes.Array[ctypes.c_in
 def full_board_values(
     variant: str | Variant, directory: Path | None = None
 ) -> ctypes.Array[ctypes.c_int16] | None:
-    """The full-board values of a board for the search (read once per process and file),
-    or ``None`` when none are built for today's weights."""
+    """The full-board values of a board for the search (read once per process and file):
+    those built in ``directory`` (default: the tables folder) for today's evaluation,
+    else those the package ships for it, else ``None``."""
     from engine.tables import tables_dir
+    from engine.tables.shipping import shipped_values
 
     v = get_variant(variant)
     if not has_full_board(v):
@@ -247,8 +293,22 @@ def full_board_values(
     try:
         mtime = path.stat().st_mtime_ns
     except OSError:
-        return None
-    return _load(v.id, str(path), mtime)
+        return shipped_values(v)
+    built = _load(v.id, str(path), mtime)
+    return built if built is not None else shipped_values(v)
+
+
+def full_board_ready(directory: Path, variant: str | Variant) -> bool:
+    """Whether ``master`` has the board's full-board values for today's evaluation: built
+    in ``directory``, or shipped with the package (nothing to build then)."""
+    from engine.tables.shipping import read_shipped
+
+    v = get_variant(variant)
+    info = read_full_board_info(directory, v)
+    if info is not None and not info.stale:
+        return True
+    shipped = read_shipped(v)
+    return shipped is not None and not shipped.stale
 
 
 PROGRESS_MAGIC = b"SHAXFP01"
@@ -296,7 +356,7 @@ def _resumed(path: Path, v: Variant, depth: int, total: int) -> tuple[array[int]
             v.size,
             depth,
             total,
-            weights_digest(v),
+            evaluation_digest(v),
         ) and len(values) == done <= total:
             return values, seconds
     return array("h"), 0.0
@@ -309,7 +369,7 @@ def _save_progress(
     if sys.byteorder == "big":
         body.byteswap()
     header = PROGRESS_HEADER.pack(
-        PROGRESS_MAGIC, v.size, depth, len(values), total, seconds, weights_digest(v)
+        PROGRESS_MAGIC, v.size, depth, len(values), total, seconds, evaluation_digest(v)
     )
     write_atomically(path, header + body.tobytes())
 
@@ -401,7 +461,7 @@ def _build_locked(
     seconds = time.perf_counter() - start
     path = full_board_path(where, v)
     header = HEADER.pack(
-        MAGIC, v.size, depth, len(values), len(classes), seconds, weights_digest(v)
+        MAGIC, v.size, depth, len(values), len(classes), seconds, evaluation_digest(v)
     )
     write_atomically(path, header + struct.pack(f"<{len(values)}h", *values))
     saved.unlink(missing_ok=True)

@@ -2,14 +2,15 @@
 
 :func:`missing_work` lists the endgame tables (:data:`DEFAULT_STONES` a side), the
 solved placement of the small boards (:mod:`engine.tables.solved`) and the full-board
-values (:data:`~engine.tables.fullboard.DEFAULT_DEPTH` plies, for today's weights) that
-are not in a folder yet; :func:`build_missing` builds them one after the other,
+values (:data:`~engine.tables.fullboard.DEFAULT_DEPTH` plies, for today's evaluation)
+that are not in a folder yet, nor shipped with the package
+(:mod:`engine.tables.shipping`); :func:`build_missing` builds them one after the other,
 checking the free disk before each, and tells a ``say`` callback what it does.
 The bot runs it in a background process at its first start (``bot.workers.tables``);
 ``python -m engine.tables missing`` lists it and ``python -m engine.tables build`` runs
 it by hand. Each file appears whole (written beside and renamed), and ``master`` uses it
 from its next move; a build stopped part way starts again where it stopped: the tables
-at the material it was solving (that one from its start), the full-board values from
+inside the system it was solving (from its last checkpoint), the full-board values from
 their progress file.
 """
 
@@ -28,8 +29,8 @@ from engine.tables import build, materials_up_to, read_header, table_path
 from engine.tables.fullboard import (
     DEFAULT_DEPTH,
     build_full_board,
+    full_board_ready,
     has_full_board,
-    read_full_board_info,
 )
 from engine.tables.lock import build_lock
 from engine.tables.native import symmetries
@@ -135,10 +136,8 @@ def missing_work(directory: Path, boards: Sequence[str] = BOARDS) -> list[Work]:
             out.append(Work(v.id, "tables", stones, total, size))
         if v.id in SOLVED_BOARDS and read_solved_info(directory, v) is None:
             out.append(Work(v.id, "solved", 0, 0, solved_bytes(v)))
-        if has_full_board(v):
-            info = read_full_board_info(directory, v)
-            if info is None or info.stale:
-                out.append(Work(v.id, "full-board", 0, 0, 2 * 2 * comb(v.size, v.pieces)))
+        if has_full_board(v) and not full_board_ready(directory, v):
+            out.append(Work(v.id, "full-board", 0, 0, 2 * 2 * comb(v.size, v.pieces)))
     return out
 
 

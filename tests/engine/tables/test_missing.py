@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.tables import fullboard, missing
+from engine.tables import fullboard, missing, shipping
 from engine.tables.__main__ import main
 from engine.tables.fullboard import (
     build_full_board,
@@ -27,6 +27,13 @@ class Stop(Exception):
     """Stands for the bot stopping in the middle of a build."""
 
 
+@pytest.fixture
+def nothing_shipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The package ships no full-board values: every one is built."""
+    monkeypatch.setattr(shipping, "SHIPPED_DIR", tmp_path / "nothing shipped")
+
+
+@pytest.mark.usefixtures("nothing_shipped")
 def test_an_empty_folder_lacks_every_table_and_value_smallest_first(tmp_path: Path) -> None:
     work = missing_work(tmp_path)
     assert [(w.variant, w.kind) for w in work] == [
@@ -89,6 +96,7 @@ def test_a_progress_file_of_another_depth_is_not_resumed(tmp_path: Path) -> None
     assert info is not None and info.depth == DEPTH
 
 
+@pytest.mark.usefixtures("nothing_shipped")
 def test_the_small_boards_are_built_whole_and_then_nothing_is_missing(tmp_path: Path) -> None:
     said: list[str] = []
     built = build_missing(tmp_path, SMALL_BOARDS, said.append, threads=2)
@@ -121,6 +129,7 @@ def test_without_room_on_the_disk_nothing_is_built_and_one_sentence_says_why(
     assert not list(tmp_path.rglob("*.tbl"))
 
 
+@pytest.mark.usefixtures("nothing_shipped")
 def test_the_missing_command_lists_and_builds_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
