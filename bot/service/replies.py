@@ -31,7 +31,7 @@ from bot.service.buttons import Buttons
 from bot.service.said import BOT_PLAYER as BOT_PLAYER
 from bot.service.said import JOIN as JOIN
 from bot.service.said import MESSAGE as MESSAGE
-from bot.service.said import Said
+from bot.service.said import Said as Said
 from bot.service.said import Saying as Saying
 
 Thinking = Callable[[], None]
