@@ -2,7 +2,7 @@
 
 Pure and deterministic (the same players in any order give the same pairs); no I/O.
 
-Both formats put the players in a graph, one edge for each pair that may meet, and take
+Both formats put the players in a graph, an edge between every two of them, and take
 ``networkx``'s :func:`~networkx.max_weight_matching` with ``maxcardinality=True``: as many
 games as possible, and among those the pairs that cost least. An edge's cost is a list of
 criteria, most important first, and the weights are built so that a matching better on one
@@ -43,6 +43,7 @@ __all__ = [
     "SwissPlayer",
     "SwissRound",
     "arena_pairs",
+    "bye_order",
     "swiss_round",
 ]
 
