@@ -81,9 +81,11 @@ def table_path(directory: Path, variant: Variant, due: int, other: int) -> Path:
 CHECKPOINT_SUFFIX = ".resume"
 """A system's build checkpoint (no table: nothing reads it but the build of that system)."""
 
-CHECKPOINT_SECONDS = 30.0
+CHECKPOINT_SECONDS = 60.0
 """How often a build saves where it is in the system it solves (after its first pass or
-a level), so that a build stopped part way goes on from there."""
+a level), so that a build stopped part way goes on from there. A checkpoint takes three
+bytes a position (456 MB for shax's six against five, the largest the bot builds) and
+is written only while the disk has room for it and 64 MB more."""
 
 
 def checkpoint_path(directory: Path, variant: Variant, a: int, b: int) -> Path:

@@ -31,6 +31,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -756,6 +757,22 @@ typedef struct {
 } Checkpoint;
 
 #define CHUNK_ENTRIES (1u << 20) /* entries written between two looks at the stop request */
+#define CHECKPOINT_RESERVE ((uint64_t)64 << 20) /* free disk left over after a checkpoint */
+
+/* Whether the disk of `path` has room for `bytes` more and the reserve. */
+static int room_for(const char *path, uint64_t bytes) {
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    size_t n = slash ? (size_t)(slash - path) : 0;
+    if (n >= sizeof dir) return 0;
+    if (slash && n == 0) n = 1; /* the root folder */
+    if (n) memcpy(dir, path, n);
+    else dir[n++] = '.';
+    dir[n] = 0;
+    struct statvfs st;
+    if (statvfs(dir, &st)) return 0;
+    return (uint64_t)st.f_bavail * (uint64_t)st.f_frsize >= bytes + CHECKPOINT_RESERVE;
+}
 
 static int write_chunks(const Ctx *c, FILE *f, const void *data, size_t size, uint64_t count) {
     const char *p = (const char *)data;
@@ -767,8 +784,8 @@ static int write_chunks(const Ctx *c, FILE *f, const void *data, size_t size, ui
     return 1;
 }
 
-/* Save the state after `level` (best effort: a checkpoint that cannot be written, or
- * a stop request while writing it, leaves the one before). */
+/* Save the state after `level` (best effort: a checkpoint the disk has no room for, one
+ * that cannot be written, or a stop request while writing it leaves the one before). */
 static void save_checkpoint(const Sys *S, const char *path, uint64_t build, int level,
                             int64_t decided, double seconds) {
     const Ctx *c = S->c;
@@ -786,6 +803,7 @@ static void save_checkpoint(const Sys *S, const char *path, uint64_t build, int 
     h.seconds = seconds;
     for (int t = 0; t < MAXTHREADS; t++)
         for (int l = level + 1; l < S->cand[t].nlv; l++) h.ncand += S->cand[t].lv[l].n;
+    if (!room_for(path, sizeof h + 3 * h.total + 8 * h.ncand)) return;
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.part", path) >= (int)sizeof tmp) return;
     FILE *f = fopen(tmp, "wb");
