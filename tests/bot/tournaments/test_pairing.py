@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.tournaments.pairing import (
     ArenaPlayer,
@@ -16,10 +18,11 @@ from bot.tournaments.pairing import (
     bye_order,
     swiss_round,
 )
-from bot.tournaments.scoring import Bye, Entrant, Game, swiss_players
+from bot.tournaments.scoring import Bye, Entrant, Game, GameResult, swiss_players
 
 SEEDS = {1: 1900.0, 2: 1800.0, 3: 1700.0, 4: 1600.0, 5: 1500.0, 6: 1400.0}
 """Player 1 is the top seed, and so on down."""
+RESULTS: tuple[GameResult, ...] = ("white", "black", "draw")
 
 
 def entrants(n: int) -> list[Entrant]:
@@ -196,6 +199,36 @@ def test_nobody_or_one_player_makes_no_game() -> None:
     assert arena_pairs([ArenaPlayer(1, 0)]).waiting == (1,)
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 11), st.integers(1, 6), st.integers(0, 2**32 - 1))
+def test_every_round_seats_each_player_still_in_once_and_gives_a_bye_only_when_odd(
+    n: int, rounds: int, seed: int
+) -> None:
+    rng = random.Random(seed)
+    people = entrants(n)
+    games: list[Game] = []
+    byes: list[Bye] = []
+    for number in range(1, rounds + 1):
+        if rng.random() < 0.2:  # someone leaves before the round
+            leaving = rng.choice(people)
+            people = [Entrant(e.id, e.seed, e.withdrawn or e is leaving) for e in people]
+        players = swiss_players(people, games, byes)
+        paired = swiss_round(players)
+        active = sorted(p.id for p in players if not p.withdrawn)
+        seated = [i for pair in paired.pairs for i in pair]
+        if paired.bye is not None:
+            seated.append(paired.bye)
+            had = {b.player for b in byes}
+            assert paired.bye not in had or set(active) <= had
+        assert sorted(seated) == active
+        assert (paired.bye is None) == (len(active) % 2 == 0)
+        assert swiss_round(reversed(players)) == paired
+        if paired.bye is not None:
+            byes.append(Bye(number, paired.bye))
+        for white, black in paired.pairs:
+            games.append(Game(number, white, black, rng.choice(RESULTS)))
+
+
 # -- arena --------------------------------------------------------------------------
 
 
@@ -269,7 +302,9 @@ def play_swiss(n: int, rounds: int) -> Played:
             if frozenset((white, black)) in met:
                 seen.rematches.append((white, black))
             met.add(frozenset((white, black)))
-            result = "draw" if board % 3 == 2 else ("white" if white < black else "black")
+            result: GameResult = (
+                "draw" if board % 3 == 2 else ("white" if white < black else "black")
+            )
             games.append(Game(number, white, black, result))
     for p in swiss_players(people, games, byes):
         seen.colours[p.id] = list(p.colours)

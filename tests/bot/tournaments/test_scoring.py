@@ -54,10 +54,11 @@ def test_players_equal_in_every_tie_break_share_a_rank_and_keep_the_seed_order()
     # points, 3 met nobody, so both have 1 point, Buchholz 0 and Sonneborn–Berger 0.
     entrants = [Entrant(3, 1700.0), Entrant(2, 1800.0), Entrant(1, 1900.0)]
     rows = swiss_standings(entrants, [Game(1, 1, 2, "white")], [Bye(1, 3)])
+    one, none = Fraction(1), Fraction(0)
     assert [(r.rank, r.id, r.points, r.buchholz) for r in rows] == [
-        (1, 1, 1, 0),
-        (1, 3, 1, 0),
-        (3, 2, 0, 1),
+        (1, 1, one, none),
+        (1, 3, one, none),
+        (3, 2, none, one),
     ]
 
 
