@@ -212,3 +212,14 @@ def test_the_digest_takes_in_the_weights_and_the_search_code(
     assert evaluation_digest(SMALL) == today
     source.write_bytes(text + b"\n/* another search */\n")
     assert evaluation_digest(SMALL) != today
+
+
+def test_warming_up_the_search_reads_the_shipped_values_before_the_first_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.ai import core
+
+    monkeypatch.setenv("SHAX_TABLES_DIR", str(tmp_path))
+    shipping._expanded.cache_clear()
+    core.warm_up(("shax-small", "jar"))
+    assert shipping._expanded.cache_info().currsize == 1
