@@ -93,18 +93,18 @@ def themes_of(start: Position, line: Sequence[StepActions]) -> tuple[PuzzleTheme
             found.add(PuzzleTheme.JARE_WINS_STONE)
         if not made:
             found.add(PuzzleTheme.QUIET_MOVE)
-        answered = after(start, first)
-        if answered.outcome is None and len(threats(answered, solver)) >= 2:
-            found.add(PuzzleTheme.DOUBLE_THREAT)
     had_irmaan = has_irmaan(start, solver)
     position = start
-    for step in line:
+    for index, step in enumerate(line):
         mine = position.turn == me
-        if mine and position.step is Step.FREE and lines_completed(position, step[0]):
-            found.add(PuzzleTheme.OODAN)
+        if position.step is Step.FREE and lines_completed(position, step[0]):
+            found.add(PuzzleTheme.OODAN)  # whoever frees: the jare takes nothing
         if not mine and len(step) == 2:
             found.add(PuzzleTheme.SACRIFICE)
         position = after(position, step)
+        forks = (index == 0 or len(step) == 1) and start.phase is Phase.MOVEMENT
+        if mine and forks and position.outcome is None and len(threats(position, solver)) >= 2:
+            found.add(PuzzleTheme.DOUBLE_THREAT)
         if mine and position.blocked is solver.other and position.outcome is None:
             found.add(PuzzleTheme.XADHIG)
         if mine and not had_irmaan and has_irmaan(position, solver):

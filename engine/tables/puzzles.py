@@ -59,8 +59,8 @@ class PuzzleTheme(StrEnum):
     QUIET_MOVE = "quiet_move"
     """The answer makes no jare: it prepares the win (the eye looks for captures first)."""
     DOUBLE_THREAT = "double_threat"
-    """After the answer two different moves would each make a jare: the defence can stop
-    one, not both."""
+    """After the answer, or a later quiet step of the solution, two different moves would
+    each make a jare: the defence can stop one, not both."""
     IRMAAN = "irmaan"
     """The answer makes an irmaan, a running jare: a stone that shunts between two points
     and makes a jare on every move, with no opposing stone able to step in."""
@@ -68,11 +68,13 @@ class PuzzleTheme(StrEnum):
     """Xadhig ("rope"), the blockade: a step of the solution leaves the defence with no
     move."""
     OODAN = "oodan"
-    """Closed: a freeing move of the solution makes a jare that captures nothing."""
+    """Closed: a freeing move on the solution's line (the solver's, or the defence's when
+    the solver is the one blocked) makes a jare that captures nothing."""
     SACRIFICE = "sacrifice"
     """The defence takes a stone of the solver's on the way, and the solver wins anyway."""
     LABA_QAAD = "laba_qaad"
-    """Laba-qaad, two jare at once: the answer, a placement, completes two lines."""
+    """Laba-qaad, two jare at once: the answer, a placement, completes two lines (a move
+    never can: every neighbour of a point lies on one of its lines)."""
     FIRST_JARE = "first_jare"
     """The answer, a placement, makes the first jare: its player removes first."""
     PLACEMENT_RACE = "placement_race"

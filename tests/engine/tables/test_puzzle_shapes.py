@@ -146,3 +146,62 @@ def test_a_placement_answer_has_the_placement_themes() -> None:
     assert PuzzleTheme.LABA_QAAD not in themes
     # e1 closes a1 c1 e1 the same way; a stone that closes nothing is the race alone.
     assert themes_of(position, steps_of(position, "e3")) == (PuzzleTheme.PLACEMENT_RACE,)
+
+
+def test_a_later_quiet_step_that_forks_is_a_double_threat() -> None:
+    """The fork may come after the answer: white's c2-c1, black's a3-a1, and white's
+    c1-c2 back leaves two points to guard."""
+    position = Position.setup(
+        "shax-small", ["b2", "e3", "c2", "c5", "e1", "d3"], ["b3", "b4", "d4", "c4", "a3"], "white"
+    )
+    line = steps_of(position, "c2-c1", "a3-a1", "c1-c2")
+    assert len(threats(after_line(position, line[:1]), Color.WHITE)) < 2
+    assert len(threats(after_line(position, line), Color.WHITE)) >= 2
+    assert PuzzleTheme.DOUBLE_THREAT not in themes_of(position, line[:2])
+    assert PuzzleTheme.DOUBLE_THREAT in themes_of(position, line)
+
+
+def after_line(position: Position, line: list[StepActions]) -> Position:
+    for step in line:
+        for action in step:
+            position = position.play(action)
+    return position
+
+
+def test_a_freeing_move_that_closes_a_line_is_oodan_whoever_makes_it() -> None:
+    """White's a5-c5 leaves black no move (xadhig); white must open a way, and b3-b2
+    closes b2 c2 d2 while doing it: oodan, it takes nothing."""
+    position = Position.setup(
+        "shax-small", ["d2", "b3", "e3", "a5", "d4", "c2"], ["d3", "b4", "c4"], "white"
+    )
+    line = steps_of(position, "a5-c5", "b3-b2")
+    freed = after_line(position, line)
+    assert freed.turn == Color.BLACK.value and freed.step is Step.MOVE  # no removal due
+    assert freed.stones(Color.BLACK) == position.stones(Color.BLACK)
+    themes = themes_of(position, line)
+    assert PuzzleTheme.OODAN in themes and PuzzleTheme.XADHIG in themes
+    other = [f for f in position.play(position.parse("a5-c5")).legal_actions()]
+    quiet = next(f for f in other if f.notation(position.variant) != "b3-b2")
+    plain = themes_of(position, [line[0], (quiet,)])
+    assert PuzzleTheme.OODAN not in plain and PuzzleTheme.XADHIG in plain
+    # Black solves; white, the defence, blocks black and its freeing c5-c4 closes
+    # b4 c4 d4: the defence's jare that takes nothing is oodan too.
+    solving = Position.setup(
+        "shax-small", ["c2", "b4", "c5", "d2", "d4", "c1"], ["a1", "a5", "b2", "b3"], "black"
+    )
+    defended = steps_of(solving, "a1-a3", "c1-a1", "c5-c4")
+    assert PuzzleTheme.OODAN in themes_of(solving, defended)
+    assert PuzzleTheme.XADHIG not in themes_of(solving, defended)  # the solver was blocked
+
+
+def test_a_placement_that_closes_two_lines_at_once_is_laba_qaad() -> None:
+    """White's a1 closes a1 a3 a5 and a1 c1 e1 at once (two jare, laba-qaad); a
+    placement that closes one is not."""
+    position = Position.initial("shax-small")
+    for point in ("a3", "b2", "a5", "b3", "c1", "d2", "e1", "d3"):
+        position = position.apply(point)
+    assert position.turn == Color.WHITE.value and position.first_jare is None
+    themes = themes_of(position, steps_of(position, "a1"))
+    assert PuzzleTheme.LABA_QAAD in themes and PuzzleTheme.FIRST_JARE in themes
+    one = themes_of(position, steps_of(position, "e5"))  # e5 closes a5 c5 e5? no: c5 empty
+    assert PuzzleTheme.LABA_QAAD not in one
