@@ -39,6 +39,7 @@ from bot.console.typed import (
     written,
 )
 from bot.readers import requester_language
+from bot.service.compose import THINKING
 from bot.service.facade import ShaxService
 from bot.service.replies import (
     Attachment,
@@ -208,7 +209,7 @@ class Console:
         """The service's callback: the bot starts to think (said once per command)."""
         if not self._said_thinking:
             self._said_thinking = True
-            self.say(Said("thinking", BOT_USER.name))
+            self.say(THINKING(BOT_USER.name))
 
     def waiting(self, notice: str) -> Callable[[], None]:
         """The callback of a slow command (a review): once the service has accepted it and

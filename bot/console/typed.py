@@ -115,7 +115,7 @@ def help_text(variant: Variant, t: Translator = words.EN) -> str:
         t.gettext(
             HELP_TAIL,
             place=boards.examples(variant).place,
-            variant=words.variant_title(variant, t),
+            variant=words.variant_title(t, variant),
             points=boards.point_names(variant),
         )
     )

@@ -31,7 +31,7 @@ from bot.discord.custom_ids import (
     to_id,
 )
 from bot.service.facade import ShaxService
-from bot.service.replies import Place, Reply, Said, Thinking, User
+from bot.service.replies import Place, Reply, Thinking, User
 from bot.words.terms import EN
 from shax_i18n import Translator
 
@@ -107,7 +107,7 @@ class ToSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLATE
             interaction,
             call,
             Placement.BOARD,
-            receipt=Said("played", action),
+            receipt=words.games.PLAYED(action),
         )
 
 

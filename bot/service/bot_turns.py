@@ -16,16 +16,22 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from bot.service.compose import Composer
-from bot.service.kernel import GameKernel, other, player_key, side
-from bot.service.replies import Place, Reply, Said, Thinking, User, not_thinking
+from bot.service.kernel import VARIANT_TITLE, GameKernel, other, player_key, side
+from bot.service.replies import Place, Reply, Said, Saying, Thinking, User, not_thinking
 from bot.service.streaks import bot_kind, first_to_place
 from bot.storage import ChannelTaken, Finished, GameRow, NewGame
-from engine import IllegalActionError, NotationError, Variant
+from engine import Action, IllegalActionError, NotationError, Position, Variant
 
 log = logging.getLogger(__name__)
 
 FIRST_CHOICES = ("me", "bot", "random")
 """Who places first in a game against the bot (``None``: the series rule)."""
+
+ACTION_LINE: Saying[[Position, Action, Position, str, str]] = Saying("action_line")
+"""An action and what it brought about: the position before, the action, the position
+after, the mover's name and the other player's."""
+BOT_GAME_INTRO: Saying[[str, str, Said]] = Saying("bot_game_intro")
+"""A game against the bot begins: the player's name, the bot's, the board's title."""
 
 
 class ActionChooser(Protocol):
@@ -98,7 +104,7 @@ class BotPlayer:
         except ChannelTaken:
             raise k.busy(place, None) from None
         row, events, finished = await self.play_turns(row, thinking)
-        intro = Said("bot_game_intro", user.name, bot_name, Said("variant_title", variant))
+        intro = BOT_GAME_INTRO(user.name, bot_name, VARIANT_TITLE(variant))
         return await self.composer.board_reply(
             row, events=events, intro=intro, finished=finished, viewer=user.id
         )
@@ -133,9 +139,7 @@ class BotPlayer:
                         log.error("AI chose %r, not legal in game %s", text, row.id)
                         act = random.Random(seed).choice(position.legal_actions())
                         after = position.apply(act)
-                    events.append(
-                        Said("action_line", position, act, after, me.name, other(row, me).name)
-                    )
+                    events.append(ACTION_LINE(position, act, after, me.name, other(row, me).name))
                     row, finished = await k.commit(
                         fresh, act.notation(position.variant), after, fresh.draw_offered_by
                     )

@@ -28,10 +28,12 @@ from bot.service.replies import (
     Reply,
     Result,
     Said,
+    Saying,
+    User,
 )
-from bot.service.streaks import Series
+from bot.service.streaks import Series, Tally
 from bot.storage import Finished, GameRow
-from engine import Color, Kind, Outcome, Position, Termination, Variant
+from engine import Color, Kind, Outcome, Position, Step, Termination, Variant
 from shax_i18n.codes import language_code
 
 if TYPE_CHECKING:
@@ -47,6 +49,26 @@ THEME_PREF = "theme"
 """The player preference (``Storage.player_prefs``) that holds a player's theme."""
 LANGUAGE_PREF = "language"
 """The player preference ``/shax language`` sets."""
+
+EVENTS: Saying[[Sequence[Said]]] = Saying("events_sentence")
+"""The actions since the last board, each a sentence."""
+RESULT_LINE: Saying[[Outcome, str, str]] = Saying("result_line")
+"""How the game ended, naming white and black."""
+STREAK_CHANGE: Saying[[str | None, Tally | None, str | None, Tally | None]] = Saying("change_text")
+"""The winner's streak after and the loser's before (no names: a draw, streaks stand)."""
+SERIES_HOLDER: Saying[[str, int]] = Saying("series_holder")
+SERIES_STONES: Saying[[str, int]] = Saying("series_stones")
+GOOD_GAME: Saying[[Sequence[User]]] = Saying("good_game")
+THINKING: Saying[[str]] = Saying("thinking")
+YOUR_TURN: Saying[[User, Color, Position]] = Saying("your_turn")
+DRAW_OFFERED: Saying[[str]] = Saying("draw_offered")
+RULES_TEXT: Saying[[Variant]] = Saying("rules_text")
+RULES_CAPTION: Saying[[Variant]] = Saying("rules_caption")
+CHOICE_DESCRIPTION: Saying[[Kind]] = Saying("choice_description")
+STONE_DESTINATIONS: Saying[[Sequence[str]]] = Saying("stone_destinations")
+CHOOSE_PLACEHOLDER: Saying[[Step]] = Saying("choose_placeholder")
+PLAYER_NAME: Saying[[str]] = Saying("player_name")
+"""A player's name as its reader reads it (the bot's in their words)."""
 
 
 class Composer:
@@ -128,15 +150,15 @@ class Composer:
         )
         parts = [intro] if intro is not None else []
         if events:
-            parts.append(Said("events_sentence", tuple(events)))
+            parts.append(EVENTS(tuple(events)))
         mentions: list[int] = list(ping)
         board = self._picture(BOARD_FILENAME, self._run_board, self._render_board, row, view)
         attachments: tuple[Picture, ...] = (board,)
         result = None
         if outcome is not None:
-            parts.append(Said("result_line", outcome, white.name, black.name))
+            parts.append(RESULT_LINE(outcome, white.name, black.name))
             result = Result(
-                Said("result_line", outcome, white.name, black.name),
+                RESULT_LINE(outcome, white.name, black.name),
                 row.parent_channel_id,
             )
             if finished is not None and outcome.termination is not Termination.ABORTED:
@@ -146,12 +168,12 @@ class Composer:
                     parts.append(changes)
             holder = _holder_color(series, white_key)
             if holder is not None:
-                parts.append(Said("series_holder", side(row, holder).name, series.stones))
+                parts.append(SERIES_HOLDER(side(row, holder).name, series.stones))
             note = await self.summary_notes(row) if self.summary_notes is not None else None
             if note is not None:
                 parts.append(note)
             people = [s for s in (white, black) if not s.is_bot]
-            parts.append(Said("good_game", [s.user for s in people]))
+            parts.append(GOOD_GAME([s.user for s in people]))
             mentions += [s.user_id for s in people]
             controls = BoardControls(row.id, row.version, rematch=True)
             replay = self._picture(
@@ -161,17 +183,17 @@ class Composer:
         else:
             on_turn = side(row, position.to_move)  # type: ignore[arg-type]
             if on_turn.is_bot:
-                parts.append(Said("thinking", on_turn.name))
+                parts.append(THINKING(on_turn.name))
             else:
-                parts.append(Said("your_turn", on_turn.user, on_turn.color, position))
+                parts.append(YOUR_TURN(on_turn.user, on_turn.color, position))
                 mentions.append(on_turn.user_id)
             holder = _holder_color(series, white_key)
             if holder is not None:
-                parts.append(Said("series_stones", side(row, holder).name, series.stones))
+                parts.append(SERIES_STONES(side(row, holder).name, series.stones))
             if row.draw_offered_by is not None and intro is None:
                 offerer = side_of(row, row.draw_offered_by)
                 if offerer is not None:
-                    parts.append(Said("draw_offered", offerer.name))
+                    parts.append(DRAW_OFFERED(offerer.name))
             controls = board_controls(row, position)
         return Reply(
             text=Said.join(parts),
@@ -243,7 +265,7 @@ class Composer:
             png = self._rules_pictures.get(key)
             if png is None:
                 view = renderer.BoardView(
-                    caption=reader.say(Said("rules_caption", variant)),
+                    caption=reader.say(RULES_CAPTION(variant)),
                     language=reader.language,
                     point_names=True,
                 )
@@ -251,7 +273,7 @@ class Composer:
                 self._rules_pictures[key] = png
             return png
 
-        return Reply(text=Said("rules_text", variant), attachments=(Picture(RULES_FILENAME, draw),))
+        return Reply(text=RULES_TEXT(variant), attachments=(Picture(RULES_FILENAME, draw),))
 
 
 def board_controls(row: GameRow, position: Position) -> BoardControls:
@@ -259,7 +281,7 @@ def board_controls(row: GameRow, position: Position) -> BoardControls:
     v = position.variant
     legal = position.legal_actions()
     actions = tuple(
-        Choice(label=n, value=n, description=Said("choice_description", a.kind))
+        Choice(label=n, value=n, description=CHOICE_DESCRIPTION(a.kind))
         for n, a in sorted((a.notation(v), a) for a in legal)
     )
     sources: dict[str, list[str]] = {}
@@ -267,7 +289,7 @@ def board_controls(row: GameRow, position: Position) -> BoardControls:
         if a.kind is Kind.MOVE:
             sources.setdefault(v.points[a.src], []).append(v.points[a.dst])
     stones = tuple(
-        Choice(label=src, value=src, description=Said("stone_destinations", sorted(dsts)))
+        Choice(label=src, value=src, description=STONE_DESTINATIONS(sorted(dsts)))
         for src, dsts in sorted(sources.items())
     )
     return BoardControls(
@@ -277,7 +299,7 @@ def board_controls(row: GameRow, position: Position) -> BoardControls:
         stones=stones,
         can_offer_draw=row.ai_level is None,
         draw_offered_by=row.draw_offered_by,
-        placeholder=Said("choose_placeholder", position.step),
+        placeholder=CHOOSE_PLACEHOLDER(position.step),
         stones_placeholder=Said.message(messages.CHOOSE_STONE),
     )
 
@@ -290,13 +312,12 @@ def _holder_color(series: Series, white_key: str) -> Color | None:
 
 def _streak_change(row: GameRow, outcome: Outcome, finished: Finished) -> Said:
     if outcome.winner is None:
-        return Said("change_text", None, None, None, None)
+        return STREAK_CHANGE(None, None, None, None)
     winner = side(row, outcome.winner)
     loser = side(row, outcome.winner.other)
     winner_after = finished.tallies.get(winner.user_id, (None, None))[1]
     loser_before = finished.tallies.get(loser.user_id, (None, None))[0]
-    return Said(
-        "change_text",
+    return STREAK_CHANGE(
         winner.name,
         None if winner.is_bot else winner_after,
         loser.name,
@@ -342,4 +363,4 @@ def as_read(
 
 def read_name(reader: Reader, name: str) -> str:
     """A player's name as ``reader`` reads it (a bot's in their language)."""
-    return reader.say(Said("player_name", name))
+    return reader.say(PLAYER_NAME(name))

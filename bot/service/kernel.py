@@ -66,6 +66,8 @@ NOT_YOUR_TURN: Saying[[str, bool]] = Saying("not_your_turn")
 """The player on turn, and whether it is the bot."""
 CHANNEL_BUSY: Saying[[bool, tuple[int, str, str] | None]] = Saying("channel_busy")
 """In a thread?, and the game being played there: (id, white's name, black's name)."""
+VARIANT_TITLE: Saying[[Variant]] = Saying("variant_title")
+"""A board's title (``Shax (small board)``)."""
 
 
 def valid_id(value: int) -> bool:
@@ -222,7 +224,7 @@ class GameKernel:
         if not row.active:
             raise GameOver(GAME_OVER(row.id))
         if version is not None and version != row.version:
-            raise StaleBoard(Said("stale"))
+            raise StaleBoard(STALE())
         return s
 
     def check_turn(self, row: GameRow, user: User, version: int | None) -> Side:
@@ -278,7 +280,7 @@ class GameKernel:
             new_turn=True,
         )
         if stored is None:
-            raise StaleBoard(Said("stale"))
+            raise StaleBoard(STALE())
         self._positions[row.id] = (stored.record, after)
         return stored, None
 
@@ -293,7 +295,7 @@ class GameKernel:
             new_turn=False,
         )
         if stored is None:
-            raise StaleBoard(Said("stale"))
+            raise StaleBoard(STALE())
         return stored
 
     async def finish(self, row: GameRow, record: Sequence[str], outcome: Outcome) -> Finished:
@@ -342,6 +344,6 @@ class GameKernel:
             rated=None if family is None else (family, rate),
         )
         if finished is None:
-            raise StaleBoard(Said("stale"))
+            raise StaleBoard(STALE())
         self._positions.pop(row.id, None)  # finished games are rarely looked at again
         return finished

@@ -19,11 +19,14 @@ from bot.service.bot_turns import BotPlayer
 from bot.service.clock import everything
 from bot.service.compose import Composer
 from bot.service.kernel import GameKernel, other, side
-from bot.service.replies import ChallengeControls, Notice, Reply, Said
+from bot.service.replies import ChallengeControls, Notice, Reply, Said, Saying
 from bot.storage import GameRow
-from engine import Color, replay
+from engine import Action, Color, Position, replay
 
 log = logging.getLogger(__name__)
+
+DESCRIBE_ACTION: Saying[[Position, Action, Position, str, str]] = Saying("describe_action")
+"""The last action alone, as :data:`~bot.service.bot_turns.ACTION_LINE` has it."""
 
 
 class BoardNotRecorded(Exception):
@@ -135,4 +138,4 @@ def last_action(row: GameRow) -> Said:
     action = before.parse(row.record[-1])
     mover = side(row, Color(before.turn))
     them = other(row, mover).name
-    return Said("describe_action", before, action, before.apply(action), mover.name, them)
+    return DESCRIBE_ACTION(before, action, before.apply(action), mover.name, them)

@@ -8,8 +8,10 @@ the bot answers if it is a bot game; the reply is the new live board.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from bot.service import messages
-from bot.service.bot_turns import BotPlayer
+from bot.service.bot_turns import ACTION_LINE, BotPlayer
 from bot.service.compose import Composer
 from bot.service.kernel import GameKernel, other, side_of
 from bot.service.replies import (
@@ -21,12 +23,39 @@ from bot.service.replies import (
     Place,
     Reply,
     Said,
+    Saying,
     Thinking,
     User,
     not_thinking,
 )
 from bot.storage import GameRow
-from engine import IllegalActionError, Kind, NotationError, Outcome, Position, Step, Termination
+from engine import (
+    IllegalActionError,
+    Kind,
+    NotationError,
+    Outcome,
+    Position,
+    Refusal,
+    Step,
+    Termination,
+    Variant,
+)
+
+MALFORMED: Saying[[str, Variant, list[str]]] = Saying("malformed_sentence")
+"""Text that is not an action on this board, and the legal actions."""
+ILLEGAL: Saying[[str, Said, list[str]]] = Saying("illegal_sentence")
+"""An action the rules refuse now: the action, the rule (:data:`REFUSED`), the legal ones."""
+REFUSED: Saying[[Refusal, Mapping[str, object]]] = Saying("illegal_reason")
+"""The engine's rule that refuses an action, with what it is about."""
+NO_MOVABLE_STONE: Saying[[str]] = Saying("no_movable_stone")
+WHERE_TO: Saying[[str, Sequence[str]]] = Saying("where_to")
+"""Where the stone on a point can go: the point, each move."""
+BOT_DECLINES_DRAWS: Saying[[str]] = Saying("bot_declines_draws")
+DRAW_ALREADY_OFFERED: Saying[[str]] = Saying("draw_already_offered")
+DRAW_OFFER_INTRO: Saying[[str, User]] = Saying("draw_offer_intro")
+"""A draw offered: the offerer's name, and the opponent (to answer it)."""
+DRAW_DECLINED: Saying[[str, bool]] = Saying("draw_declined")
+"""A draw offer declined (or, true, withdrawn by whoever made it)."""
 
 
 class Turns:
@@ -63,26 +92,21 @@ class Turns:
             except NotationError as exc:
                 legal = position.legal_notations()
                 raise MalformedAction(
-                    Said("malformed_sentence", action, position.variant, legal),
+                    MALFORMED(action, position.variant, legal),
                     action,
                     exc.reason,
                     legal,
                 ) from None
             except IllegalActionError as exc:
                 raise IllegalAction(
-                    Said(
-                        "illegal_sentence",
-                        exc.action,
-                        Said("illegal_reason", exc.refusal, exc.params),
-                        exc.legal,
-                    ),
+                    ILLEGAL(exc.action, REFUSED(exc.refusal, exc.params), exc.legal),
                     exc.action,
                     exc.reason,
                     exc.legal,
                 ) from None
             # Acting declines the opponent's draw offer; the player's own offer stands.
             offer = row.draw_offered_by if row.draw_offered_by == user.id else None
-            events = [Said("action_line", position, act, after, me.name, other(row, me).name)]
+            events = [ACTION_LINE(position, act, after, me.name, other(row, me).name)]
             row, finished = await k.commit(row, act.notation(position.variant), after, offer)
         row, bot_events, bot_finished = await self.bots.play_turns(row, thinking)
         events += bot_events
@@ -139,16 +163,16 @@ class Turns:
             me = k.check_player(row, user, version)
             them = other(row, me)
             if row.ai_level is not None:
-                raise DrawError(Said("bot_declines_draws", them.name))
+                raise DrawError(BOT_DECLINES_DRAWS(them.name))
             if row.draw_offered_by == them.user_id:
                 finished = await k.finish(row, row.record, Outcome(None, Termination.AGREEMENT))
                 return await self.composer.board_reply(
                     finished.game, finished=finished, viewer=user.id
                 )
             if row.draw_offered_by == user.id:
-                raise DrawError(Said("draw_already_offered", them.name))
+                raise DrawError(DRAW_ALREADY_OFFERED(them.name))
             stored = await k.set_draw_offer(row, user.id)
-        intro = Said("draw_offer_intro", me.name, them.user)
+        intro = DRAW_OFFER_INTRO(me.name, them.user)
         return await self.composer.board_reply(
             stored, intro=intro, ping=(them.user_id,), viewer=user.id
         )
@@ -165,7 +189,7 @@ class Turns:
             if row.draw_offered_by is None:
                 raise DrawError(Said.message(messages.NO_DRAW_OFFER))
             stored = await k.set_draw_offer(row, None)
-        intro = Said("draw_declined", me.name, withdrawn=row.draw_offered_by == user.id)
+        intro = DRAW_DECLINED(me.name, row.draw_offered_by == user.id)
         return await self.composer.board_reply(stored, intro=intro, viewer=user.id)
 
 
@@ -175,11 +199,11 @@ def destinations(row: GameRow, position: Position, src: str) -> Reply:
     moves = [a for a in position.legal_actions() if a.kind is Kind.MOVE and v.points[a.src] == src]
     if not moves:
         legal = position.legal_notations()
-        reason = Said("no_movable_stone", src)
-        raise IllegalAction(Said("illegal_sentence", src, reason, legal), src, str(reason), legal)
+        reason = NO_MOVABLE_STONE(src)
+        raise IllegalAction(ILLEGAL(src, reason, legal), src, str(reason), legal)
     choices = tuple(Choice(label=f"{src}-{v.points[a.dst]}", value=a.notation(v)) for a in moves)
     return Reply(
-        text=Said("where_to", src, [c.label for c in choices]),
+        text=WHERE_TO(src, [c.label for c in choices]),
         ephemeral=True,
         controls=DestinationControls(row.id, row.version, src, choices),
         game_id=row.id,

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from bot.service.bot_turns import ACTION_LINE
+from bot.service.replies import Said
+from bot.service.shown import DESCRIBE_ACTION
+from bot.service.turns import ILLEGAL, MALFORMED, REFUSED
 from bot.words.boards import examples, point_names
-from bot.words.registry import sentence
+from bot.words.registry import speaks, speaks_with_voice
 from bot.words.terms import EN, color_name, legal_list, outcome_headline, outcome_reason
+from bot.words.voice import Voice
 from engine import (
     Action,
     Color,
@@ -24,9 +29,8 @@ from shax_i18n import N_, Translator
 # -- actions ----------------------------------------------------------------------------
 
 
-@sentence
 def describe_action(
-    before: Position, action: Action, after: Position, name: str, them: str, t: Translator = EN
+    t: Translator, before: Position, action: Action, after: Position, name: str, them: str
 ) -> str:
     """One action in words: ``"Amina placed a stone on d7"``; ``them`` names the opponent."""
     v = before.variant
@@ -93,7 +97,7 @@ def action_events(
     player's own, then an irmaan it gave the opponent (by moving the only blocker away,
     or by the opening removal that begins the movement)."""
     found = moments_after(before, action, after)
-    events = [describe_action(before, action, after, name, them, t)] + [
+    events = [describe_action(t, before, action, after, name, them)] + [
         moment_sentence(m, name, them, t) for m in ANNOUNCED if m in found
     ]
     if Color(before.turn).other in irmaan_appeared(before, after):
@@ -101,9 +105,8 @@ def action_events(
     return events
 
 
-@sentence
 def action_line(
-    before: Position, action: Action, after: Position, name: str, them: str, t: Translator = EN
+    t: Translator, before: Position, action: Action, after: Position, name: str, them: str
 ) -> str:
     """One action and its moments in one line (:func:`action_events`, joined)."""
     return "; ".join(action_events(before, action, after, name, them, t))
@@ -140,9 +143,9 @@ def turn_prompt(position: Position, t: Translator = EN) -> str:
 # -- refusing an action ----------------------------------------------------------------
 
 
-@sentence
-def illegal_sentence(action: str, reason: str, legal: list[str], t: Translator = EN) -> str:
-    """``reason`` is already in the reply's language (:func:`illegal_reason`)."""
+def illegal_sentence(voice: Voice, action: str, refused: Said, legal: list[str]) -> str:
+    """``refused`` is the rule that refuses it (:func:`illegal_reason`)."""
+    t, reason = voice.t, voice.say(refused)
     if legal:
         return t.gettext(
             "{action} is not allowed now: {reason}. Legal now: {legal}.",
@@ -153,8 +156,7 @@ def illegal_sentence(action: str, reason: str, legal: list[str], t: Translator =
     return t.gettext("{action} is not allowed now: {reason}.", action=action, reason=reason)
 
 
-@sentence
-def illegal_reason(refusal: Refusal, params: Mapping[str, object], t: Translator = EN) -> str:
+def illegal_reason(t: Translator, refusal: Refusal, params: Mapping[str, object]) -> str:
     """The rule that refuses an action (the engine's :class:`~engine.Refusal`), in the
     reply's language, with the colours, points and the game's end it is about."""
     words = {key: _value_words(value, t) for key, value in params.items()}
@@ -212,8 +214,7 @@ SHOWN_INPUT = 16
 """At most this much of what a user typed is quoted back (actions are 5 characters)."""
 
 
-@sentence
-def malformed_sentence(text: str, variant: Variant, legal: list[str], t: Translator = EN) -> str:
+def malformed_sentence(t: Translator, text: str, variant: Variant, legal: list[str]) -> str:
     """Text that is not an action on this board: the point it names that the board lacks,
     or else how actions are written here (the engine's reason stays on the exception)."""
     shown = text.strip() or t.gettext("(nothing)")
@@ -263,3 +264,10 @@ def _unknown_point(text: str, variant: Variant) -> str | None:
         if looks_like_a_point and name not in variant.index:
             return name
     return None
+
+
+speaks(DESCRIBE_ACTION, describe_action)
+speaks(ACTION_LINE, action_line)
+speaks_with_voice(ILLEGAL, illegal_sentence)
+speaks(REFUSED, illegal_reason)
+speaks(MALFORMED, malformed_sentence)

@@ -108,7 +108,7 @@ def rules_text(variant: Variant, t: Translator | None = None) -> str:
     ex = examples(variant)
     return t.gettext(
         template,
-        title=variant_title(variant, t),
+        title=variant_title(t, variant),
         pieces=variant.pieces,
         points=variant.size,
         grid=variant.grid,

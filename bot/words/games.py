@@ -4,9 +4,41 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.service.bot_turns import BOT_GAME_INTRO
+from bot.service.compose import (
+    CHOICE_DESCRIPTION,
+    CHOOSE_PLACEHOLDER,
+    DRAW_OFFERED,
+    EVENTS,
+    GOOD_GAME,
+    RESULT_LINE,
+    RULES_CAPTION,
+    SERIES_HOLDER,
+    STONE_DESTINATIONS,
+    THINKING,
+    YOUR_TURN,
+)
+from bot.service.kernel import (
+    CHANNEL_BUSY,
+    GAME_OVER,
+    NOT_YOUR_GAME,
+    NOT_YOUR_TURN,
+    STALE,
+    UNKNOWN_VARIANT,
+)
+from bot.service.replies import Said, Saying, User
+from bot.service.turns import (
+    BOT_DECLINES_DRAWS,
+    DRAW_ALREADY_OFFERED,
+    DRAW_DECLINED,
+    DRAW_OFFER_INTRO,
+    NO_MOVABLE_STONE,
+    WHERE_TO,
+)
 from bot.words.actions import turn_prompt
-from bot.words.registry import sentence
-from bot.words.terms import EN, STONE, Surface, color_name, result_sentence, variant_title
+from bot.words.registry import speaks, speaks_with_voice
+from bot.words.terms import STONE, color_name, result_sentence, variant_title
+from bot.words.voice import Surface, Voice
 from engine import (
     VARIANT_IDS,
     Color,
@@ -21,16 +53,15 @@ from shax_i18n import Translator
 # -- games: finding and checking --------------------------------------------------
 
 
-@sentence
-def stale(surface: Surface, t: Translator = EN) -> str:
+def stale(voice: Voice) -> str:
     """The game changed since the board that was acted on."""
-    if surface is Surface.CONSOLE:
+    t = voice.t
+    if voice.surface is Surface.CONSOLE:
         return t.gettext("The game changed meanwhile — see it as it is now with /shax board.")
     return t.gettext("This board is out of date — use the latest board below (or /shax board).")
 
 
-@sentence
-def unknown_variant(variant: str, t: Translator = EN) -> str:
+def unknown_variant(t: Translator, variant: str) -> str:
     return t.gettext(
         "Unknown variant {variant} — choose one of: {variants}.",
         variant=repr(variant),
@@ -38,8 +69,7 @@ def unknown_variant(variant: str, t: Translator = EN) -> str:
     )
 
 
-@sentence
-def not_your_game(white_name: str, black_name: str, t: Translator = EN) -> str:
+def not_your_game(t: Translator, white_name: str, black_name: str) -> str:
     return t.gettext(
         "This is {white} and {black}'s game — only they can play it. "
         "Start your own with /shax challenge or /shax play-bot.",
@@ -48,9 +78,9 @@ def not_your_game(white_name: str, black_name: str, t: Translator = EN) -> str:
     )
 
 
-@sentence
-def game_over(game_id: int, surface: Surface, t: Translator = EN) -> str:
-    if surface is Surface.CONSOLE:
+def game_over(voice: Voice, game_id: int) -> str:
+    t = voice.t
+    if voice.surface is Surface.CONSOLE:
         return t.gettext(
             "Game #{game_id} is over. Start a new one with /shax rematch, /shax challenge "
             "or /shax play-bot.",
@@ -62,19 +92,16 @@ def game_over(game_id: int, surface: Surface, t: Translator = EN) -> str:
     )
 
 
-@sentence
-def not_your_turn(them: str, them_is_bot: bool, t: Translator = EN) -> str:
+def not_your_turn(t: Translator, them: str, them_is_bot: bool) -> str:
     if them_is_bot:
         return t.gettext("{name} is thinking — wait for its move.", name=them)
     return t.gettext("It's {name}'s turn — wait for their move.", name=them)
 
 
-@sentence
-def channel_busy(
-    in_thread: bool, game: tuple[int, str, str] | None, surface: Surface, t: Translator = EN
-) -> str:
+def channel_busy(voice: Voice, in_thread: bool, game: tuple[int, str, str] | None) -> str:
     """``game`` is the game being played: (id, white's name, black's name), if known."""
-    if surface is Surface.CONSOLE:
+    t = voice.t
+    if voice.surface is Surface.CONSOLE:
         if game:
             return t.gettext(
                 "A game is already being played here (game #{game_id}: {white} vs {black}). "
@@ -120,25 +147,22 @@ def channel_busy(
 # -- the live board ------------------------------------------------------------------
 
 
-@sentence
-def events_sentence(events: Sequence[str]) -> str:
-    """The actions since the last board, each already a sentence of the catalogue."""
-    return "; ".join(events) + "."
+def events_sentence(voice: Voice, events: Sequence[Said]) -> str:
+    """The actions since the last board, each a sentence of its own."""
+    return "; ".join(voice.say(event) for event in events) + "."
 
 
-@sentence
-def result_line(outcome: Outcome, white_name: str, black_name: str, t: Translator = EN) -> str:
+def result_line(t: Translator, outcome: Outcome, white_name: str, black_name: str) -> str:
     return f"**{result_sentence(outcome, white_name, black_name, t)}.**"
 
 
-def result_elsewhere(result: str, channel: str, t: Translator = EN) -> str:
+def result_elsewhere(result: str, channel: str, t: Translator) -> str:
     """The result (:func:`result_line`) announced outside the game's own channel, pointing
     to it (``channel`` as the surface writes a channel)."""
     return t.gettext("{result} (the game: {channel})", result=result, channel=channel)
 
 
-@sentence
-def series_holder(name: str, stones: int, t: Translator = EN) -> str:
+def series_holder(t: Translator, name: str, stones: int) -> str:
     return t.ngettext(
         "{player} holds {n} stone in this series.",
         "{player} holds {n} stones in this series.",
@@ -147,8 +171,8 @@ def series_holder(name: str, stones: int, t: Translator = EN) -> str:
     )
 
 
-@sentence
-def good_game(refs: Sequence[str], t: Translator = EN) -> str:
+def good_game(voice: Voice, players: Sequence[User]) -> str:
+    t, refs = voice.t, [voice.player(player) for player in players]
     if len(refs) == 1:
         return t.gettext("Good game, {player}!", player=refs[0])
     if len(refs) == 2:
@@ -156,13 +180,12 @@ def good_game(refs: Sequence[str], t: Translator = EN) -> str:
     return t.gettext("Good game!")
 
 
-@sentence
-def thinking(bot_name: str, t: Translator = EN) -> str:
+def thinking(t: Translator, bot_name: str) -> str:
     return t.gettext("{name} is thinking…", name=bot_name)
 
 
-@sentence
-def your_turn(ref: str, color: Color, position: Position, t: Translator = EN) -> str:
+def your_turn(voice: Voice, player: User, color: Color, position: Position) -> str:
+    t, ref = voice.t, voice.player(player)
     return t.gettext(
         "{player} — your turn ({color} {stone}): {prompt}.",
         player=ref,
@@ -172,13 +195,11 @@ def your_turn(ref: str, color: Color, position: Position, t: Translator = EN) ->
     )
 
 
-@sentence
-def draw_offered(name: str, t: Translator = EN) -> str:
+def draw_offered(t: Translator, name: str) -> str:
     return t.gettext("{name} offers a draw.", name=name)
 
 
-@sentence
-def choice_description(kind: Kind, t: Translator = EN) -> str:
+def choice_description(t: Translator, kind: Kind) -> str:
     if kind is Kind.PLACE:
         return t.gettext("place a stone here")
     if kind is Kind.REMOVE:
@@ -186,13 +207,11 @@ def choice_description(kind: Kind, t: Translator = EN) -> str:
     return t.gettext("move this stone")
 
 
-@sentence
-def stone_destinations(points: Sequence[str], t: Translator = EN) -> str:
+def stone_destinations(t: Translator, points: Sequence[str]) -> str:
     return t.gettext("to {points}", points=", ".join(points))
 
 
-@sentence
-def choose_placeholder(step: Step, t: Translator = EN) -> str:
+def choose_placeholder(t: Translator, step: Step) -> str:
     if step is Step.PLACE:
         return t.gettext("Choose a point to place on")
     if step is Step.REMOVE:
@@ -200,38 +219,35 @@ def choose_placeholder(step: Step, t: Translator = EN) -> str:
     return t.gettext("Choose a move")
 
 
-@sentence
-def rules_caption(variant: Variant, t: Translator = EN) -> str:
+def rules_caption(t: Translator, variant: Variant) -> str:
     return t.gettext(
         "{variant}: each point is named by its file letter and rank number",
-        variant=variant_title(variant, t),
+        variant=variant_title(t, variant),
     )
 
 
 # -- turns -----------------------------------------------------------------------------
 
 
-@sentence
-def bot_game_intro(user_name: str, bot_name: str, title: str, t: Translator = EN) -> str:
-    """``title`` is the variant's title, already in the reply's language."""
+def bot_game_intro(voice: Voice, user_name: str, bot_name: str, variant: Said) -> str:
+    """``variant`` is the variant's title (:func:`~bot.words.terms.variant_title`)."""
+    t, title = voice.t, voice.say(variant)
     return t.gettext("{player} vs {bot}, {variant}.", player=user_name, bot=bot_name, variant=title)
 
 
-@sentence
-def bot_declines_draws(bot_name: str, t: Translator = EN) -> str:
+def bot_declines_draws(t: Translator, bot_name: str) -> str:
     return t.gettext(
         "{name} doesn't accept draws — play on, or resign with /shax resign.", name=bot_name
     )
 
 
-@sentence
-def draw_already_offered(them: str, t: Translator = EN) -> str:
+def draw_already_offered(t: Translator, them: str) -> str:
     return t.gettext("You have already offered a draw; it's up to {name}.", name=them)
 
 
-@sentence
-def draw_offer_intro(name: str, them_ref: str, surface: Surface, t: Translator = EN) -> str:
-    if surface is Surface.CONSOLE:
+def draw_offer_intro(voice: Voice, name: str, them: User) -> str:
+    t, them_ref = voice.t, voice.player(them)
+    if voice.surface is Surface.CONSOLE:
         return t.gettext(
             "{player} offers a draw. {opponent}: accept it with /shax draw, decline it with "
             "/shax decline-draw, or just play on.",
@@ -246,26 +262,52 @@ def draw_offer_intro(name: str, them_ref: str, surface: Surface, t: Translator =
     )
 
 
-@sentence
-def draw_declined(name: str, *, withdrawn: bool, t: Translator = EN) -> str:
+def draw_declined(t: Translator, name: str, withdrawn: bool) -> str:
     if withdrawn:
         return t.gettext("{player} withdrew the draw offer.", player=name)
     return t.gettext("{player} declined the draw.", player=name)
 
 
-@sentence
-def no_movable_stone(src: str, t: Translator = EN) -> str:
+def no_movable_stone(t: Translator, src: str) -> str:
     return t.gettext("no stone of yours on {point} can move now", point=src)
 
 
-@sentence
-def where_to(src: str, moves: Sequence[str], t: Translator = EN) -> str:
+def where_to(t: Translator, src: str, moves: Sequence[str]) -> str:
     return t.gettext(
         "Where should the stone on {point} go? {moves}.", point=src, moves=", ".join(moves)
     )
 
 
-@sentence
-def played(action: str, t: Translator = EN) -> str:
+def played(t: Translator, action: str) -> str:
     """The receipt that closes the destination picker."""
     return t.gettext("You played **{action}**.", action=action)
+
+
+PLAYED: Saying[[str]] = Saying("played")
+"""The receipt that closes the destination picker (said by the Discord adapter)."""
+
+speaks_with_voice(STALE, stale)
+speaks(UNKNOWN_VARIANT, unknown_variant)
+speaks(NOT_YOUR_GAME, not_your_game)
+speaks_with_voice(GAME_OVER, game_over)
+speaks(NOT_YOUR_TURN, not_your_turn)
+speaks_with_voice(CHANNEL_BUSY, channel_busy)
+speaks_with_voice(EVENTS, events_sentence)
+speaks(RESULT_LINE, result_line)
+speaks(SERIES_HOLDER, series_holder)
+speaks_with_voice(GOOD_GAME, good_game)
+speaks(THINKING, thinking)
+speaks_with_voice(YOUR_TURN, your_turn)
+speaks(DRAW_OFFERED, draw_offered)
+speaks(CHOICE_DESCRIPTION, choice_description)
+speaks(STONE_DESTINATIONS, stone_destinations)
+speaks(CHOOSE_PLACEHOLDER, choose_placeholder)
+speaks(RULES_CAPTION, rules_caption)
+speaks_with_voice(BOT_GAME_INTRO, bot_game_intro)
+speaks(BOT_DECLINES_DRAWS, bot_declines_draws)
+speaks(DRAW_ALREADY_OFFERED, draw_already_offered)
+speaks_with_voice(DRAW_OFFER_INTRO, draw_offer_intro)
+speaks(DRAW_DECLINED, draw_declined)
+speaks(NO_MOVABLE_STONE, no_movable_stone)
+speaks(WHERE_TO, where_to)
+speaks(PLAYED, played)

@@ -44,7 +44,7 @@ def no_theme_left(
     t: Translator, theme: PuzzleTheme, variant: Variant, left: Sequence[PuzzleTheme]
 ) -> str:
     """No puzzle of ``theme`` is left for the player on ``variant``; the themes that are."""
-    values = {"theme": theme_name(theme, t), "board": variant_title(variant, t)}
+    values = {"theme": theme_name(theme, t), "board": variant_title(t, variant)}
     if not left:
         return t.gettext(
             "No {theme} puzzle of {board} is left for you, nor one of any other theme: "
@@ -120,7 +120,7 @@ speaks(PUZZLE_TABLE, puzzle_table)
 def no_puzzle_left(t: Translator, variant: Variant, other: Variant | None) -> str:
     """No puzzle of ``variant`` is left to try, and what to do next: the command for
     ``other``, a board with one left, else the puzzle of the day."""
-    board = variant_title(variant, t)
+    board = variant_title(t, variant)
     if other is None:
         return t.gettext(
             "You have tried every puzzle there is, {board} and the other boards: "
@@ -131,7 +131,7 @@ def no_puzzle_left(t: Translator, variant: Variant, other: Variant | None) -> st
         "You have tried every puzzle of {board}: try one of {other} with "
         "`/shax puzzle variant:{id}`, or the puzzle of the day.",
         board=board,
-        other=variant_title(other, t),
+        other=variant_title(t, other),
         id=other.id,
     )
 
@@ -187,13 +187,13 @@ def puzzle_heading(
         return t.gettext(
             "**Puzzle {number}** · {board} · rated {rating} · still open",
             number=number,
-            board=variant_title(variant, t),
+            board=variant_title(t, variant),
             rating=round(rating),
         )
     return t.gettext(
         "**Puzzle {number}** · {board} · rated {rating}",
         number=number,
-        board=variant_title(variant, t),
+        board=variant_title(t, variant),
         rating=round(rating),
     )
 

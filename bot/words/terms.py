@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from bot.service.compose import PLAYER_NAME
+from bot.service.kernel import VARIANT_TITLE
 from bot.service.replies import BOT_PLAYER
-from bot.words.registry import sentence, speaks
+from bot.words.registry import speaks
 from bot.words.voice import Surface as Surface
 from engine import (
     Color,
@@ -30,8 +32,7 @@ def color_name(color: Color, t: Translator = EN) -> str:
     return t.pgettext("color", "white") if color is Color.WHITE else t.pgettext("color", "black")
 
 
-@sentence
-def variant_title(variant: Variant, t: Translator = EN) -> str:
+def variant_title(t: Translator, variant: Variant) -> str:
     """The variant's title (``"Shax (small board)"``) in the reply's language."""
     if variant.id == "shax":
         return t.pgettext("variant", "Shax")
@@ -68,10 +69,13 @@ def bot_player(t: Translator, bot: str, level: str) -> str:
 speaks(BOT_PLAYER, bot_player)
 
 
-@sentence
-def player_name(name: str) -> str:
+def player_name(t: Translator, name: str) -> str:
     """A player's name as its reader reads it (the voice writes a bot's in their words)."""
     return name
+
+
+speaks(VARIANT_TITLE, variant_title)
+speaks(PLAYER_NAME, player_name)
 
 
 def theme_name(theme: str, t: Translator = EN) -> str:

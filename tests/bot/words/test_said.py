@@ -8,6 +8,7 @@ import mypy.api
 import pytest
 
 from bot.service import messages
+from bot.service.compose import EVENTS
 from bot.service.puzzles import NO_PUZZLE_LEFT
 from bot.service.replies import Channel, Reply, Said, User
 from bot.words.registry import speaks
@@ -45,7 +46,8 @@ def test_the_surface_reaches_only_the_sentences_that_name_controls() -> None:
     assert "the latest board below" in words(stale)
     assert "/shax board" in words(stale, surface=Surface.CONSOLE)
     assert "meanwhile" in words(stale, surface=Surface.CONSOLE)
-    assert voice().say(Said("events_sentence", ("a", "b"))) == "a; b."  # takes no t
+    events = EVENTS((Said.message("a"), Said.message("b")))
+    assert voice().say(events) == "a; b."  # each event said in the same voice
 
 
 def test_a_reply_is_a_value_and_its_log_names_no_language() -> None:

@@ -8,12 +8,17 @@ import re
 import pytest
 
 from bot import words
+from bot.service.replies import User
 from bot.service.streaks import Tally
 from bot.words import boards
 from bot.words.terms import Surface
 from engine import VARIANTS, Variant, replay
 from engine.position import parse_action
 from shax_i18n import translator
+from tests.services import voice
+
+EN = translator("en")
+B = User(2, "B")
 
 
 @pytest.mark.parametrize("variant", VARIANTS.values(), ids=list(VARIANTS))
@@ -48,41 +53,41 @@ def test_the_rules_give_this_boards_notation_and_promise_only_the_labels(
 def test_unreadable_actions_are_explained_with_this_boards_examples(variant: Variant) -> None:
     ex = boards.examples(variant)
     for typed in ("zz", "?!", "a1-", "x"):
-        text = words.malformed_sentence(typed, variant, [])
+        text = words.malformed_sentence(EN, typed, variant, [])
         assert f"a point ({ex.place})" in text and f"a move from-to ({ex.move})" in text
         assert ("removal" in text) == (variant.family == "shax")
     missing = "z9" if variant.id == "shax" else "d7"
-    text = words.malformed_sentence(missing, variant, [])
+    text = words.malformed_sentence(EN, missing, variant, [])
     assert f"{missing!r} is not a point on the {variant.id} board" in text
     assert boards.point_names(variant) in text
 
 
 def test_the_turn_prompt_moves_along_this_boards_lines() -> None:
     position = replay("jar", ["a1", "b1", "c1", "b2", "a2", "c3"])
-    assert words.turn_prompt(position).endswith("(from-to, e.g. a1-a2)")
+    assert words.turn_prompt(position, EN).endswith("(from-to, e.g. a1-a2)")
 
 
 def test_sentences_naming_controls_follow_the_surface() -> None:
     discord, console = Surface.DISCORD, Surface.CONSOLE
+    on_discord, at_console = voice(surface=discord), voice(surface=console)
     assert words.already_challenged("Bashir", discord).endswith("withdraw it with Decline.")
     assert words.already_challenged("Bashir", console).endswith("withdraw it with /shax cancel.")
-    assert "Start a new one with Rematch," in words.game_over(7, discord)
-    assert "Start a new one with /shax rematch," in words.game_over(7, console)
-    assert "Accept draw (or /shax draw), decline it" in words.draw_offer_intro("A", "B", discord)
-    assert "/shax draw, decline it with /shax decline-draw" in words.draw_offer_intro(
-        "A", "B", console
-    )
+    assert "Start a new one with Rematch," in words.game_over(on_discord, 7)
+    assert "Start a new one with /shax rematch," in words.game_over(at_console, 7)
+    assert "Accept draw (or /shax draw), decline it" in words.draw_offer_intro(on_discord, "A", B)
+    offer = words.draw_offer_intro(at_console, "A", B)
+    assert "/shax draw, decline it with /shax decline-draw" in offer
     assert "Accept or decline within 10 minutes" in words.challenge_sent(
         "@B", "A", "Jar", 600, discord
     )
     assert "Answer with /shax accept or /shax decline within 10 minutes" in words.challenge_sent(
         "@B", "A", "Jar", 600, console
     )
-    assert "use the latest board below" in words.stale(discord)
-    assert "below" not in words.stale(console) and "/shax board" in words.stale(console)
-    assert "Open a thread here" in words.channel_busy(False, None, discord)
-    assert "thread" not in words.channel_busy(False, None, console)
-    assert "--channel" in words.channel_busy(False, (3, "A", "B"), console)
+    assert "use the latest board below" in words.stale(on_discord)
+    assert "below" not in words.stale(at_console) and "/shax board" in words.stale(at_console)
+    assert "Open a thread here" in words.channel_busy(on_discord, False, None)
+    assert "thread" not in words.channel_busy(at_console, False, None)
+    assert "--channel" in words.channel_busy(at_console, False, (3, "A", "B"))
 
 
 SO = translator("so")
