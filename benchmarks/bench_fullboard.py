@@ -30,9 +30,9 @@ from engine.position import Position
 from engine.tables.fullboard import (
     DEFAULT_DEPTH,
     build_full_board,
-    full_board_values,
     read_full_board_info,
 )
+from engine.tables.shipping import full_board_values
 from engine.variants import get_variant
 
 

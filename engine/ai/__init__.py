@@ -30,7 +30,8 @@ act; a forced win in n plies scores ``30000 - n``, a forced loss ``-(30000 - n)`
 
 A process that will answer moves can call :func:`warm_up` once at start-up (for
 example as a ``ProcessPoolExecutor`` initializer): it loads the core and, in a checkout
-where ``pip install`` has not built it, compiles it (a second or two, once).
+where ``pip install`` has not built it, compiles it (a second or two, once), and reads
+the full-board values.
 """
 
 from __future__ import annotations
@@ -42,7 +43,6 @@ from engine.ai.core import (
     announce_backend,
     backend,
     fast_core_advice,
-    warm_up,
 )
 from engine.ai.player import (
     DEFAULT_MOVETIME,
@@ -51,6 +51,7 @@ from engine.ai.player import (
     SearchResult,
     check_level,
     choose_action,
+    warm_up,
 )
 
 __all__ = [

@@ -558,9 +558,10 @@ typedef struct {
  * so the search starts from nothing and its answer depends on its arguments alone; with
  * keep_tt it reuses what earlier searches stored (the positions of the last move's
  * search are mostly the next one's) and older entries are the first to be replaced.
- * Keys carry a 9-bit tag of the board and the weights, so searches that would compute
- * other scores almost never share entries (two sets of weights share a tag one time in
- * 511; the levels all use the same weights). */
+ * Keys carry a 9-bit tag of the board, the weights and the full-board values searched
+ * with (those the package ships and those built later are two), so searches that would
+ * compute other scores almost never share entries (two sets of weights share a tag one
+ * time in 511; the levels all use the same weights). */
 static _Thread_local TTEntry *tt_buf;
 static _Thread_local size_t tt_buf_len;
 static _Thread_local uint16_t tt_gen;
@@ -1170,7 +1171,7 @@ int64_t core_iteration_limit(int stable, int64_t elapsed, int64_t budget, int64_
 static uint64_t search_tag(const Board *B, const Params *prm) {
     uint64_t h = (uint64_t)B->n * 0x9e3779b97f4a7c15ull + (uint64_t)B->family;
     for (int i = 0; i < NW; i++) h = mix(h ^ (uint64_t)(uint32_t)prm->weights[i]);
-    h = mix(h ^ (prm->full_board != NULL));
+    h = mix(h ^ (uint64_t)(uintptr_t)prm->full_board); /* which values, if any */
     return (h % 511 + 1) << 55;
 }
 

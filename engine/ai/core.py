@@ -417,17 +417,14 @@ def features(position: Position) -> list[int]:
 
 
 def warm_up(variants: Sequence[str | Variant] = ("shax", "shax-small", "jar")) -> None:
-    """Choose the backend, and load (or build) the core, its boards and the full-board
-    values its search ends the placement on now, so the first move pays nothing."""
+    """Choose the backend, and load (or build) the core and its boards now, so the first
+    move pays nothing."""
     if backend() == "python":
         for v in variants:
             python_board.board(get_variant(v))
         return
-    from engine.tables.fullboard import full_board_values
-
     for v in variants:
         core_board(get_variant(v).id)
-        full_board_values(v)  # read once per process (the shipped ones: a few tenths of a second)
 
 
 # -- the backend: the compiled core, or the Python search without a C compiler ---------

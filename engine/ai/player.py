@@ -22,9 +22,9 @@ from engine.tables import (
     probing,
     table_action,
 )
-from engine.tables.fullboard import full_board_values
+from engine.tables.shipping import full_board_values
 from engine.tables.solved import solved_action
-from engine.variants import get_variant
+from engine.variants import Variant, get_variant
 from engine.verdicts import Refusal
 
 LEVELS: tuple[str, ...] = tuple(LEVEL_TABLE)
@@ -102,6 +102,16 @@ def choose_action(
     return choose_for_position(position, lv, movetime, seed, depth, start)
 
 
+def warm_up(variants: Sequence[str | Variant] = ("shax", "shax-small", "jar")) -> None:
+    """Choose the backend, load (or build) the search core and its boards, and read the
+    full-board values its search ends the placement on (:func:`full_board_values`: the
+    shipped ones take a few tenths of a second to expand), so the first move pays nothing."""
+    core.warm_up(variants)
+    if core.backend() != "python":
+        for v in variants:
+            full_board_values(v)
+
+
 def choose_for_position(
     position: Position,
     lv: Level,
@@ -130,7 +140,7 @@ def choose_for_position(
                 time.perf_counter() - start,
                 source="table",
             )
-    core.warm_up((position.variant.id,))  # a first call's loading counts against the budget
+    warm_up((position.variant.id,))  # a first call's loading counts against the budget
     if depth is None:
         left = budget - (time.perf_counter() - start) - SAFETY
         time_limit: float | None = max(0.001, left * lv.extend)

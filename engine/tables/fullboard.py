@@ -15,8 +15,8 @@ than its own horizon there, so from the middle of the placement it sees to the e
 The values belong to the evaluation they were searched with (:func:`evaluation_digest`:
 its weights and the compiled search's code): a file built with another is not used
 (``python -m engine.tables info`` says it is stale). The package ships them too
-(:mod:`engine.tables.shipping`), so ``master`` has them from its first move; a file in the
-tables folder comes first.
+(:mod:`engine.tables.shipping`, which gives ``master`` its values), so ``master`` has them
+from its first move; a file in the tables folder comes first.
 
 Only the compiled search core reads them, as with the endgame tables.
 """
@@ -277,38 +277,16 @@ def _load(variant_id: str, path: str, mtime_ns: int) -> ctypes.Array[ctypes.c_in
     return (ctypes.c_int16 * len(values)).from_buffer(values)
 
 
-def full_board_values(
-    variant: str | Variant, directory: Path | None = None
-) -> ctypes.Array[ctypes.c_int16] | None:
-    """The full-board values of a board for the search (read once per process and file):
-    those built in ``directory`` (default: the tables folder) for today's evaluation,
-    else those the package ships for it, else ``None``."""
-    from engine.tables import tables_dir
-    from engine.tables.shipping import shipped_values
-
-    v = get_variant(variant)
-    if not has_full_board(v):
-        return None
-    path = full_board_path(directory if directory is not None else tables_dir(), v)
+def built_values(variant: Variant, directory: Path) -> ctypes.Array[ctypes.c_int16] | None:
+    """The full-board values built in ``directory`` for today's evaluation, as the search
+    reads them (read once per process and file), or ``None``. What ``master`` uses, the
+    shipped ones when none are built, is :func:`engine.tables.shipping.full_board_values`."""
+    path = full_board_path(directory, variant)
     try:
         mtime = path.stat().st_mtime_ns
     except OSError:
-        return shipped_values(v)
-    built = _load(v.id, str(path), mtime)
-    return built if built is not None else shipped_values(v)
-
-
-def full_board_ready(directory: Path, variant: str | Variant) -> bool:
-    """Whether ``master`` has the board's full-board values for today's evaluation: built
-    in ``directory``, or shipped with the package (nothing to build then)."""
-    from engine.tables.shipping import read_shipped
-
-    v = get_variant(variant)
-    info = read_full_board_info(directory, v)
-    if info is not None and not info.stale:
-        return True
-    shipped = read_shipped(v)
-    return shipped is not None and not shipped.stale
+        return None
+    return _load(variant.id, str(path), mtime)
 
 
 PROGRESS_MAGIC = b"SHAXFP01"

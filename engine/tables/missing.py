@@ -26,14 +26,10 @@ from pathlib import Path
 from typing import Literal
 
 from engine.tables import build, materials_up_to, read_header, table_path
-from engine.tables.fullboard import (
-    DEFAULT_DEPTH,
-    build_full_board,
-    full_board_ready,
-    has_full_board,
-)
+from engine.tables.fullboard import DEFAULT_DEPTH, build_full_board, has_full_board
 from engine.tables.lock import build_lock
 from engine.tables.native import symmetries
+from engine.tables.shipping import full_board_ready
 from engine.tables.solved import SOLVED_BOARDS, read_solved_info, solve, solved_bytes
 from engine.variants import Variant, get_variant
 

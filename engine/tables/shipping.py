@@ -3,16 +3,20 @@
 A board's full-board values (:mod:`engine.tables.fullboard`) are fixed as long as the
 evaluation is, and small up to symmetry: 170,854 boards on shax. The package carries
 them in ``engine/tables/shipped/<board>.fbv``: a header (:data:`HEADER`: magic, points,
-depth, boards, entries, build seconds and the :func:`~engine.tables.fullboard.evaluation_digest`
-they were searched with), then one 16-bit value a board up to symmetry, in the order
-of :func:`~engine.tables.fullboard.orbits`, compressed (lzma). Read, they are expanded to
-a value for every set of the remover's stones, as a built file has them (by the table
-library, in a few milliseconds), once per process.
+depth, boards, entries, build seconds and the
+:func:`~engine.tables.fullboard.evaluation_digest` they were searched with), then one
+16-bit value a board up to symmetry, in the order of
+:func:`~engine.tables.fullboard.orbits`, compressed (lzma). Read, they are expanded by
+the table library to a value for every set of the remover's stones, as a built file
+has them, once per process (a few tenths of a second for shax:
+``benchmarks/bench_shipped.py``).
 
-A shipped file made with another evaluation than today's is stale and not used: a test
-says so, and ``python -m engine.tables full --variant <board>`` searches the values again
-and ships them. ``python -m engine.tables ship --variant <board> --from DIR`` ships the
-values a finished search left in ``DIR``.
+:func:`full_board_values` gives ``master``'s search its values: those built in the tables
+folder for today's evaluation, else the shipped ones. A shipped file made with another
+evaluation than today's is stale and not used: a test says so, and ``python -m
+engine.tables full --variant <board>`` searches the values again and ships them.
+``python -m engine.tables ship --variant <board> --from DIR`` ships the values a finished
+search left in ``DIR``.
 """
 
 from __future__ import annotations
@@ -32,11 +36,14 @@ from pathlib import Path
 from engine.tables.fullboard import (
     DEFAULT_DEPTH,
     FullBoardError,
+    built_values,
     check_variant,
     evaluation_digest,
     full_board_path,
+    has_full_board,
     orbits,
     parse_values,
+    read_full_board_info,
     search_values,
     write_atomically,
 )
@@ -169,6 +176,32 @@ def shipped_values(
     except OSError:
         return None
     return _expanded(variant.id, str(path), mtime)
+
+
+def full_board_values(
+    variant: str | Variant, directory: Path | None = None
+) -> ctypes.Array[ctypes.c_int16] | None:
+    """The full-board values of a board for the search (read once per process and file):
+    those built in ``directory`` (default: the tables folder) for today's evaluation,
+    else those the package ships for it, else ``None``."""
+    from engine.tables import tables_dir
+
+    v = get_variant(variant)
+    if not has_full_board(v):
+        return None
+    built = built_values(v, directory if directory is not None else tables_dir())
+    return built if built is not None else shipped_values(v)
+
+
+def full_board_ready(directory: Path, variant: str | Variant) -> bool:
+    """Whether ``master`` has the board's full-board values for today's evaluation: built
+    in ``directory``, or shipped with the package (nothing to build then)."""
+    v = get_variant(variant)
+    info = read_full_board_info(directory, v)
+    if info is not None and not info.stale:
+        return True
+    shipped = read_shipped(v)
+    return shipped is not None and not shipped.stale
 
 
 @dataclass(frozen=True)

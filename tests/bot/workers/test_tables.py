@@ -19,8 +19,9 @@ from engine.ai.levels import LEVEL_TABLE
 from engine.ai.player import choose_for_position
 from engine.position import Position
 from engine.tables import forget_open_tables, missing, open_tables
-from engine.tables.fullboard import full_board_values, read_full_board_info
+from engine.tables.fullboard import read_full_board_info
 from engine.tables.missing import SMALL_BOARDS, build_missing, missing_work
+from engine.tables.shipping import full_board_values
 from tests.bot.processes import bot_program
 
 ROOT = Path(__file__).resolve().parents[3]

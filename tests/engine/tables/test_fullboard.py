@@ -22,11 +22,11 @@ from engine.tables.fullboard import (
     colex_rank,
     full_board_path,
     full_board_position,
-    full_board_values,
     orbits,
     read_full_board_info,
 )
 from engine.tables.native import symmetries
+from engine.tables.shipping import full_board_values
 from engine.variants import get_variant
 
 SMALL = get_variant("shax-small")

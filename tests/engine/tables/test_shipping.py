@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from array import array
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -22,13 +23,12 @@ from engine.tables.fullboard import (
     colex_rank,
     evaluation_digest,
     full_board_path,
-    full_board_ready,
-    full_board_values,
     orbits,
     search_values,
 )
 from engine.tables.missing import missing_work
 from engine.tables.native import expand_classes
+from engine.tables.shipping import full_board_ready, full_board_values
 from engine.variants import get_variant
 
 SMALL = get_variant("shax-small")
@@ -69,6 +69,31 @@ def test_the_table_library_expands_a_value_per_class_to_every_board() -> None:
         expand_classes(SMALL, SMALL.pieces, shipping.c_values(per_class[:-1]))
 
 
+def two_to_place(seed: int, count: int) -> list[Position]:
+    """Placements with two stones left to place, by random play."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        root = Position.initial(SMALL)
+        while root.in_hand(0) + root.in_hand(1) > 2:
+            root = root.play(rng.choice(root.legal_actions()))
+        out.append(root)
+    return out
+
+
+def best_by(values: Sequence[int], root: Position) -> int:
+    """The value of ``root`` (two stones to place) by the full-board values after them."""
+    best = []
+    for mine in root.legal_actions():
+        after = root.play(mine)
+        full = after.play(after.legal_actions()[0])
+        stones = full.white if full.turn == 0 else full.black
+        value = values[colex_rank(stones)]
+        value = value - 2 if value > 29000 else value + 2 if value < -29000 else value
+        best.append(value if full.turn == root.turn else -value)
+    return max(best)
+
+
 def test_master_ends_the_placement_on_the_shipped_values_without_a_tables_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -79,21 +104,26 @@ def test_master_ends_the_placement_on_the_shipped_values_without_a_tables_folder
     assert shipped is not None
     for value, (mask, _) in zip(shipped.values, orbits(SMALL), strict=True):
         assert values[colex_rank(mask)] == value
-    rng = random.Random(5)
-    for _ in range(10):
-        root = Position.initial(SMALL)
-        while root.in_hand(0) + root.in_hand(1) > 2:
-            root = root.play(rng.choice(root.legal_actions()))
-        best = {}
-        for mine in root.legal_actions():
-            after = root.play(mine)
-            full = after.play(after.legal_actions()[0])
-            stones = full.white if full.turn == 0 else full.black
-            value = values[colex_rank(stones)]
-            value = value - 2 if value > 29000 else value + 2 if value < -29000 else value
-            best[mine.notation(SMALL)] = value if full.turn == root.turn else -value
+    for root in two_to_place(5, 10):
         answer = choose_for_position(root, LEVEL_TABLE["master"], movetime=1.0)
-        assert answer.score == max(best.values())
+        assert answer.score == best_by(values, root)
+
+
+def test_master_goes_over_to_values_built_later_without_the_shipped_ones_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that played by the shipped values and then finds others built (here
+    three plies deep) plays by those: its search keeps nothing it found with the first."""
+    monkeypatch.setenv("SHAX_TABLES_DIR", str(tmp_path))
+    roots = two_to_place(9, 8)
+    for root in roots:
+        choose_for_position(root, LEVEL_TABLE["master"], movetime=0.5)
+    build_full_board(SMALL, 3, tmp_path, workers=1)
+    built = full_board_values(SMALL)
+    assert built is not None and list(built) != list(full_board_values(SMALL, tmp_path / "no"))
+    for root in roots:
+        answer = choose_for_position(root, LEVEL_TABLE["master"], movetime=0.5)
+        assert answer.score == best_by(built, root)
 
 
 def test_nothing_is_built_for_a_board_that_ships_its_values(
@@ -217,9 +247,9 @@ def test_the_digest_takes_in_the_weights_and_the_search_code(
 def test_warming_up_the_search_reads_the_shipped_values_before_the_first_move(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from engine.ai import core
+    from engine.ai import warm_up
 
     monkeypatch.setenv("SHAX_TABLES_DIR", str(tmp_path))
     shipping._expanded.cache_clear()
-    core.warm_up(("shax-small", "jar"))
+    warm_up(("shax-small", "jar"))
     assert shipping._expanded.cache_info().currsize == 1
