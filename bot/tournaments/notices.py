@@ -33,6 +33,8 @@ class PairingToOpen:
     """White, then black."""
     name: Said
     """The place's title: ``Round 2 · Amina vs Bashir``."""
+    creator_id: int | None = None
+    """Who made the tournament: told when its channel is gone (the channel can't be)."""
 
 
 @dataclass(frozen=True)
