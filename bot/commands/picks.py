@@ -4,7 +4,7 @@ puzzles' themes. The labels are catalogue messages, as Discord's menus show them
 
 from __future__ import annotations
 
-from bot.commands.declare import Pick
+from bot.commands.declare import Kind, Option, Pick
 from bot.words.puzzles import THEME_NAMES
 from bot.words.settings import RESET_CHOICES
 from engine.ai import LEVELS as AI_LEVELS
@@ -35,3 +35,8 @@ TABLES = (
     Pick("both", N_("Both")),
     Pick("puzzles", N_("Puzzles — puzzle ratings and puzzles solved")),
 )
+
+VARIANT = Option(
+    "variant", Kind.CHOICE, N_("The board (default: Shax)"), default="shax", choices=VARIANTS
+)
+"""The board of a new game, Shax unless another is chosen."""

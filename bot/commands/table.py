@@ -24,10 +24,12 @@ from bot.commands.picks import (
     TABLES,
     THEMES,
     THREADS,
+    VARIANT,
     VARIANTS,
 )
 from bot.service.replies import Place, Reply, Said, User, UserError
-from bot.service.server_settings import Setting, SettingsChange
+from bot.service.server_settings import NOT_A_SETTING, NOT_AN_HOUR, Setting, SettingsChange
+from bot.tournaments.commands import TOURNAMENT_BUTTONS, TOURNAMENT_COMMANDS
 from shax_i18n import N_
 
 if TYPE_CHECKING:
@@ -40,10 +42,6 @@ MAX_ACTION_LENGTH = 16
 MAX_DURATION_LENGTH = 20
 
 NO_GAME_TO_REMATCH = N_("There is no finished game to rematch yet.")
-
-VARIANT = Option(
-    "variant", Kind.CHOICE, N_("The board (default: Shax)"), default="shax", choices=VARIANTS
-)
 
 
 def _given(asked: Asked, name: str) -> str:
@@ -141,7 +139,7 @@ def _hour(text: str | None) -> int | None:
     try:
         return int(text.strip().removesuffix(":00"))
     except ValueError:
-        raise UserError(Said("not_an_hour", text)) from None
+        raise UserError(NOT_AN_HOUR(text)) from None
 
 
 async def _settings(a: Asked) -> Reply:
@@ -149,7 +147,7 @@ async def _settings(a: Asked) -> Reply:
     try:
         setting = Setting(reset.strip().lower().replace("-", "_")) if reset is not None else None
     except ValueError:
-        raise UserError(Said("not_a_setting", reset or "")) from None
+        raise UserError(NOT_A_SETTING(reset or "")) from None
     change = SettingsChange(
         turn_timeout=a.text("turn-timeout"),
         challenge_expiry=a.text("challenge-expiry"),
@@ -427,10 +425,11 @@ COMMANDS: tuple[Command, ...] = (
         _rules,
         (Option("variant", Kind.CHOICE, N_("Which game (default: Shax)"), choices=VARIANTS),),
     ),
+    *TOURNAMENT_COMMANDS,
 )
 """The commands, in the order Discord registers them and help lists them."""
 
-BUTTONS: tuple[type[Button], ...] = ()
+BUTTONS: tuple[type[Button], ...] = (*TOURNAMENT_BUTTONS,)
 """The buttons the features declare (:mod:`bot.commands.buttons`), each a kind of its own."""
 
 BY_NAME = {command.spelled: command for command in COMMANDS}

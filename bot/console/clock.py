@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from bot.console.places import news
 from bot.console.reader import LineReader
 from bot.console.session import Console
 
@@ -32,7 +33,7 @@ async def keep_time(console: Console, reader: LineReader, every: float) -> None:
 async def tick(console: Console, reader: LineReader) -> None:
     """One run of the clock, between commands; its notices above the prompt."""
     async with console.turn:
-        notices = await console.service.tick()
+        notices = await news(console.service)
         if notices:
             async with reader.above():
                 await console.show_each(notices)

@@ -5,6 +5,7 @@ and the name the console remembers for the person at this computer."""
 from __future__ import annotations
 
 import contextlib
+import getpass
 import os
 import re
 from pathlib import Path
@@ -31,8 +32,17 @@ def draw_answerer(reply: Reply, typing: int) -> int | None:
 
 
 def elsewhere(notice: Notice, place: Place) -> bool:
-    """Whether a notice is about another channel than the console's own."""
-    return notice.channel_id != place.channel_id
+    """Whether a notice is about another channel than the console's own (a thread's own
+    channel is not another: a tournament's news reach its games)."""
+    return notice.channel_id not in (place.channel_id, place.parent_channel_id)
+
+
+def system_name() -> str:
+    """The name of the person at this computer (their login), or ``player``."""
+    try:
+        return getpass.getuser() or "player"
+    except Exception:  # no login name: no USER variable and no password entry
+        return "player"
 
 
 def remembered_name() -> str | None:

@@ -17,10 +17,10 @@ from typing import TextIO
 import renderer
 from bot.config import Settings
 from bot.console.clock import keep_time
-from bot.console.handover import remember_name, remembered_name
+from bot.console.handover import remember_name, remembered_name, system_name
 from bot.console.markup import wants_ansi
 from bot.console.reader import LineReader, make_reader
-from bot.console.session import BOT_USER, PICTURES, Console, local_user, system_name
+from bot.console.session import BOT_USER, PICTURES, Console, local_user
 from bot.service.facade import ShaxService
 from bot.service.replies import Place
 

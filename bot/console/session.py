@@ -13,7 +13,7 @@ from a pipe, one by one.
 from __future__ import annotations
 
 import asyncio
-import getpass
+import contextlib
 import hashlib
 import shlex
 from collections.abc import Callable
@@ -23,6 +23,7 @@ from pathlib import Path
 from bot.commands import Asked, Command, command_named
 from bot.console.handover import draw_answerer, elsewhere, elsewhere_line, is_bare_action
 from bot.console.markup import terminal_text
+from bot.console.places import News, news, opened_line, place_of
 from bot.console.reader import last_word
 from bot.console.textboard import text_board
 from bot.console.typed import (
@@ -30,11 +31,12 @@ from bot.console.typed import (
     Offers,
     command_help,
     command_names,
+    find_command,
+    group_names,
     help_text,
     option_words,
     read_options,
     sample,
-    unknown_command,
     unquoted,
     written,
 )
@@ -56,6 +58,7 @@ from bot.service.replies import (
     UserError,
     drawn,
 )
+from bot.tournaments.notices import PairingToOpen
 from bot.words.strength import strength_words
 from bot.words.terms import Surface
 from bot.words.voice import Voice
@@ -87,14 +90,6 @@ def local_user(name: str) -> User:
     return User(1_000_000 + int.from_bytes(digest[:6], "big"), name)
 
 
-def system_name() -> str:
-    """The name of the person at this computer (their login), or ``player``."""
-    try:
-        return getpass.getuser() or "player"
-    except Exception:  # no login name: no USER variable and no password entry
-        return "player"
-
-
 @dataclass
 class Console:
     """Turns typed lines into service calls and replies into terminal output."""
@@ -119,6 +114,7 @@ class Console:
     """Held by a command, and by the clock's tick between commands (bot/console/clock.py)."""
 
     def __post_init__(self) -> None:
+        self.home = self.place  # the console's own channel (a tournament game's is under it)
         self.users[self.user.name.lower()] = self.user
         self.users[BOT_USER.name.lower()] = BOT_USER
 
@@ -171,9 +167,7 @@ class Console:
         t = self.speaking.t
         try:
             if head == "/help" and len(words) > 1:
-                command = command_named(words[-1])
-                if command is None:
-                    raise unknown_command(words[-1])
+                command, _ = find_command(words[1], words[2:])
                 self.write(command_help(command, self.variant, t))
             elif head == "/help" or (head == "/shax" and len(words) == 1):
                 self.write(help_text(self.variant, t))
@@ -189,10 +183,13 @@ class Console:
                 self.user = user
                 t = (await self.listen()).t
                 self.write(t.gettext("Now typing: {name}", name=self.user.name))
+                await self.go_to(await place_of(self.service, user, self.home))
             elif is_bare_action(words):
                 await self.shax("move", words)
             elif head == "/shax":
                 await self.shax(words[1].lower(), words[2:])
+            elif head[1:] in group_names():  # ``/tournament create``
+                await self.shax(head[1:], words[1:])
             else:
                 raise UserError(
                     Said.message(
@@ -219,9 +216,7 @@ class Console:
     async def shax(self, name: str, args: list[str]) -> None:
         """Run ``/shax <name>`` with the options typed, as the command table declares it
         (Manage Server is always allowed at the local console)."""
-        command = command_named(name)
-        if command is None:
-            raise unknown_command(name)
+        command, args = find_command(name, args)
         options = read_options(
             command,
             args,
@@ -363,10 +358,13 @@ class Console:
 
     async def show_notices(self) -> None:
         """Run the clock and show what it says."""
-        await self.show_each(await self.service.tick())
+        await self.show_each(await news(self.service))
 
-    async def show_each(self, notices: list[Notice]) -> None:
+    async def show_each(self, notices: News) -> None:
         for notice in notices:
+            if isinstance(notice, PairingToOpen):
+                self.say(await opened_line(self.service, notice))
+                continue
             if elsewhere(notice, self.place):
                 await self.announce(notice)
                 continue
@@ -380,6 +378,15 @@ class Console:
         text = self.speaking.say(notice.reply.text)
         self.say(elsewhere_line(notice.channel_id, text, self.speaking.t))
         await self.service.shown(notice.reply)
+
+    async def go_to(self, place: Place) -> None:
+        """Sit at ``place`` (a tournament game's channel, or the console's own), showing its
+        game's board to whoever types now."""
+        if place == self.place:
+            return
+        self.place = place
+        with contextlib.suppress(NoGameHere):
+            await self.show(await self.service.board(self.user, place))
 
     async def resume(self) -> None:
         """At the start: the game in progress in this channel, if there is one, with the
@@ -415,8 +422,11 @@ class Console:
             candidates = []
         elif len(before) == 1:
             candidates = command_names()
+        elif before[1].lower() in group_names() and len(before) == 2:
+            candidates = command_names(before[1].lower())
         else:
-            command = command_named(before[1]) if before[0].lower() == "/shax" else None
+            named = " ".join(before[1:3]) if before[1].lower() in group_names() else before[1]
+            command = command_named(named) if before[0].lower() == "/shax" else None
             candidates = [] if command is None else self._option_words(command, word)
         typed = unquoted(word).lower()
         return [c for c in candidates if unquoted(c).lower().startswith(typed) and c != word]

@@ -2,8 +2,10 @@
 
 A command's options are written as in Discord (``opponent:@amina variant:jar``) or by
 position, in the order they are declared (``/shax challenge @amina jar``); what is left
-out takes its default. The help, the completion of names and values, and the
-refusals of what cannot be read all come from the same declarations.
+out takes its default. A command of a group is named by the group's word and its own
+(``/shax tournament create``, or without ``/shax``: ``/tournament create``). The help,
+the completion of names and values, and the refusals of what cannot be read all come
+from the same declarations.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from bot import words
-from bot.commands import COMMANDS, Command, Kind, Option, Value
+from bot.commands import COMMANDS, Command, Kind, Option, Value, command_named
 from bot.service.replies import Said, User, UserError
 from bot.words import boards
 from engine import Variant
@@ -48,14 +50,37 @@ Tab completes commands, options and the legal actions; the up arrow recalls a li
 )
 
 
-def command_names() -> list[str]:
-    return [command.name for command in COMMANDS]
+def command_names(group: str | None = None) -> list[str]:
+    """The words that may follow ``/shax``: each command's name, a group's word once (in
+    the order of its first command); with ``group``, the names of that group's commands."""
+    if group is not None:
+        return [c.name for c in COMMANDS if c.group is not None and c.group.name == group]
+    return list(dict.fromkeys(c.path[0] for c in COMMANDS))
 
 
-def unknown_command(name: str) -> UserError:
-    return UserError(
-        Said.message(UNKNOWN_COMMAND, command=name, commands=", ".join(command_names()))
-    )
+def group_names() -> list[str]:
+    return list(dict.fromkeys(c.group.name for c in COMMANDS if c.group is not None))
+
+
+def find_command(name: str, args: list[str]) -> tuple[Command, list[str]]:
+    """The command ``/shax name args…`` names, and the words after it: a group's word is
+    followed by its command's name."""
+    key = name.strip().lower()
+    if key in group_names():
+        sub = args[0].lower() if args else ""
+        found = command_named(f"{key} {sub}")
+        if found is None:
+            raise unknown_command(f"{key} {sub}".strip(), command_names(key))
+        return found, args[1:]
+    command = command_named(key)
+    if command is None:
+        raise unknown_command(name)
+    return command, args
+
+
+def unknown_command(name: str, names: list[str] | None = None) -> UserError:
+    listed = ", ".join(command_names() if names is None else names)
+    return UserError(Said.message(UNKNOWN_COMMAND, command=name, commands=listed))
 
 
 def sample(option: Option, variant: Variant) -> str:
@@ -78,8 +103,8 @@ def usage(command: Command, variant: Variant) -> str:
     """``/shax challenge opponent:@name [variant:shax|shax-small|jar]`` (``[…]`` for more
     than a few options)."""
     if len(command.options) > MANY_OPTIONS:
-        return f"/shax {command.name} […]"
-    words = [f"/shax {command.name}"]
+        return f"/shax {command.spelled} […]"
+    words = [f"/shax {command.spelled}"]
     for option in command.options:
         written = f"{option.name}:{sample(option, variant)}"
         words.append(written if option.required else f"[{written}]")
@@ -109,7 +134,7 @@ def help_text(variant: Variant, t: Translator = words.EN) -> str:
         if command.buttons_only:
             line += " " + t.gettext(A_BUTTON)
         if len(command.options) > MANY_OPTIONS:
-            line += f" · /help {command.name}"
+            line += f" · /help {command.spelled}"
         lines.append(line)
     lines.append(
         t.gettext(
@@ -175,9 +200,11 @@ def read_options(
 
 def _unknown_option(command: Command, name: str) -> UserError:
     if not command.options:
-        return UserError(Said.message(NO_OPTIONS, command=command.name))
+        return UserError(Said.message(NO_OPTIONS, command=command.spelled))
     names = ", ".join(o.name for o in command.options)
-    return UserError(Said.message(UNKNOWN_OPTION, command=command.name, option=name, options=names))
+    return UserError(
+        Said.message(UNKNOWN_OPTION, command=command.spelled, option=name, options=names)
+    )
 
 
 def _value(option: Option, text: str, person: Callable[[str], User], here: int) -> Value:

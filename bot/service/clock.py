@@ -9,7 +9,9 @@ failed (its database was down), or whose adapter found Discord out of reach
 every waiting turn gets the time back, and its players are told once, in their game,
 that their time starts again now. While the process runs on, a slow run (notices slow to
 show) is never taken for an absence. A turn is never forfeited straight after a start:
-the warning comes first, with the warning's time to play.
+the warning comes first, with the warning's time to play. A tournament's game has the
+tournament's own turn time, and running out of time before a first move loses it (it is
+never aborted): :func:`aborts`, the one place of that rule.
 
 The adapter calls :meth:`TurnClock.tick` every ``interval`` and shows the notices it
 returns. With several bot processes (shards), each runs the clock only for the servers
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -51,7 +53,15 @@ moment) before the bot counts as having been away."""
 ALL_SERVERS = "all"
 """The name of the clock of a lone process, which runs for every server."""
 
-TimeoutOf = Callable[[int | None], timedelta]
+TimeoutOf = Callable[[GameRow], timedelta]
+"""A game's turn timeout: its own (a tournament's), else its server's."""
+GameTurns = Callable[[], Awaitable[Mapping[int, timedelta]]]
+"""The games with a turn time of their own (a tournament's games), by id, read each run."""
+
+
+async def no_own_turns() -> Mapping[int, timedelta]:
+    """No game has a turn time of its own."""
+    return {}
 
 
 def warn_after(timeout: timedelta) -> timedelta:
@@ -77,10 +87,11 @@ def everything(guild_id: int | None) -> bool:
     return True
 
 
-def first_move_missing(row: GameRow, on_turn: Side) -> bool:
-    """Whether the side on turn has not made its first action yet (its running out of
-    time aborts the game)."""
-    return on_turn.color not in acted(row.variant, row.record)
+def aborts(row: GameRow, on_turn: Side, in_tournament: bool) -> bool:
+    """Whether the side on turn running out of time aborts the game rather than loses it:
+    it has not made its first action yet, and the game is not a tournament's (a
+    tournament game must be played: it is lost, as lichess counts it)."""
+    return not in_tournament and on_turn.color not in acted(row.variant, row.record)
 
 
 class TurnClock:
@@ -96,8 +107,10 @@ class TurnClock:
         owns: Callable[[int | None], bool] = everything,
         name: str = ALL_SERVERS,
         interval: timedelta = INTERVAL,
+        game_turns: GameTurns = no_own_turns,
     ) -> None:
         self.kernel = kernel
+        self.game_turns = game_turns
         self.composer = composer
         self.bots = bots
         self.servers = servers
@@ -120,9 +133,10 @@ class TurnClock:
         now = self.kernel.now()
         ran_on, self._running_on = self._running_on, False  # again once this run ends
         timeouts = await self.servers.turn_timeouts()
+        own = await self.game_turns()
 
-        def timeout_of(guild_id: int | None) -> timedelta:
-            return timeouts.get(guild_id or 0, self.turn_timeout)
+        def timeout_of(row: GameRow) -> timedelta:
+            return own.get(row.id) or timeouts.get(row.guild_id or 0, self.turn_timeout)
 
         notices = [] if ran_on else await self._resume(now, timeout_of)
         for c in await storage.due_challenges(now):
@@ -133,12 +147,12 @@ class TurnClock:
                 players = (c.challenger_id, c.opponent_id)
                 reply = Reply(text=text, challenge_id=c.id, players=players)
                 notices.append(Notice(c.channel_id, reply, c.message_id, c.guild_id))
-        shortest = min((self.turn_timeout, *timeouts.values()))
+        shortest = min((self.turn_timeout, *timeouts.values(), *own.values()))
         for row in await storage.active_games(turn_started_by=now - warn_after(shortest)):
             if not self.owns(row.guild_id):
                 continue
             try:
-                notice = await self._tick_game(row, now, timeout_of(row.guild_id))
+                notice = await self._tick_game(row, now, timeout_of(row), row.id in own)
             except Exception:  # one broken game must not stop the others' clocks
                 log.exception("tick failed for game %s", row.id)
                 continue
@@ -168,7 +182,7 @@ class TurnClock:
             most from its warning, which is said again now with the time left)."""
             if not self.owns(row.guild_id):
                 return None
-            timeout = timeout_of(row.guild_id)
+            timeout = timeout_of(row)
             used = min(max(last - row.turn_started_at, timedelta(0)), warn_after(timeout))
             return now - used, used >= warn_after(timeout)
 
@@ -185,7 +199,7 @@ class TurnClock:
             on_turn = side(row, position.to_move)
             if on_turn.is_bot:
                 continue
-            left = timeout_of(row.guild_id) - (now - row.turn_started_at)
+            left = timeout_of(row) - (now - row.turn_started_at)
             text = Said(
                 "clock_resumed",
                 on_turn.user,
@@ -209,7 +223,9 @@ class TurnClock:
             players=(row.white_id, row.black_id),
         )
 
-    async def _tick_game(self, row: GameRow, now: datetime, timeout: timedelta) -> Notice | None:
+    async def _tick_game(
+        self, row: GameRow, now: datetime, timeout: timedelta, in_tournament: bool
+    ) -> Notice | None:
         k = self.kernel
         position = k.position(row)
         on_turn = side(row, position.to_move) if position.to_move else None
@@ -229,7 +245,7 @@ class TurnClock:
                 fresh = await k.game(row.id)
                 if fresh.version != row.version or now - fresh.turn_started_at < timeout:
                     return None
-                if first_move_missing(fresh, on_turn):
+                if aborts(fresh, on_turn, in_tournament):
                     outcome = Outcome(None, Termination.ABORTED)
                 else:
                     outcome = Outcome(on_turn.color.other, Termination.TIMEOUT)
@@ -244,7 +260,7 @@ class TurnClock:
             if not await k.storage.warn_late(row.id, row.version, now - elapsed):
                 return None
             left = (timeout - elapsed).total_seconds()
-            first = first_move_missing(row, on_turn)
+            first = aborts(row, on_turn, in_tournament)
             text = Said("turn_warning", on_turn.user, row.id, *names(row), left, first)
             return Notice(row.channel_id, self._clock_reply(row, text, on_turn), None)
         return None

@@ -27,6 +27,8 @@ from bot.service.teacher import Analyser, Teacher, ThreadAnalyser
 from bot.service.turns import Turns
 from bot.storage import Storage
 from bot.storage.backup import DailyBackups
+from bot.tournaments.service import Tournaments
+from bot.tournaments.store import TournamentStore
 from bot.workers.ai import AIPool
 from bot.workers.pictures import PicturePool
 from engine.analysis import REVIEW_DEPTH
@@ -104,6 +106,7 @@ class ServiceParts:
             servers=self.servers,
         )
         self.turns = Turns(self.kernel, self.composer, self.bots)
+        events = TournamentStore(storage.runner)
         self.clock = TurnClock(
             self.kernel,
             self.composer,
@@ -112,6 +115,7 @@ class ServiceParts:
             owns=owns,
             name=clock_named,
             interval=tick_every,
+            game_turns=events.game_turns,
         )
         self.ratings = RatingReplies(
             storage,
@@ -138,6 +142,15 @@ class ServiceParts:
             self.composer, self.servers, now=clock, owns=owns, rng=puzzle_rng
         )
         """Puzzles and the puzzle of the day (``/shax puzzle``)."""
+        self.tournaments = Tournaments(
+            events,
+            self.kernel,
+            self.composer,
+            self.turns,
+            owns=owns,
+            run_picture=run_board,
+        )
+        """Swiss and arena tournaments (``/shax tournament``)."""
         self._on_close = on_close
 
     @classmethod

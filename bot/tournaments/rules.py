@@ -149,11 +149,21 @@ def advance(now: datetime, event: Event) -> tuple[Changes, Happened]:
     if t.status is not Status.PLAYING:
         return Changes(t), Happened()
     results = _results(event)
-    known = {r.id: r for r in results}
-    event = replace(event, pairings=tuple(known.get(p.id, p) for p in event.pairings))
+    event = _with(event, results)
     if t.swiss:
         return _swiss_step(now, event, results)
     return _arena_step(now, event, results)
+
+
+def settled(event: Event) -> Event:
+    """The tournament as its next step will have it: the games that ended counted (the
+    standings are shown so at once, before the tick records them)."""
+    return _with(event, _results(event))
+
+
+def _with(event: Event, results: tuple[PairingRow, ...]) -> Event:
+    known = {r.id: r for r in results}
+    return replace(event, pairings=tuple(known.get(p.id, p) for p in event.pairings))
 
 
 def _results(event: Event) -> tuple[PairingRow, ...]:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from bot.service.replies import Offload, Picture, Reader, Reply
 from bot.tournaments import notices
 from bot.tournaments.rows import Event, Format
-from bot.tournaments.rules import arena_scores, result_for, swiss_record
+from bot.tournaments.rules import arena_scores, result_for, settled, swiss_record
 from bot.tournaments.scoring import ON_FIRE, arena_points, swiss_standings
 from renderer.standings import STANDINGS_FILENAME, Mark, StandingLine, render_standings
 
@@ -85,6 +85,7 @@ def rounds_played(event: Event) -> int:
 
 def standings_reply(event: Event, run_picture: Offload, mentions: Sequence[int] = ()) -> Reply:
     """The standings in words, with their picture once anything was played."""
+    event = settled(event)
     t = event.tournament
     lines = standing_lines(event)
     played = rounds_played(event)

@@ -22,6 +22,7 @@ are available here as ``words.name``."""
 
 from __future__ import annotations
 
+from bot.tournaments import words as tournaments
 from bot.words import boards, puzzles, settings, threads
 from bot.words.actions import (
     ANNOUNCED,
@@ -246,6 +247,7 @@ __all__ = [
     "theme_current",
     "thinking",
     "threads",
+    "tournaments",
     "turn_prompt",
     "turn_warning",
     "turning_point",

@@ -1,0 +1,66 @@
+"""Tournaments at the console, through the real console session: a Swiss of four and an
+arena of three played from one keyboard (``/as NAME`` goes to NAME's game), in English and
+in Somali, with the standings one line a player."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bot.console.session import Console, local_user
+from bot.service.facade import ShaxService
+from bot.service.replies import Place
+from tests.bot.conftest import ServiceFactory
+from tests.bot.console.test_flows import Screen
+
+HALL = Place(None, 1)
+NAMES = ("Amina", "Bashir", "Cawo", "Dahir")
+
+
+async def typed(console: Console, *lines: str) -> None:
+    for line in lines:
+        assert await console.handle(line)
+
+
+def at_the_keyboard(service: ShaxService, tmp_path: Path) -> tuple[Console, Screen]:
+    screen = Screen()
+    return Console(service, tmp_path, HALL, local_user("Amina"), screen), screen
+
+
+async def resign_every_game(console: Console, screen: Screen, opened: str) -> str:
+    """Each game opened (the lines that say so) is resigned by black, who goes there with
+    ``/as``: white wins every game. Everything printed meanwhile."""
+    said = []
+    for _white, black in re.findall(r"/as (\w+) or /as (\w+) to play it", opened):
+        await typed(console, f"/as {black}")
+        assert console.place.parent_channel_id == HALL.channel_id, "the game's own channel"
+        await typed(console, "/shax resign")
+        said.append(screen.take())
+    return "\n".join(said)
+
+
+async def test_a_swiss_of_four_at_the_console(make_service: ServiceFactory, tmp_path: Path) -> None:
+    console, screen = at_the_keyboard(await make_service(), tmp_path)
+    await typed(console, "/shax tournament create format:swiss rounds:3 turn:3m")
+    assert (
+        "Amina made a Swiss tournament of Shax here: 3 rounds, 3 minutes a move." in screen.take()
+    )
+    for name in NAMES[1:]:
+        await typed(console, f"/as {name}", "/tournament join")
+    assert "4 players now" in screen.take()
+    await typed(console, "/as Amina", "/shax tournament start")
+    opened = screen.take()
+    assert "Round 1 of 3:" in opened and "/as NAME plays it" in opened
+    assert opened.count("its game is in #") == 2
+    for number in (1, 2, 3):
+        said = await resign_every_game(console, screen, opened)
+        assert f"Standings after round {number} of 3:" in said
+        opened = said
+    assert "The tournament is over!" in said
+    await typed(console, "/shax tournament standings")
+    table = screen.take()
+    lines = re.findall(r"^(\d)\. (\w+) — (\d) points? · Buchholz (\d)$", table, re.M)
+    assert [rank for rank, *_ in lines] == ["1", "2", "3", "4"], table
+    assert sorted(name for _, name, *_ in lines) == sorted(NAMES)
+    assert sum(int(points) for _, _, points, _ in lines) == 6, "two games a round, 1 point each"
+    assert "standings.png" in table, "the picture is saved beside"
