@@ -7,12 +7,15 @@ winner, after a draw whoever placed second last time, in a new series the challe
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
 
 from bot.service import messages
 from bot.service.bot_turns import FIRST_CHOICES, BotPlayer
 from bot.service.compose import Composer
 from bot.service.kernel import (
+    NOT_YOUR_GAME,
+    VARIANT_TITLE,
     GameKernel,
     challenge_place,
     game_place,
@@ -33,6 +36,7 @@ from bot.service.replies import (
     Place,
     Reply,
     Said,
+    Saying,
     Thinking,
     User,
     not_thinking,
@@ -42,6 +46,31 @@ from bot.service.streaks import first_to_place
 from bot.storage import ChallengeRow, ChallengeTaken, ChannelTaken, NewChallenge, NewGame
 from engine import Variant, get_variant
 from engine.ai import LEVELS
+
+CHALLENGE_THE_BOT: Saying[[Sequence[str]]] = Saying("challenge_the_bot")
+"""The bot was challenged: play it with /shax play-bot, at one of these levels."""
+CHALLENGE_A_BOT_ACCOUNT: Saying[[str]] = Saying("challenge_a_bot_account")
+ALREADY_CHALLENGED: Saying[[str]] = Saying("already_challenged")
+CHALLENGE_SENT: Saying[[User, str, Said | None, float]] = Saying("challenge_sent")
+"""The opponent, the challenger's name, the board's title (none for a rematch), and how
+long the challenge stays open (seconds)."""
+ACCEPT_OWN_CHALLENGE: Saying[[str]] = Saying("accept_own_challenge")
+CHALLENGE_FOR_SOMEONE_ELSE: Saying[[str]] = Saying("challenge_for_someone_else")
+CHALLENGE_ACCEPTED: Saying[[str, str, str, bool, bool]] = Saying("challenge_accepted")
+"""Who accepted, the challenger, who places first, and whether by winning the last game
+or after a draw."""
+CHALLENGE_DECLINED: Saying[[str, str]] = Saying("challenge_declined")
+ONLY_CHALLENGER_WITHDRAWS: Saying[[str]] = Saying("only_challenger_withdraws")
+CHALLENGE_WITHDRAWN: Saying[[str, str]] = Saying("challenge_withdrawn")
+CHALLENGE_NOT_OPEN: Saying[[str]] = Saying("challenge_not_open")
+"""A challenge that is no longer open, by its status."""
+NOTHING_TO: Saying[[str]] = Saying("nothing_to")
+"""No challenge waits to be accepted or declined (the verb)."""
+UNKNOWN_LEVEL: Saying[[str, Sequence[str]]] = Saying("unknown_level")
+UNKNOWN_FIRST: Saying[[str]] = Saying("unknown_first")
+REMATCH_ALREADY_ASKED: Saying[[str]] = Saying("rematch_already_asked")
+GAMES_NOT_HERE: Saying[[Sequence[Channel]]] = Saying("games_not_here")
+"""Games are played on this server only in these channels."""
 
 
 class Challenges:
@@ -64,9 +93,7 @@ class Challenges:
         """Refuse to start a game outside the server's game channels (when it has some)."""
         settings = await self.servers.of(place.guild_id)
         if not settings.allows(place):
-            raise ChallengeError(
-                Said("games_not_here", [Channel(c) for c in sorted(settings.channels)])
-            )
+            raise ChallengeError(GAMES_NOT_HERE([Channel(c) for c in sorted(settings.channels)]))
 
     async def challenge(
         self, challenger: User, opponent: User, place: Place, variant: str = "shax"
@@ -76,14 +103,14 @@ class Challenges:
         if opponent.id == challenger.id:
             raise ChallengeError(Said.message(messages.CHALLENGE_YOURSELF))
         if opponent.id == self.kernel.bot_user.id:
-            raise ChallengeError(Said("challenge_the_bot", LEVELS))
+            raise ChallengeError(CHALLENGE_THE_BOT(LEVELS))
         if opponent.is_bot:
-            raise ChallengeError(Said("challenge_a_bot_account", opponent.name))
+            raise ChallengeError(CHALLENGE_A_BOT_ACCOUNT(opponent.name))
         await self._check_allowed(place)
         await self.kernel.check_channel_free(place)
         for open_one in await self.kernel.storage.open_challenges(place.channel_id):
             if (open_one.challenger_id, open_one.opponent_id) == (challenger.id, opponent.id):
-                raise ChallengeError(Said("already_challenged", opponent.name))
+                raise ChallengeError(ALREADY_CHALLENGED(opponent.name))
         try:
             return await self._create(challenger, opponent, place, v, rematch_of=None)
         except (ChallengeTaken, ChannelTaken):
@@ -116,11 +143,10 @@ class Challenges:
             ),
             now,
         )
-        text = Said(
-            "challenge_sent",
+        text = CHALLENGE_SENT(
             opponent,
             challenger.name,
-            None if rematch_of is not None else Said("variant_title", variant),
+            None if rematch_of is not None else VARIANT_TITLE(variant),
             expiry,
         )
         return Reply(
@@ -138,8 +164,8 @@ class Challenges:
         c = await self._challenge_for(user, place, challenge_id, "accept")
         if user.id != c.opponent_id:
             if user.id == c.challenger_id:
-                raise ChallengeError(Said("accept_own_challenge", c.opponent_name))
-            raise NotYourGame(Said("challenge_for_someone_else", c.opponent_name))
+                raise ChallengeError(ACCEPT_OWN_CHALLENGE(c.opponent_name))
+            raise NotYourGame(CHALLENGE_FOR_SOMEONE_ELSE(c.opponent_name))
         now = k.now()
         if c.expires_at <= now:
             # A refusal changes nothing: the next tick closes the challenge and its message.
@@ -168,13 +194,12 @@ class Challenges:
             raise k.busy(challenge_place(c), None) from None
         if row is None:
             raise ChallengeError(Said.message(messages.CHALLENGE_CLOSED))
-        intro = Said(
-            "challenge_accepted",
+        intro = CHALLENGE_ACCEPTED(
             user.name,
             c.challenger_name,
             white[1],
-            last_winner=series.last_winner is not None,
-            after_draw=series.last_winner is None and series.games > 0,
+            series.last_winner is not None,
+            series.last_winner is None and series.games > 0,
         )
         return await self.composer.board_reply(row, intro=intro, viewer=user.id)
 
@@ -184,11 +209,11 @@ class Challenges:
         if user.id == c.challenger_id:
             return await self.cancel(user, place, c.id)
         if user.id != c.opponent_id:
-            raise NotYourGame(Said("challenge_for_someone_else", c.opponent_name))
+            raise NotYourGame(CHALLENGE_FOR_SOMEONE_ELSE(c.opponent_name))
         if not await self.kernel.storage.resolve_challenge(c.id, "declined", self.kernel.now()):
             raise ChallengeError(Said.message(messages.CHALLENGE_CLOSED))
         return Reply(
-            text=Said("challenge_declined", user.name, c.challenger_name),
+            text=CHALLENGE_DECLINED(user.name, c.challenger_name),
             challenge_id=c.id,
             players=(c.challenger_id, c.opponent_id),
         )
@@ -207,11 +232,11 @@ class Challenges:
         else:
             c = await self._challenge_row(challenge_id)
         if user.id != c.challenger_id:
-            raise NotYourGame(Said("only_challenger_withdraws", c.challenger_name))
+            raise NotYourGame(ONLY_CHALLENGER_WITHDRAWS(c.challenger_name))
         if not await self.kernel.storage.resolve_challenge(c.id, "cancelled", self.kernel.now()):
             raise ChallengeError(Said.message(messages.CHALLENGE_CLOSED))
         return Reply(
-            text=Said("challenge_withdrawn", c.challenger_name, c.opponent_name),
+            text=CHALLENGE_WITHDRAWN(c.challenger_name, c.opponent_name),
             challenge_id=c.id,
             players=(c.challenger_id, c.opponent_id),
         )
@@ -233,9 +258,9 @@ class Challenges:
         level = level.strip().lower()
         first = first.strip().lower() if first is not None else None
         if level not in LEVELS:
-            raise BadOption(Said("unknown_level", typed_level, LEVELS))
+            raise BadOption(UNKNOWN_LEVEL(typed_level, LEVELS))
         if first is not None and first not in FIRST_CHOICES:
-            raise BadOption(Said("unknown_first", typed_first or ""))
+            raise BadOption(UNKNOWN_FIRST(typed_first or ""))
         if user.is_bot:
             raise ChallengeError(Said.message(messages.BOT_ACCOUNTS_CANT_PLAY))
         await self._check_allowed(place)
@@ -252,7 +277,7 @@ class Challenges:
         row = await k.game(game_id)
         me = side_of(row, user.id)
         if me is None or me.is_bot:
-            raise NotYourGame(Said("not_your_game", *names(row)))
+            raise NotYourGame(NOT_YOUR_GAME(*names(row)))
         if row.active:
             raise GameOver(Said.message(messages.STILL_PLAYING))
         where = game_place(row)
@@ -267,7 +292,7 @@ class Challenges:
                 continue
             if c.opponent_id == user.id:
                 return await self.accept(user, where, c.id)
-            raise ChallengeError(Said("rematch_already_asked", them.name))
+            raise ChallengeError(REMATCH_ALREADY_ASKED(them.name))
         await k.check_channel_free(where)
         try:
             return await self._create(
@@ -288,7 +313,7 @@ class Challenges:
         if c is None:
             raise ChallengeError(Said.message(messages.CHALLENGE_GONE))
         if c.status != "open":
-            raise ChallengeError(Said("challenge_not_open", c.status))
+            raise ChallengeError(CHALLENGE_NOT_OPEN(c.status))
         return c
 
     async def _challenge_for(
@@ -302,5 +327,5 @@ class Challenges:
             if c.opponent_id == user.id
         ]
         if not waiting:
-            raise ChallengeError(Said("nothing_to", verb))
+            raise ChallengeError(NOTHING_TO(verb))
         return waiting[-1]

@@ -36,7 +36,7 @@ from bot.service.bot_turns import BotPlayer
 from bot.service.compose import Composer
 from bot.service.kernel import GameKernel, Side, names, side
 from bot.service.ratings import acted
-from bot.service.replies import Notice, Reply, Said
+from bot.service.replies import Notice, Reply, Said, Saying, User
 from bot.service.server_settings import ServerSettingsBook
 from bot.storage import GameRow
 from engine import Outcome, Termination
@@ -52,6 +52,15 @@ AWAY_SLACK = timedelta(seconds=5)
 moment) before the bot counts as having been away."""
 ALL_SERVERS = "all"
 """The name of the clock of a lone process, which runs for every server."""
+
+CHALLENGE_EXPIRED: Saying[[str, str]] = Saying("challenge_expired")
+"""The challenger's and the opponent's names."""
+TURN_WARNING: Saying[[User, int, str, str, float, bool]] = Saying("turn_warning")
+"""The player on turn, the game (its id, white's and black's names), the seconds left, and
+whether it is their first move (the game is then aborted, not lost)."""
+CLOCK_RESUMED: Saying[[User, int, str, str, float, float]] = Saying("clock_resumed")
+"""The player on turn, the game (its id, white's and black's names), the seconds the bot
+was away and the seconds left."""
 
 TimeoutOf = Callable[[GameRow], timedelta]
 """A game's turn timeout: its own (a tournament's), else its server's."""
@@ -143,7 +152,7 @@ class TurnClock:
             if not self.owns(c.guild_id):
                 continue
             if await storage.resolve_challenge(c.id, "expired", now):
-                text = Said("challenge_expired", c.challenger_name, c.opponent_name)
+                text = CHALLENGE_EXPIRED(c.challenger_name, c.opponent_name)
                 players = (c.challenger_id, c.opponent_id)
                 reply = Reply(text=text, challenge_id=c.id, players=players)
                 notices.append(Notice(c.channel_id, reply, c.message_id, c.guild_id))
@@ -200,8 +209,7 @@ class TurnClock:
             if on_turn.is_bot:
                 continue
             left = timeout_of(row) - (now - row.turn_started_at)
-            text = Said(
-                "clock_resumed",
+            text = CLOCK_RESUMED(
                 on_turn.user,
                 row.id,
                 *names(row),
@@ -261,6 +269,6 @@ class TurnClock:
                 return None
             left = (timeout - elapsed).total_seconds()
             first = aborts(row, on_turn, in_tournament)
-            text = Said("turn_warning", on_turn.user, row.id, *names(row), left, first)
+            text = TURN_WARNING(on_turn.user, row.id, *names(row), left, first)
             return Notice(row.channel_id, self._clock_reply(row, text, on_turn), None)
         return None

@@ -12,13 +12,13 @@ while; a change made through this process is seen at once, one made by another p
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
 
 from bot.service import messages
-from bot.service.replies import Channel, Place, Said, UserError
+from bot.service.replies import Channel, Place, Said, Saying, UserError
 from bot.storage import Storage
 from shax_i18n.codes import LANGUAGES as CATALOGUE_LANGUAGES
 
@@ -43,6 +43,22 @@ _SHOWN = 40
 OUTSIDE_SERVERS = 0
 """The key of the settings outside servers (direct messages, the console), as the clock
 and the tallies key them."""
+
+NOT_A_SETTING: Saying[[str]] = Saying("not_a_setting")
+"""What ``reset:`` was given, not a setting's name."""
+NOT_A_DURATION: Saying[[str]] = Saying("not_a_duration")
+DURATION_OUT_OF_RANGE: Saying[[str, float, float]] = Saying("duration_out_of_range")
+"""The setting, and its shortest and longest (seconds)."""
+NOT_A_CHOICE: Saying[[str, str, Sequence[str]]] = Saying("not_a_choice")
+"""The setting, the value given, and the values it takes."""
+NOT_AN_HOUR: Saying[[int | str]] = Saying("not_an_hour")
+CHANNEL_NOT_LISTED: Saying[[Channel]] = Saying("channel_not_listed")
+TOO_MANY_CHANNELS: Saying[[int]] = Saying("too_many_channels")
+SETTINGS_SUMMARY: Saying[[ServerSettings, Sequence[Channel], bool, Channel | None, bool]] = Saying(
+    "settings_summary"
+)
+"""Every setting, the game channels, whether they were saved just now, the puzzle of the
+day's channel, and whether they are the settings outside servers."""
 
 
 class Setting(StrEnum):
@@ -143,7 +159,7 @@ def parse_duration(text: str) -> timedelta:
     parts = _DURATION.findall(cleaned)
     if not parts or _DURATION.sub("", cleaned).strip(" ,"):
         shown = text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
-        raise UserError(Said("not_a_duration", shown))
+        raise UserError(NOT_A_DURATION(shown))
     numbers = [(n.lstrip("0") or "0", u) for n, u in parts]
     if any(len(n) > _DIGITS_BEYOND_EVERY_RANGE for n, _ in numbers):
         return timedelta(seconds=_LONGEST)
@@ -157,12 +173,7 @@ def _in_range(setting: Setting, text: str, bounds: tuple[timedelta, timedelta]) 
     low, high = bounds
     if not low <= value <= high:
         raise UserError(
-            Said(
-                "duration_out_of_range",
-                setting.value,
-                low.total_seconds(),
-                high.total_seconds(),
-            )
+            DURATION_OUT_OF_RANGE(setting.value, low.total_seconds(), high.total_seconds())
         )
     return value
 
@@ -170,7 +181,7 @@ def _in_range(setting: Setting, text: str, bounds: tuple[timedelta, timedelta]) 
 def _choice(setting: Setting, value: str, allowed: tuple[str, ...]) -> str:
     chosen = value.strip().lower()
     if chosen not in allowed:
-        raise UserError(Said("not_a_choice", setting.value, value, allowed))
+        raise UserError(NOT_A_CHOICE(setting.value, value, allowed))
     return chosen
 
 
@@ -273,7 +284,7 @@ class ServerSettingsBook:
             writes[Setting.PUZZLE_CHANNEL] = str(change.puzzle_channel)
         if change.puzzle_hour is not None:
             if not 0 <= change.puzzle_hour <= 23:
-                raise UserError(Said("not_an_hour", change.puzzle_hour))
+                raise UserError(NOT_AN_HOUR(change.puzzle_hour))
             writes[Setting.PUZZLE_HOUR] = str(change.puzzle_hour)
 
         def changed(stored: dict[str, str]) -> dict[str, str | None]:
@@ -298,11 +309,11 @@ class ServerSettingsBook:
             channels.add(change.allow_channel)
         if change.disallow_channel is not None:
             if change.disallow_channel not in channels:
-                raise UserError(Said("channel_not_listed", Channel(change.disallow_channel)))
+                raise UserError(CHANNEL_NOT_LISTED(Channel(change.disallow_channel)))
             channels.discard(change.disallow_channel)
         if channels != set(current.channels):
             if len(channels) > MAX_CHANNELS:
-                raise UserError(Said("too_many_channels", MAX_CHANNELS))
+                raise UserError(TOO_MANY_CHANNELS(MAX_CHANNELS))
             writes[Setting.CHANNELS] = ",".join(str(c) for c in sorted(channels)) or None
 
     async def turn_timeouts(self) -> dict[int, timedelta]:
@@ -349,11 +360,4 @@ def settings_said(place: Place, settings: ServerSettings, *, changed_now: bool) 
     servers) with its value, the channels written as the surface writes them."""
     channels = [Channel(c) for c in sorted(settings.channels)]
     puzzle = None if settings.puzzle_channel is None else Channel(settings.puzzle_channel)
-    return Said(
-        "settings_summary",
-        settings,
-        channels,
-        changed_now=changed_now,
-        outside=place.guild_id is None,
-        puzzle_channel=puzzle,
-    )
+    return SETTINGS_SUMMARY(settings, channels, changed_now, puzzle, place.guild_id is None)

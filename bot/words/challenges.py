@@ -4,24 +4,42 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from bot.service.challenges import (
+    ACCEPT_OWN_CHALLENGE,
+    ALREADY_CHALLENGED,
+    CHALLENGE_A_BOT_ACCOUNT,
+    CHALLENGE_ACCEPTED,
+    CHALLENGE_DECLINED,
+    CHALLENGE_FOR_SOMEONE_ELSE,
+    CHALLENGE_NOT_OPEN,
+    CHALLENGE_SENT,
+    CHALLENGE_THE_BOT,
+    CHALLENGE_WITHDRAWN,
+    NOTHING_TO,
+    ONLY_CHALLENGER_WITHDRAWS,
+    REMATCH_ALREADY_ASKED,
+    UNKNOWN_FIRST,
+    UNKNOWN_LEVEL,
+)
+from bot.service.clock import CHALLENGE_EXPIRED, CLOCK_RESUMED, TURN_WARNING
 from bot.service.messages import CHALLENGE_CLOSED
-from bot.words.registry import sentence
-from bot.words.terms import EN, Surface, duration, level_name, option_list
+from bot.service.replies import Said, User
+from bot.words.registry import speaks, speaks_with_voice
+from bot.words.terms import duration, level_name, option_list
+from bot.words.voice import Surface, Voice
 from shax_i18n import N_, Translator
 
 # -- challenges ------------------------------------------------------------------------
 
 
-@sentence
-def challenge_the_bot(levels: Sequence[str], t: Translator = EN) -> str:
+def challenge_the_bot(t: Translator, levels: Sequence[str]) -> str:
     return t.gettext(
         "To play against me, use /shax play-bot (choose a level: {levels}).",
         levels=option_list(levels, level_name, t),
     )
 
 
-@sentence
-def challenge_a_bot_account(name: str, t: Translator = EN) -> str:
+def challenge_a_bot_account(t: Translator, name: str) -> str:
     return t.gettext(
         "{name} is a bot account and can't play Shax — challenge a person, "
         "or play me with /shax play-bot.",
@@ -29,9 +47,9 @@ def challenge_a_bot_account(name: str, t: Translator = EN) -> str:
     )
 
 
-@sentence
-def already_challenged(name: str, surface: Surface, t: Translator = EN) -> str:
-    if surface is Surface.CONSOLE:
+def already_challenged(voice: Voice, name: str) -> str:
+    t = voice.t
+    if voice.surface is Surface.CONSOLE:
         return t.gettext(
             "You have already challenged {name} here; wait for an answer or withdraw it "
             "with /shax cancel.",
@@ -43,18 +61,14 @@ def already_challenged(name: str, surface: Surface, t: Translator = EN) -> str:
     )
 
 
-@sentence
 def challenge_sent(
-    opponent_ref: str,
-    challenger: str,
-    title: str | None,
-    expiry_seconds: float,
-    surface: Surface,
-    t: Translator = EN,
+    voice: Voice, opponent: User, challenger: str, variant: Said | None, expiry_seconds: float
 ) -> str:
-    """``title`` is the variant's (in the reply's language); ``None`` for a rematch."""
+    """``variant`` is the board's title; ``None`` for a rematch."""
+    t, opponent_ref = voice.t, voice.player(opponent)
+    title = None if variant is None else voice.say(variant)
     within = duration(expiry_seconds, t)
-    if surface is Surface.CONSOLE:
+    if voice.surface is Surface.CONSOLE:
         if title is None:
             return t.gettext(
                 "{opponent}, {challenger} challenges you to a rematch! Answer with "
@@ -89,25 +103,16 @@ def challenge_sent(
     )
 
 
-@sentence
-def accept_own_challenge(opponent: str, t: Translator = EN) -> str:
+def accept_own_challenge(t: Translator, opponent: str) -> str:
     return t.gettext("You can't accept your own challenge — wait for {name}.", name=opponent)
 
 
-@sentence
-def challenge_for_someone_else(opponent: str, t: Translator = EN) -> str:
+def challenge_for_someone_else(t: Translator, opponent: str) -> str:
     return t.gettext("This challenge is for {name}, not for you.", name=opponent)
 
 
-@sentence
 def challenge_accepted(
-    name: str,
-    challenger: str,
-    white: str,
-    *,
-    last_winner: bool,
-    after_draw: bool,
-    t: Translator = EN,
+    t: Translator, name: str, challenger: str, white: str, last_winner: bool, after_draw: bool
 ) -> str:
     if last_winner:
         return t.gettext(
@@ -129,20 +134,17 @@ def challenge_accepted(
     )
 
 
-@sentence
-def challenge_declined(name: str, challenger: str, t: Translator = EN) -> str:
+def challenge_declined(t: Translator, name: str, challenger: str) -> str:
     return t.gettext(
         "{player} declined {challenger}'s challenge.", player=name, challenger=challenger
     )
 
 
-@sentence
-def only_challenger_withdraws(challenger: str, t: Translator = EN) -> str:
+def only_challenger_withdraws(t: Translator, challenger: str) -> str:
     return t.gettext("Only {name} can withdraw this challenge.", name=challenger)
 
 
-@sentence
-def challenge_withdrawn(challenger: str, opponent: str, t: Translator = EN) -> str:
+def challenge_withdrawn(t: Translator, challenger: str, opponent: str) -> str:
     return t.gettext(
         "{challenger} withdrew the challenge to {opponent}.",
         challenger=challenger,
@@ -158,20 +160,17 @@ _NOT_OPEN: Mapping[str, str] = {
 }
 
 
-@sentence
-def challenge_not_open(status: str, t: Translator = EN) -> str:
+def challenge_not_open(t: Translator, status: str) -> str:
     return t.gettext(_NOT_OPEN.get(status, CHALLENGE_CLOSED))
 
 
-@sentence
-def nothing_to(verb: str, t: Translator = EN) -> str:
+def nothing_to(t: Translator, verb: str) -> str:
     if verb == "accept":
         return t.gettext("No challenge is waiting for you here, so there is nothing to accept.")
     return t.gettext("No challenge is waiting for you here, so there is nothing to decline.")
 
 
-@sentence
-def unknown_level(level: str, levels: Sequence[str], t: Translator = EN) -> str:
+def unknown_level(t: Translator, level: str, levels: Sequence[str]) -> str:
     return t.gettext(
         "Unknown level {level} — choose one of: {levels}.",
         level=repr(level),
@@ -179,38 +178,35 @@ def unknown_level(level: str, levels: Sequence[str], t: Translator = EN) -> str:
     )
 
 
-@sentence
-def unknown_first(first: str, t: Translator = EN) -> str:
+def unknown_first(t: Translator, first: str) -> str:
     return t.gettext("first must be me, bot or random, not {first}.", first=repr(first))
 
 
-@sentence
-def rematch_already_asked(them: str, t: Translator = EN) -> str:
+def rematch_already_asked(t: Translator, them: str) -> str:
     return t.gettext("You have already asked for a rematch; it's up to {name}.", name=them)
 
 
 # -- the clock -------------------------------------------------------------------------
 
 
-@sentence
-def challenge_expired(challenger: str, opponent: str, t: Translator = EN) -> str:
+def challenge_expired(t: Translator, challenger: str, opponent: str) -> str:
     return t.gettext(
         "{challenger}'s challenge to {opponent} expired.", challenger=challenger, opponent=opponent
     )
 
 
-@sentence
 def turn_warning(
-    ref: str,
+    voice: Voice,
+    player: User,
     game_id: int,
     white_name: str,
     black_name: str,
     seconds_left: float,
     first_move: bool,
-    t: Translator = EN,
 ) -> str:
     """The warning before a player runs out of time: one who never moved (``first_move``)
     would have the game aborted (no result), not lost."""
+    t, ref = voice.t, voice.player(player)
     if first_move:
         message = N_(
             "⏳ {player}, it's your turn in game #{game_id} ({white} vs {black}). Make your "
@@ -231,18 +227,18 @@ def turn_warning(
     )
 
 
-@sentence
 def clock_resumed(
-    ref: str,
+    voice: Voice,
+    player: User,
     game_id: int,
     white_name: str,
     black_name: str,
     seconds_away: float,
     seconds_left: float,
-    t: Translator = EN,
 ) -> str:
     """Said once in each game whose turn was waiting while the bot was away (stopped,
     or cut off from Discord): the time away is not counted."""
+    t, ref = voice.t, voice.player(player)
     return t.gettext(
         "⏳ {player}, the bot was away for {away}, and that time does not count: your "
         "turn in game #{game_id} ({white} vs {black}) starts again now. Play within "
@@ -254,3 +250,23 @@ def clock_resumed(
         black=black_name,
         duration=duration(seconds_left, t),
     )
+
+
+speaks(CHALLENGE_THE_BOT, challenge_the_bot)
+speaks(CHALLENGE_A_BOT_ACCOUNT, challenge_a_bot_account)
+speaks_with_voice(ALREADY_CHALLENGED, already_challenged)
+speaks_with_voice(CHALLENGE_SENT, challenge_sent)
+speaks(ACCEPT_OWN_CHALLENGE, accept_own_challenge)
+speaks(CHALLENGE_FOR_SOMEONE_ELSE, challenge_for_someone_else)
+speaks(CHALLENGE_ACCEPTED, challenge_accepted)
+speaks(CHALLENGE_DECLINED, challenge_declined)
+speaks(ONLY_CHALLENGER_WITHDRAWS, only_challenger_withdraws)
+speaks(CHALLENGE_WITHDRAWN, challenge_withdrawn)
+speaks(CHALLENGE_NOT_OPEN, challenge_not_open)
+speaks(NOTHING_TO, nothing_to)
+speaks(UNKNOWN_LEVEL, unknown_level)
+speaks(UNKNOWN_FIRST, unknown_first)
+speaks(REMATCH_ALREADY_ASKED, rematch_already_asked)
+speaks(CHALLENGE_EXPIRED, challenge_expired)
+speaks_with_voice(TURN_WARNING, turn_warning)
+speaks_with_voice(CLOCK_RESUMED, clock_resumed)

@@ -4,14 +4,24 @@ Each takes the translator of the one who reads it."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from bot.words.registry import sentence
-from bot.words.terms import EN, duration
+from bot.service.challenges import GAMES_NOT_HERE
+from bot.service.replies import Channel
+from bot.service.server_settings import (
+    CHANNEL_NOT_LISTED,
+    DURATION_OUT_OF_RANGE,
+    NOT_A_CHOICE,
+    NOT_A_DURATION,
+    NOT_A_SETTING,
+    NOT_AN_HOUR,
+    SETTINGS_SUMMARY,
+    TOO_MANY_CHANNELS,
+    ServerSettings,
+)
+from bot.words.registry import speaks, speaks_with_voice
+from bot.words.terms import duration
+from bot.words.voice import Voice
 from shax_i18n import LANGUAGES, N_, Translator
-
-if TYPE_CHECKING:
-    from bot.service.server_settings import ServerSettings
 
 LABELS = {
     "turn_timeout": N_("Turn timeout"),
@@ -36,13 +46,12 @@ THREAD_MODES = {
 THEMES = {"dark": N_("dark (for Discord's dark theme)"), "light": N_("light")}
 
 
-def label(name: str, t: Translator = EN) -> str:
+def label(name: str, t: Translator) -> str:
     """A setting's name in ``t``'s language (``name`` itself if it is not a setting)."""
     return t.gettext(LABELS[name]) if name in LABELS else name
 
 
-@sentence
-def not_a_setting(name: str, t: Translator = EN) -> str:
+def not_a_setting(t: Translator, name: str) -> str:
     return t.gettext(
         "`{name}` is not a setting: choose one of {settings}.",
         name=name,
@@ -50,8 +59,7 @@ def not_a_setting(name: str, t: Translator = EN) -> str:
     )
 
 
-@sentence
-def not_a_duration(text: str, t: Translator = EN) -> str:
+def not_a_duration(t: Translator, text: str) -> str:
     return t.gettext(
         "`{text}` is not a length of time. Write it like `30m`, `24h`, `2d` or `1h30m` "
         "(d = days, h = hours, m = minutes).",
@@ -59,8 +67,7 @@ def not_a_duration(text: str, t: Translator = EN) -> str:
     )
 
 
-@sentence
-def duration_out_of_range(name: str, low: float, high: float, t: Translator = EN) -> str:
+def duration_out_of_range(t: Translator, name: str, low: float, high: float) -> str:
     return t.gettext(
         "The {setting} must be between {low} and {high}.",
         setting=label(name, t).lower(),
@@ -69,8 +76,7 @@ def duration_out_of_range(name: str, low: float, high: float, t: Translator = EN
     )
 
 
-@sentence
-def not_a_choice(name: str, value: str, allowed: Sequence[str], t: Translator = EN) -> str:
+def not_a_choice(t: Translator, name: str, value: str, allowed: Sequence[str]) -> str:
     return t.gettext(
         "`{value}` is not a {setting} setting: choose one of {choices}.",
         setting=label(name, t).lower(),
@@ -79,53 +85,46 @@ def not_a_choice(name: str, value: str, allowed: Sequence[str], t: Translator = 
     )
 
 
-@sentence
-def channel_not_listed(channel: str, t: Translator = EN) -> str:
-    """``channel`` as the surface writes a channel."""
-    return t.gettext(
+def channel_not_listed(voice: Voice, channel: Channel) -> str:
+    return voice.t.gettext(
         "{channel} is not one of the game channels. `/shax settings` shows them; "
         "`all-channels: True` lets games start anywhere again.",
-        channel=channel,
+        channel=voice.channel(channel),
     )
 
 
-@sentence
-def not_an_hour(hour: int | str, t: Translator = EN) -> str:
+def not_an_hour(t: Translator, hour: int | str) -> str:
     return t.gettext(
         "`{hour}` is not an hour: the puzzle of the day's hour is a whole hour from 0 to 23 (UTC).",
         hour=hour,
     )
 
 
-@sentence
-def too_many_channels(limit: int, t: Translator = EN) -> str:
+def too_many_channels(t: Translator, limit: int) -> str:
     return t.gettext(
         "At most {limit} game channels. Remove one with `disallow-channel` first.", limit=limit
     )
 
 
-@sentence
-def games_not_here(channels: Sequence[str], t: Translator = EN) -> str:
-    """``channels`` as the surface writes channels."""
-    return t.gettext(
+def games_not_here(voice: Voice, channels: Sequence[Channel]) -> str:
+    return voice.t.gettext(
         "Games on this server are played in {channels} (and their threads). Start yours there.",
-        channels=", ".join(channels),
+        channels=", ".join(voice.channel(channel) for channel in channels),
     )
 
 
-@sentence
 def settings_summary(
+    voice: Voice,
     settings: ServerSettings,
-    channels: Sequence[str],
-    *,
+    game_channels: Sequence[Channel],
     changed_now: bool,
-    puzzle_channel: str | None = None,
-    outside: bool = False,
-    t: Translator = EN,
+    puzzle: Channel | None,
+    outside: bool,
 ) -> str:
     """Every setting with its value, marked when the server chose it, and how to change;
-    ``channels`` are the game channels and ``puzzle_channel`` the puzzle of the day's, as
-    the surface writes them."""
+    ``game_channels`` are the game channels and ``puzzle`` the puzzle of the day's."""
+    t, channels = voice.t, [voice.channel(channel) for channel in game_channels]
+    puzzle_channel = None if puzzle is None else voice.channel(puzzle)
     games_in = ", ".join(channels) if channels else t.gettext("every channel")
     threads, theme = THREAD_MODES.get(settings.threads), THEMES.get(settings.theme)
     values = {
@@ -162,3 +161,14 @@ def settings_summary(
         )
     )
     return "\n".join(lines)
+
+
+speaks(NOT_A_SETTING, not_a_setting)
+speaks(NOT_A_DURATION, not_a_duration)
+speaks(DURATION_OUT_OF_RANGE, duration_out_of_range)
+speaks(NOT_A_CHOICE, not_a_choice)
+speaks_with_voice(CHANNEL_NOT_LISTED, channel_not_listed)
+speaks(NOT_AN_HOUR, not_an_hour)
+speaks(TOO_MANY_CHANNELS, too_many_channels)
+speaks_with_voice(GAMES_NOT_HERE, games_not_here)
+speaks_with_voice(SETTINGS_SUMMARY, settings_summary)

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from bot import words
+from bot.service.kernel import VARIANT_TITLE
 from bot.service.replies import User
 from bot.service.streaks import Tally
 from bot.words import boards
@@ -70,19 +71,20 @@ def test_the_turn_prompt_moves_along_this_boards_lines() -> None:
 def test_sentences_naming_controls_follow_the_surface() -> None:
     discord, console = Surface.DISCORD, Surface.CONSOLE
     on_discord, at_console = voice(surface=discord), voice(surface=console)
-    assert words.already_challenged("Bashir", discord).endswith("withdraw it with Decline.")
-    assert words.already_challenged("Bashir", console).endswith("withdraw it with /shax cancel.")
+    assert words.already_challenged(on_discord, "Bashir").endswith("withdraw it with Decline.")
+    assert words.already_challenged(at_console, "Bashir").endswith("withdraw it with /shax cancel.")
     assert "Start a new one with Rematch," in words.game_over(on_discord, 7)
     assert "Start a new one with /shax rematch," in words.game_over(at_console, 7)
     assert "Accept draw (or /shax draw), decline it" in words.draw_offer_intro(on_discord, "A", B)
     offer = words.draw_offer_intro(at_console, "A", B)
     assert "/shax draw, decline it with /shax decline-draw" in offer
-    assert "Accept or decline within 10 minutes" in words.challenge_sent(
-        "@B", "A", "Jar", 600, discord
+    jar = VARIANT_TITLE(VARIANTS["jar"])
+    sent = words.challenge_sent(on_discord, B, "A", jar, 600)
+    assert sent == "<@2>, A challenges you to a game of Jar (children's game)! " + (
+        "Accept or decline within 10 minutes."
     )
-    assert "Answer with /shax accept or /shax decline within 10 minutes" in words.challenge_sent(
-        "@B", "A", "Jar", 600, console
-    )
+    sent = words.challenge_sent(at_console, B, "A", None, 600)
+    assert sent.startswith("@B, A challenges you to a rematch! Answer with /shax accept or")
     assert "use the latest board below" in words.stale(on_discord)
     assert "below" not in words.stale(at_console) and "/shax board" in words.stale(at_console)
     assert "Open a thread here" in words.channel_busy(on_discord, False, None)
@@ -96,7 +98,7 @@ SO = translator("so")
 def test_option_values_are_shown_in_the_readers_words_with_the_value_to_type() -> None:
     assert words.theme_chosen("light", SO) == "Shaxdaada hadda waxaa lagu sawirayaa muuqaalka cad."
     assert "madow (dark), cad (light)" in words.theme_current("dark", ("dark", "light"), SO)
-    assert "fudud (easy), adag (hard)" in words.unknown_level("x", ("easy", "hard"), t=SO)
+    assert "fudud (easy), adag (hard)" in words.unknown_level(SO, "x", ("easy", "hard"))
     # English players read the values as they type them, as before.
     assert words.theme_current("dark", ("dark", "light")) == (
         "Your boards are drawn in the dark theme; choose with /shax theme: dark, light."
