@@ -30,6 +30,8 @@ OPERATOR_FILES = {
     "bot/storage/statements.py": "SQL: the statements every move runs",
     "bot/storage/challenge_store.py": "SQL: challenges and the standings",
     "bot/storage/tables.py": "SQL: the tables",
+    "bot/storage/tournament_tables.py": "SQL: the tournament tables",
+    "bot/storage/migrations/versions/0010_tournaments.py": "SQL: the tournament tables as made",
     "bot/config/declared.py": "the settings' docs, for the operator's .env.example",
     "bot/config/fields.py": "settings errors, printed to the operator at start-up",
     "bot/config/loading.py": "settings errors, printed to the operator at start-up",

@@ -12,6 +12,7 @@ from bot.service.facade import ShaxService
 from bot.service.replies import Place
 from tests.bot.conftest import ServiceFactory
 from tests.bot.console.test_flows import Screen
+from tests.services import FakeClock, assert_no_english
 
 HALL = Place(None, 1)
 NAMES = ("Amina", "Bashir", "Cawo", "Dahir")
@@ -27,11 +28,11 @@ def at_the_keyboard(service: ShaxService, tmp_path: Path) -> tuple[Console, Scre
     return Console(service, tmp_path, HALL, local_user("Amina"), screen), screen
 
 
-async def resign_every_game(console: Console, screen: Screen, opened: str) -> str:
-    """Each game opened (the lines that say so) is resigned by black, who goes there with
-    ``/as``: white wins every game. Everything printed meanwhile."""
+async def resign_every_game(console: Console, screen: Screen, opened: str, word: str = "or") -> str:
+    """Each game opened (the lines that say so, ``word`` the reader's "or") is resigned by
+    black, who goes there with ``/as``: white wins every game. Everything printed."""
     said = []
-    for _white, black in re.findall(r"/as (\w+) or /as (\w+) to play it", opened):
+    for _white, black in re.findall(rf"/as (\w+) {word} /as (\w+)", opened):
         await typed(console, f"/as {black}")
         assert console.place.parent_channel_id == HALL.channel_id, "the game's own channel"
         await typed(console, "/shax resign")
@@ -64,3 +65,53 @@ async def test_a_swiss_of_four_at_the_console(make_service: ServiceFactory, tmp_
     assert sorted(name for _, name, *_ in lines) == sorted(NAMES)
     assert sum(int(points) for _, _, points, _ in lines) == 6, "two games a round, 1 point each"
     assert "standings.png" in table, "the picture is saved beside"
+
+
+async def test_an_arena_of_three_at_the_console_in_somali(
+    make_service: ServiceFactory, clock: FakeClock, tmp_path: Path
+) -> None:
+    console, screen = at_the_keyboard(await make_service(language="so"), tmp_path)
+    await typed(console, "/tournament create format:arena minutes:10 turn:2m")
+    made = screen.take()
+    assert "Amina wuxuu halkan ka sameeyay tartan arena ah oo Shax ah: 10 daqiiqo" in made
+    for name in NAMES[1:3]:
+        await typed(console, f"/as {name}", "/shax tournament join")
+    await typed(console, "/as Amina", "/shax tournament start")
+    opened = screen.take()
+    assert "Tartanka arena-da ah wuu bilaabmay: 10 daqiiqo." in opened
+    assert opened.count("ciyaartiisu waxay ku jirtaa #") == 1
+    said = [opened]
+    for _ in range(3):  # each finished game pairs its players again at once
+        done = await resign_every_game(console, screen, said[-1], word="ama")
+        said.append(done)
+        assert "ciyaartiisu waxay ku jirtaa #" in done
+    clock.advance(minutes=11)
+    said.append(await resign_every_game(console, screen, said[-1], word="ama"))
+    text = "\n".join(said)
+    assert "Tartanku wuu dhammaaday! 🥇" in text
+    await typed(console, "/tournament standings")
+    table = screen.take()
+    lines = re.findall(r"^\d\. (\w+) — (\d+) dhibc?(?:ood|ic) · (\d) ciyaar", table, re.M)
+    assert sorted(name for name, *_ in lines) == sorted(NAMES[:3]), table
+    assert_no_english(text + table)
+
+
+async def test_a_swiss_of_three_at_the_console_in_somali(
+    make_service: ServiceFactory, tmp_path: Path
+) -> None:
+    console, screen = at_the_keyboard(await make_service(language="so"), tmp_path)
+    await typed(console, "/shax tournament create rounds:2")
+    for name in NAMES[1:3]:
+        await typed(console, f"/as {name}", "/tournament join")
+    await typed(console, "/as Amina", "/tournament start")
+    opened = screen.take()
+    assert "Wareegga 1 ee 2:" in opened and "wuxuu helay fasax (hal dhibic)" in opened
+    said = [opened]
+    for _ in range(2):
+        said.append(await resign_every_game(console, screen, said[-1], word="ama"))
+    text = "\n".join(said)
+    assert "Kala horreynta kadib wareegga 2 ee 2:" in text
+    assert "Tartanku wuu dhammaaday! 🥇" in text
+    lines = re.findall(r"^(\d)\. (\w+) — (\d) dhibc?(?:ood|ic) · Buchholz (\d)$", text, re.M)
+    assert len(lines) == 3 + 3, "three lines after each round"
+    assert_no_english(text)
