@@ -62,6 +62,8 @@ class NewTournament:
     creator_name: str
     starts_at: datetime | None
     """A timed start, or ``None``: the creator starts it."""
+    reminded: bool = False
+    """No reminder is due (a start so near that the opening says it)."""
 
     def values(self) -> dict[str, Any]:
         return {
@@ -76,6 +78,7 @@ class NewTournament:
             "creator_id": self.creator_id,
             "creator_name": self.creator_name,
             "starts_at": self.starts_at,
+            "reminded": self.reminded,
         }
 
 

@@ -165,6 +165,7 @@ class Tournaments:
             creator_id=user.id,
             creator_name=user.name,
             starts_at=None if starts is None else now + starts,
+            reminded=starts is not None and starts <= REMIND_BEFORE,  # the opening says it
         )
         made = await self.store.create(new, now)
         if made is None:
@@ -286,7 +287,7 @@ class Tournaments:
         now = self.kernel.now()
         out: Tick = []
         if t.status is Status.OPEN and t.starts_at is not None:
-            if not t.reminded and now >= t.starts_at - REMIND_BEFORE:
+            if not t.reminded and t.starts_at - REMIND_BEFORE <= now < t.starts_at:
                 h = await self.store.step(t.id, rules.remind, now)
                 if h.count:
                     left = (t.starts_at - now).total_seconds()
