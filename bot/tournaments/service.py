@@ -108,9 +108,9 @@ class Tournaments:
         self.composer = composer
         self.turns = turns
         self.owns = owns
-        self.due = asyncio.Event()
-        """Set when a tournament has work now (a start, a leave, a game's end): an adapter
-        may run :meth:`tick` at once instead of waiting for the clock's next run."""
+        self.due = kernel.ended
+        """Set when a tournament may have work now (a start, a join, a leave, any game's
+        end): an adapter may run :meth:`tick` at once instead of waiting for the clock."""
         self._resigned: list[Notice] = []
         """The final boards of games lost by leaving, said on the next tick."""
 

@@ -132,3 +132,13 @@ async def test_a_swiss_waits_its_pause_between_rounds(events: Open, clock: FakeC
     clock.advance(minutes=1)
     said, games = await tick(service)
     assert len(games) == 2 and "Round 2 of 3:" in words(said[0].reply.text)
+
+
+async def test_a_game_that_ends_wakes_the_tournaments(events: Open) -> None:
+    service = await events()
+    await three_players(service)
+    _, games = await tick(service)
+    assert not service.tournaments.due.is_set(), "the tick took the work"
+    row = await service.kernel.game(games[0].reply.game_id or 0)
+    await service.resign(by_id(row.black_id), games[0].place)
+    assert service.tournaments.due.is_set(), "the adapter's tick runs at once"
