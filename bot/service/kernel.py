@@ -183,6 +183,9 @@ class GameKernel:
         self.bot_user = bot_user
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._positions: dict[int, tuple[tuple[str, ...], Position]] = {}
+        self.ended = asyncio.Event()
+        """Set each time a game ends, for whoever waits on endings (the tournaments' tick,
+        which clears it)."""
 
     # -- finding -------------------------------------------------------------------------
 
@@ -346,4 +349,5 @@ class GameKernel:
         if finished is None:
             raise StaleBoard(STALE())
         self._positions.pop(row.id, None)  # finished games are rarely looked at again
+        self.ended.set()
         return finished
