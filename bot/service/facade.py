@@ -20,6 +20,7 @@ Each call is answered by one part; this class passes calls on (the parts are bui
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from bot.service import messages
 from bot.service.compose import (
@@ -36,6 +37,7 @@ from bot.service.replies import (
     Place,
     Reply,
     Said,
+    Saying,
     Thinking,
     User,
     UserError,
@@ -51,6 +53,15 @@ from shax_i18n.codes import LANGUAGES, language_code
 log = logging.getLogger(__name__)
 
 COMMANDS_DIGEST = "commands_digest"
+
+THEME_CURRENT: Saying[[str, Sequence[str]]] = Saying("theme_current")
+"""A player's board theme, and the themes to choose from."""
+UNKNOWN_THEME: Saying[[str, Sequence[str]]] = Saying("unknown_theme")
+THEME_CHOSEN: Saying[[str]] = Saying("theme_chosen")
+LANGUAGE_SET: Saying[[]] = Saying("language_set")
+"""A language chosen (the answer is read in it)."""
+LANGUAGE_RESET: Saying[[]] = Saying("language_reset")
+UNKNOWN_LANGUAGE: Saying[[str]] = Saying("unknown_language")
 
 
 class ShaxService(ServiceParts):
@@ -281,12 +292,12 @@ class ShaxService(ServiceParts):
         if theme is None or not theme.strip():
             guild = None if place is None else place.guild_id
             current = await self.composer.theme_of(user.id, guild)
-            return Reply(text=Said("theme_current", current, THEMES), ephemeral=True)
+            return Reply(text=THEME_CURRENT(current, THEMES), ephemeral=True)
         name = theme.strip().lower()
         if name not in THEMES:
-            raise BadOption(Said("unknown_theme", theme, THEMES))
+            raise BadOption(UNKNOWN_THEME(theme, THEMES))
         await self.storage.set_player_pref(user.id, THEME_PREF, name)
-        return Reply(text=Said("theme_chosen", name), ephemeral=True)
+        return Reply(text=THEME_CHOSEN(name), ephemeral=True)
 
     async def rules(self, variant: str = "shax") -> Reply:
         """The rules in short, with a picture of the empty board and its point names."""
@@ -309,9 +320,9 @@ class ShaxService(ServiceParts):
         read in the language now in force."""
         if language is None:
             await self.storage.set_player_pref(user.id, LANGUAGE_PREF, None)
-            return Reply(text=Said("language_reset"), ephemeral=True)
+            return Reply(text=LANGUAGE_RESET(), ephemeral=True)
         code = language_code(language)
         if code is None or code not in LANGUAGES:
-            raise BadOption(Said("unknown_language", language))
+            raise BadOption(UNKNOWN_LANGUAGE(language))
         await self.storage.set_player_pref(user.id, LANGUAGE_PREF, code)
-        return Reply(text=Said("language_set"), ephemeral=True)
+        return Reply(text=LANGUAGE_SET(), ephemeral=True)

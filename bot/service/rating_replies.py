@@ -24,7 +24,7 @@ from bot.service.ratings import (
     people_of,
     rerate,
 )
-from bot.service.replies import Offload, Picture, Place, Reader, Reply, Said, User
+from bot.service.replies import Offload, Picture, Place, Reader, Reply, Said, Saying, User
 from bot.storage import Finished, GameRow, RatingChange, Storage, StoredRating
 from engine import Color
 from engine.ai import LEVELS
@@ -32,6 +32,19 @@ from engine.ai import LEVELS
 FAMILY = RATED_FAMILIES[0]
 """The family ``/shax rating`` and the rating table speak of (the only one rated)."""
 TABLE_SIZE = 10
+
+RATING_CHANGES: Saying[[Sequence[tuple[str, str, int]]]] = Saying("rating_changes")
+"""The ratings a rated game moved: each person's name, rating as shown and change."""
+BOT_RATINGS: Saying[[str, Sequence[tuple[str, int]]]] = Saying("bot_ratings")
+"""The bot's name and its fixed rating at each level."""
+NO_RATING_YET: Saying[[str]] = Saying("no_rating_yet")
+RATING_HEADING: Saying[[str]] = Saying("rating_heading")
+RATING_LINE: Saying[[str, int, int, int | None]] = Saying("rating_line")
+"""A rating as shown, its deviation, the rated games and the best rating reached."""
+PROVISIONAL_NOTE: Saying[[]] = Saying("provisional_note")
+RATING_TABLE: Saying[[Sequence[tuple[str, int, int]]]] = Saying("rating_table")
+"""The established ratings, highest first: name, rating, rated games."""
+
 HistoryRenderer = Callable[[list[float], str, str], bytes]
 """Draws a rating history: the ratings, the theme, the reader's language."""
 
@@ -101,7 +114,7 @@ class RatingReplies:
             was = glicko.START_RATING if before is None else before.rating
             now = _rating(after)
             listed.append((s.name, now.shown, round(now.rating) - round(was)))
-        return Said("rating_changes", listed)
+        return RATING_CHANGES(listed)
 
     async def rating(self, place: Place, user: User, viewer: int | None) -> Reply:
         """A player's rating on this server: rating, deviation, rated games, the best,
@@ -109,20 +122,20 @@ class RatingReplies:
         puzzle record; for the bot, its levels' fixed ratings."""
         if user.id == self.bot_user.id:
             levels = [(level, round(level_rating(level).rating)) for level in LEVELS]
-            return Reply(text=Said("bot_ratings", user.name, levels))
+            return Reply(text=BOT_RATINGS(user.name, levels))
         stored = (await self.storage.ratings(place.guild_id, FAMILY, [user.id])).get(user.id)
         puzzles = await puzzle_record(self.storage, user.id)
         if stored is None:
-            said = [Said("no_rating_yet", user.name), *([puzzles] if puzzles else [])]
+            said = [NO_RATING_YET(user.name), *([puzzles] if puzzles else [])]
             return Reply(text=Said.join(said, "\n"))
         now = current(stored, self.now())
         best = None if stored.best is None else round(stored.best)
         lines = [
-            Said("rating_heading", user.name),
-            Said("rating_line", now.shown, round(now.deviation), stored.games, best),
+            RATING_HEADING(user.name),
+            RATING_LINE(now.shown, round(now.deviation), stored.games, best),
         ]
         if now.provisional:
-            lines.append(Said("provisional_note"))
+            lines.append(PROVISIONAL_NOTE())
         if puzzles is not None:
             lines.append(puzzles)
         history = await self.storage.rating_history(place.guild_id, FAMILY, user.id)
@@ -145,9 +158,8 @@ class RatingReplies:
         ranked = await self.storage.rating_leaderboard(
             place.guild_id, FAMILY, glicko.PROVISIONAL_DEVIATION, TABLE_SIZE
         )
-        return Said(
-            "rating_table",
-            [(name, round(stored.rating), stored.games) for _, name, stored in ranked],
+        return RATING_TABLE(
+            [(name, round(stored.rating), stored.games) for _, name, stored in ranked]
         )
 
 

@@ -8,14 +8,31 @@ with the arithmetic in :mod:`bot.service.streaks`); this part only reads them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.service.puzzle_standings import puzzle_table
 from bot.service.rating_replies import RatingReplies
-from bot.service.replies import BadOption, Place, Reply, Said, User
-from bot.service.streaks import HUMAN, bot_kind
+from bot.service.replies import BadOption, Place, Reply, Said, Saying, User
+from bot.service.streaks import HUMAN, Tally, bot_kind
 from bot.storage import Storage
 from engine.ai import LEVELS
 
 LEADERBOARD_TABLES = ("streaks", "ratings", "both", "puzzles")
+
+NO_GAMES_YET: Saying[[str]] = Saying("no_games_yet")
+STREAKS_HEADING: Saying[[str]] = Saying("streaks_heading")
+AGAINST_PEOPLE: Saying[[Tally]] = Saying("against_people")
+AGAINST_BOT: Saying[[str, Tally]] = Saying("against_bot")
+"""A player's tally against the bot at a level."""
+BOT_RECORD_HEADING: Saying[[str]] = Saying("bot_record_heading")
+BOT_RECORD_LINE: Saying[[str, int, int, int]] = Saying("bot_record_line")
+"""The bot's games at a level: its wins, losses and draws."""
+BOT_NO_GAMES_YET: Saying[[str]] = Saying("bot_no_games_yet")
+UNKNOWN_TABLE: Saying[[str]] = Saying("unknown_table")
+LEADERBOARD: Saying[[Sequence[tuple[str, Tally]], Sequence[tuple[str, Tally]]]] = Saying(
+    "leaderboard"
+)
+"""The server's current streaks and its best ones, each a player's name and tally."""
 """What ``/shax leaderboard table:`` shows: the streak tables, the rating table, both, or
 the puzzle table."""
 
@@ -36,26 +53,26 @@ class Statistics:
             return await self._bot_record(place, user)
         tallies = await self.storage.tallies(place.guild_id, user.id)
         if not tallies:
-            return Reply(text=Said("no_games_yet", user.name))
-        lines = [Said("streaks_heading", user.name)]
+            return Reply(text=NO_GAMES_YET(user.name))
+        lines = [STREAKS_HEADING(user.name)]
         people = tallies.get(HUMAN)
         if people is not None:
-            lines.append(Said("against_people", people))
+            lines.append(AGAINST_PEOPLE(people))
         for level in LEVELS:
             tally = tallies.get(bot_kind(level))
             if tally is not None:
-                lines.append(Said("against_bot", level, tally))
+                lines.append(AGAINST_BOT(level, tally))
         return Reply(text=Said.join(lines, "\n"))
 
     async def _bot_record(self, place: Place, bot: User) -> Reply:
         record = await self.storage.bot_record(place.guild_id)
-        lines = [Said("bot_record_heading", bot.name)]
+        lines = [BOT_RECORD_HEADING(bot.name)]
         for level in LEVELS:
             counts = record.get(bot_kind(level))
             if counts is not None and any(counts):
-                lines.append(Said("bot_record_line", level, *counts))
+                lines.append(BOT_RECORD_LINE(level, *counts))
         if len(lines) == 1:
-            return Reply(text=Said("bot_no_games_yet", bot.name))
+            return Reply(text=BOT_NO_GAMES_YET(bot.name))
         return Reply(text=Said.join(lines, "\n"))
 
     async def leaderboard(self, place: Place, table: str = "streaks") -> Reply:
@@ -64,7 +81,7 @@ class Statistics:
         both, or its players' puzzle ratings (``table``: one of :data:`LEADERBOARD_TABLES`)."""
         chosen = table.strip().lower()
         if chosen not in LEADERBOARD_TABLES:
-            raise BadOption(Said("unknown_table", table))
+            raise BadOption(UNKNOWN_TABLE(table))
         if chosen == "puzzles":
             return Reply(text=await puzzle_table(self.storage, place.guild_id))
         parts = []
@@ -72,8 +89,7 @@ class Statistics:
             current = await self.storage.leaderboard(place.guild_id, HUMAN, "streak")
             best = await self.storage.leaderboard(place.guild_id, HUMAN, "best")
             parts.append(
-                Said(
-                    "leaderboard",
+                LEADERBOARD(
                     [(name, t) for _, name, t in current],
                     [(name, t) for _, name, t in best],
                 )

@@ -38,6 +38,7 @@ from bot.service.replies import (
     Reader,
     Reply,
     Said,
+    Saying,
     Thinking,
     User,
     UserError,
@@ -66,6 +67,25 @@ worker between them, and two workers share a review evenly."""
 HINT_FILENAME = "hint.png"
 HINTS_KEPT = 1000
 """The last hint of this many games is kept, to be shown again at the same position."""
+
+HINT_LINE: Saying[[str, Said, int, int]] = Saying("hint_line")
+"""A hint: the action, why (:data:`REASON_WORDS`), the hints used and the limit."""
+NO_HINTS_LEFT: Saying[[int]] = Saying("no_hints_left")
+HINTS_USED: Saying[[int, int]] = Saying("hints_used")
+REVIEW_HEADING: Saying[[str, str, int]] = Saying("review_heading")
+"""White's and black's names, and the number of actions."""
+TURNING_POINT: Saying[[int, int, str, str, Said, str, Said]] = Saying("turning_point")
+"""A turning point: its number, the action's, the mover's name, the action played, what it
+lost (:data:`LOSS_WORDS`), the better action and why (:data:`REASON_WORDS`,
+:data:`ANSWER_WORDS`)."""
+TURNING_POINT_CAPTION: Saying[[int, int, str, str]] = Saying("turning_point_caption")
+ANSWER_WORDS: Saying[[str, str, Said]] = Saying("answer_words")
+"""Why the action played was worse: it, the answer it allows, and what that answer does."""
+REASON_WORDS: Saying[[str, Sequence[str], int]] = Saying("reason_words")
+"""Why an action is good: an :class:`engine.explain.Reason` value, its points, and for a
+proven win its moves."""
+LOSS_WORDS: Saying[[int, bool, bool]] = Saying("loss_words")
+"""What an action lost: the evaluation, and whether it gave a win away or walked into a loss."""
 
 
 class HintRefused(UserError):
@@ -172,14 +192,14 @@ class Teacher:
         )
         picture = self._picture(HINT_FILENAME, row.variant, row.record, view)
         reason = _why(why)
-        text = Said("hint_line", found.best, reason, used, limit)
+        text = HINT_LINE(found.best, reason, used, limit)
         return Reply(text=text, ephemeral=True, attachments=(picture,))
 
     async def _new_hint(self, row: GameRow, limit: int, thinking: Thinking) -> _Given:
         """Search the position for a hint and spend one (refused when none are left)."""
         storage = self.kernel.storage
         if await storage.hints_used(row.id) >= limit:
-            raise HintRefused(Said("no_hints_left", limit))
+            raise HintRefused(NO_HINTS_LEFT(limit))
         thinking()
         seconds = None if self.seconds is None else max(self.seconds, HINT_SECONDS)
         [found] = await self.analyser.assess(
@@ -187,7 +207,7 @@ class Teacher:
         )
         used = await storage.use_hint(row.id, limit)
         if used is None:  # another hint was taken meanwhile
-            raise HintRefused(Said("no_hints_left", limit))
+            raise HintRefused(NO_HINTS_LEFT(limit))
         given = self._given[row.id] = _Given(row.record, found, used)
         self._given.move_to_end(row.id)
         if len(self._given) > HINTS_KEPT:
@@ -212,7 +232,7 @@ class Teacher:
         if row.ai_level is None:
             return None
         used = await self.kernel.storage.hints_used(row.id)
-        return Said("hints_used", used, self.hints_per_game) if used else None
+        return HINTS_USED(used, self.hints_per_game) if used else None
 
     # -- reviews ---------------------------------------------------------------------------
 
@@ -270,7 +290,7 @@ class Teacher:
             )
             return drawn
 
-        lines = [Said("review_heading", white, black, len(row.record))]
+        lines = [REVIEW_HEADING(white, black, len(row.record))]
         attachments: list[Attachment | Picture] = [Picture(renderer.PLOT_FILENAME, plot)]
         before = [p for p, _ in iter_positions(row.variant, row.record)]
         for number, ply in enumerate(turning, start=1):
@@ -279,8 +299,7 @@ class Teacher:
             why, answer = explain_turning_point(position, r)
             name = side(row, r.mover).name
             lines.append(
-                Said(
-                    "turning_point",
+                TURNING_POINT(
                     number,
                     ply + 1,
                     name,
@@ -289,13 +308,13 @@ class Teacher:
                     r.best,
                     _why(why)
                     if answer is None or r.reply is None
-                    else Said("answer_words", r.played, r.reply, _why(answer)),
+                    else ANSWER_WORDS(r.played, r.reply, _why(answer)),
                 )
             )
             view = renderer.BoardView(
                 white_name=white, black_name=black, suggestion=r.best, theme=theme
             )
-            caption = Said("turning_point_caption", number, ply + 1, r.played, r.best)
+            caption = TURNING_POINT_CAPTION(number, ply + 1, r.played, r.best)
             attachments.append(
                 self._picture(
                     f"turning-point-{number}.png", row.variant, row.record[:ply], view, caption
@@ -337,8 +356,8 @@ def _plot(values: list[int], marks: list[int], white: str, black: str, language:
 
 
 def _why(why: Explanation) -> Said:
-    return Said("reason_words", why.reason.value, why.points, moves=why.moves)
+    return REASON_WORDS(why.reason.value, why.points, why.moves)
 
 
 def _lost(r: MoveReview) -> Said:
-    return Said("loss_words", r.loss, r.gave_away_win, r.walked_into_loss)
+    return LOSS_WORDS(r.loss, r.gave_away_win, r.walked_into_loss)

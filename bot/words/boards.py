@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from bot.words.registry import sentence
-from bot.words.terms import EN, variant_title
+from bot.service.compose import RULES_TEXT
+from bot.words.registry import speaks
+from bot.words.terms import variant_title
 from engine import Variant
 from shax_i18n import N_, Translator
 
@@ -79,9 +80,8 @@ Notation: place `{place}`, move `{move}`. {names}"""
 )
 
 
-def lines_sentence(variant: Variant, t: Translator | None = None) -> str:
+def lines_sentence(variant: Variant, t: Translator) -> str:
     """Which lines of the board make a jare (three in a row): never a diagonal."""
-    t = t or EN
     if variant.family == "jar":
         return t.gettext("Lines are the rows and the columns: no diagonals.")
     if variant.id == "shax-small":
@@ -91,19 +91,17 @@ def lines_sentence(variant: Variant, t: Translator | None = None) -> str:
     return t.gettext("Lines run along the squares' sides and the midpoint joins: no diagonals.")
 
 
-def series_sentence(t: Translator | None = None) -> str:
+def series_sentence(t: Translator) -> str:
     """Who places first, in a game and in a series of games between the same players."""
-    return (t or EN).gettext(
+    return t.gettext(
         "White places first: in a series (games between the same two), the last winner; "
         "after a draw, whoever placed second; in a new series, the challenger."
     )
 
 
-@sentence
-def rules_text(variant: Variant, t: Translator | None = None) -> str:
+def rules_text(t: Translator, variant: Variant) -> str:
     """The rules in short, with notation examples that exist on this board, in the
-    language of ``t`` (English when none)."""
-    t = t or EN
+    language of ``t``."""
     template = _JAR_RULES if variant.family == "jar" else _SHAX_RULES
     ex = examples(variant)
     return t.gettext(
@@ -121,9 +119,9 @@ def rules_text(variant: Variant, t: Translator | None = None) -> str:
     )
 
 
-def board_key(variant: Variant, t: Translator | None = None) -> str:
+def board_key(variant: Variant, t: Translator) -> str:
     """How to read the picture of the board: exactly what it labels, no more."""
-    return (t or EN).gettext(
+    return t.gettext(
         "The picture labels the files a–{last_file} along the bottom and the ranks "
         "1–{grid} up the side; a point is named by its file and rank. "
         "The points: {points}.",
@@ -131,3 +129,6 @@ def board_key(variant: Variant, t: Translator | None = None) -> str:
         grid=variant.grid,
         points=point_names(variant),
     )
+
+
+speaks(RULES_TEXT, rules_text)

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from bot.words.registry import sentence
+from bot.service.rating_replies import (
+    BOT_RATINGS,
+    NO_RATING_YET,
+    PROVISIONAL_NOTE,
+    RATING_CHANGES,
+    RATING_HEADING,
+    RATING_LINE,
+    RATING_TABLE,
+)
+from bot.service.statistics import UNKNOWN_TABLE
+from bot.words.registry import speaks
 from bot.words.terms import EN, level_name
 from shax_i18n import Translator
 
@@ -18,8 +28,7 @@ def signed(change: int) -> str:
     return "\u00b10"
 
 
-@sentence
-def rating_changes(changes: Sequence[tuple[str, str, int]], t: Translator = EN) -> str:
+def rating_changes(t: Translator, changes: Sequence[tuple[str, str, int]]) -> str:
     """The ratings under a rated game's result: each person's name, rating now as shown
     (``1532``, ``1500?``) and change: ``Ratings: Cali 1532 (+14) · Bashir 1468 (−14).``"""
     listed = " · ".join(
@@ -29,15 +38,11 @@ def rating_changes(changes: Sequence[tuple[str, str, int]], t: Translator = EN) 
     return t.gettext("Ratings: {changes}.", changes=listed)
 
 
-@sentence
-def rating_heading(name: str, t: Translator = EN) -> str:
+def rating_heading(t: Translator, name: str) -> str:
     return t.gettext("**{player}** — rating on this server (shax and shax-small)", player=name)
 
 
-@sentence
-def rating_line(
-    shown: str, deviation: int, games: int, best: int | None, t: Translator = EN
-) -> str:
+def rating_line(t: Translator, shown: str, deviation: int, games: int, best: int | None) -> str:
     """A player's rating, its deviation, the rated games and the best rating reached."""
     counted = t.ngettext("{n} rated game", "{n} rated games", games)
     if best is None:
@@ -56,16 +61,14 @@ def rating_line(
     )
 
 
-@sentence
-def provisional_note(t: Translator = EN) -> str:
+def provisional_note(t: Translator) -> str:
     return t.gettext(
         "The ? means provisional: the rating settles with more rated games, and then it "
         "shows in /shax leaderboard table:ratings."
     )
 
 
-@sentence
-def no_rating_yet(name: str, t: Translator = EN) -> str:
+def no_rating_yet(t: Translator, name: str) -> str:
     return t.gettext(
         "{player} has no rating here yet: games of shax and shax-small, against people or "
         "the bot (/shax play-bot), are rated.",
@@ -73,8 +76,7 @@ def no_rating_yet(name: str, t: Translator = EN) -> str:
     )
 
 
-@sentence
-def bot_ratings(name: str, levels: Sequence[tuple[str, int]], t: Translator = EN) -> str:
+def bot_ratings(t: Translator, name: str, levels: Sequence[tuple[str, int]]) -> str:
     """The bot's fixed rating at each level."""
     listed = ", ".join(
         t.gettext("{level} {rating}", level=level_name(level, t), rating=rating)
@@ -88,8 +90,7 @@ def bot_ratings(name: str, levels: Sequence[tuple[str, int]], t: Translator = EN
     )
 
 
-@sentence
-def rating_table(rows: Sequence[tuple[str, int, int]], t: Translator = EN) -> str:
+def rating_table(t: Translator, rows: Sequence[tuple[str, int, int]]) -> str:
     """The server's established ratings, highest first: name, rating, rated games."""
     heading = t.gettext("**Ratings** — established ratings on this server (shax and shax-small)")
     nobody = t.gettext("Nobody has an established rating here yet: it takes a few rated games.")
@@ -120,8 +121,17 @@ def ranked_table(
     return "\n".join([heading, *(lines or [nobody])])
 
 
-@sentence
-def unknown_table(table: str, t: Translator = EN) -> str:
+def unknown_table(t: Translator, table: str) -> str:
     return t.gettext(
         "Unknown table {table} — choose streaks, ratings, both or puzzles.", table=repr(table)
     )
+
+
+speaks(RATING_CHANGES, rating_changes)
+speaks(RATING_HEADING, rating_heading)
+speaks(RATING_LINE, rating_line)
+speaks(PROVISIONAL_NOTE, provisional_note)
+speaks(NO_RATING_YET, no_rating_yet)
+speaks(BOT_RATINGS, bot_ratings)
+speaks(RATING_TABLE, rating_table)
+speaks(UNKNOWN_TABLE, unknown_table)

@@ -4,8 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.service.compose import STREAK_CHANGE
+from bot.service.facade import LANGUAGE_RESET, LANGUAGE_SET, UNKNOWN_LANGUAGE
+from bot.service.statistics import (
+    AGAINST_BOT,
+    AGAINST_PEOPLE,
+    BOT_NO_GAMES_YET,
+    BOT_RECORD_HEADING,
+    BOT_RECORD_LINE,
+    LEADERBOARD,
+    NO_GAMES_YET,
+    STREAKS_HEADING,
+)
 from bot.service.streaks import GABAD, GAL, Tally
-from bot.words.registry import sentence
+from bot.words.registry import speaks
 from bot.words.terms import EN, level_name
 from shax_i18n import LANGUAGES, Translator
 
@@ -30,13 +42,12 @@ def streak_phrase(streak: int, t: Translator = EN) -> str:
     return t.gettext("{n} in a row — past a gabad!", n=streak)
 
 
-@sentence
 def change_text(
+    t: Translator,
     winner_name: str | None,
     winner_after: Tally | None,
     loser_name: str | None,
     loser_before: Tally | None,
-    t: Translator = EN,
 ) -> str:
     """The streak line under a result; ``winner_name=None`` for a draw.
 
@@ -85,35 +96,29 @@ def tally_line(tally: Tally, t: Translator = EN) -> str:
     ) + _badges(tally, t)
 
 
-@sentence
-def no_games_yet(name: str, t: Translator = EN) -> str:
+def no_games_yet(t: Translator, name: str) -> str:
     return t.gettext("{player} hasn't finished a game here yet.", player=name)
 
 
-@sentence
-def streaks_heading(name: str, t: Translator = EN) -> str:
+def streaks_heading(t: Translator, name: str) -> str:
     return t.gettext("**{player}** — streaks on this server", player=name)
 
 
-@sentence
-def against_people(tally: Tally, t: Translator = EN) -> str:
+def against_people(t: Translator, tally: Tally) -> str:
     return t.gettext("Against people: {tally}", tally=tally_line(tally, t))
 
 
-@sentence
-def against_bot(level: str, tally: Tally, t: Translator = EN) -> str:
+def against_bot(t: Translator, level: str, tally: Tally) -> str:
     return t.gettext(
         "Against the {level} bot: {tally}", level=level_name(level, t), tally=tally_line(tally, t)
     )
 
 
-@sentence
-def bot_record_heading(name: str, t: Translator = EN) -> str:
+def bot_record_heading(t: Translator, name: str) -> str:
     return t.gettext("**{player}** — its games on this server", player=name)
 
 
-@sentence
-def bot_record_line(level: str, won: int, lost: int, drawn: int, t: Translator = EN) -> str:
+def bot_record_line(t: Translator, level: str, won: int, lost: int, drawn: int) -> str:
     return t.gettext(
         # Translators: {won}, {lost} and {drawn} are the counted "{n} won" and so on.
         "As the {level} bot: {won}, {lost}, {drawn}",
@@ -122,17 +127,15 @@ def bot_record_line(level: str, won: int, lost: int, drawn: int, t: Translator =
     )
 
 
-@sentence
-def bot_no_games_yet(name: str, t: Translator = EN) -> str:
+def bot_no_games_yet(t: Translator, name: str) -> str:
     return t.gettext(
         "{player} hasn't finished a game here yet: challenge it with /shax play-bot.",
         player=name,
     )
 
 
-@sentence
 def leaderboard(
-    current: Sequence[tuple[str, Tally]], best: Sequence[tuple[str, Tally]], t: Translator = EN
+    t: Translator, current: Sequence[tuple[str, Tally]], best: Sequence[tuple[str, Tally]]
 ) -> str:
     lines = [
         t.gettext(
@@ -159,8 +162,7 @@ def leaderboard(
 # -- the language -----------------------------------------------------------------------
 
 
-@sentence
-def language_set(t: Translator = EN) -> str:
+def language_set(t: Translator) -> str:
     """The answer to ``/shax language``, read in the language just chosen."""
     return t.gettext(
         "Language: {language}. Choose another with /shax language.",
@@ -168,8 +170,7 @@ def language_set(t: Translator = EN) -> str:
     )
 
 
-@sentence
-def language_reset(t: Translator = EN) -> str:
+def language_reset(t: Translator) -> str:
     """The answer to ``/shax language`` without one, read in the language now in force."""
     return t.gettext(
         "Language: {language}, as your Discord app or the server says. Choose one with "
@@ -178,10 +179,23 @@ def language_reset(t: Translator = EN) -> str:
     )
 
 
-@sentence
-def unknown_language(language: str, t: Translator = EN) -> str:
+def unknown_language(t: Translator, language: str) -> str:
     return t.gettext(
         "Unknown language {language} — choose one of: {languages}.",
         language=repr(language),
         languages=", ".join(f"{code} ({name})" for code, name in LANGUAGES.items()),
     )
+
+
+speaks(STREAK_CHANGE, change_text)
+speaks(NO_GAMES_YET, no_games_yet)
+speaks(STREAKS_HEADING, streaks_heading)
+speaks(AGAINST_PEOPLE, against_people)
+speaks(AGAINST_BOT, against_bot)
+speaks(BOT_RECORD_HEADING, bot_record_heading)
+speaks(BOT_RECORD_LINE, bot_record_line)
+speaks(BOT_NO_GAMES_YET, bot_no_games_yet)
+speaks(LEADERBOARD, leaderboard)
+speaks(LANGUAGE_SET, language_set)
+speaks(LANGUAGE_RESET, language_reset)
+speaks(UNKNOWN_LANGUAGE, unknown_language)

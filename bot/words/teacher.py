@@ -4,9 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.service.compose import SERIES_STONES
+from bot.service.facade import THEME_CHOSEN, THEME_CURRENT, UNKNOWN_THEME
+from bot.service.replies import Said
 from bot.service.streaks import GABAD, GAL
-from bot.words.registry import sentence
-from bot.words.terms import EN, option_list, theme_name
+from bot.service.teacher import (
+    ANSWER_WORDS,
+    HINT_LINE,
+    HINTS_USED,
+    LOSS_WORDS,
+    NO_HINTS_LEFT,
+    REASON_WORDS,
+    REVIEW_HEADING,
+    TURNING_POINT,
+    TURNING_POINT_CAPTION,
+)
+from bot.words.registry import speaks, speaks_with_voice
+from bot.words.terms import option_list, theme_name
+from bot.words.voice import Voice
 from shax_i18n import N_, Translator
 
 # -- the teacher: hints and reviews ----------------------------------------------------
@@ -36,8 +51,7 @@ REASONS = {
 BALANCED = N_("it keeps the position best balanced")
 
 
-@sentence
-def reason_words(reason: str, points: Sequence[str], t: Translator = EN, moves: int = 0) -> str:
+def reason_words(t: Translator, reason: str, points: Sequence[str], moves: int) -> str:
     """Why an action is good, from an :class:`engine.explain.Reason` value, its points
     and, for a proven win, its moves."""
     if reason == "table_win":
@@ -53,28 +67,28 @@ def reason_words(reason: str, points: Sequence[str], t: Translator = EN, moves: 
     return t.gettext(REASONS.get(reason, BALANCED), points=line_words(points))
 
 
-@sentence
-def answer_words(played: str, reply: str, why: str, t: Translator = EN) -> str:
+def answer_words(voice: Voice, played: str, reply: str, why: Said) -> str:
     """Why the action played was worse: the answer it allows, and what that answer does
-    (``why``, from :func:`reason_words`)."""
-    return t.gettext(
-        "after {played} they answer **{reply}**, and {why}", played=played, reply=reply, why=why
+    (``why``, :func:`reason_words`)."""
+    return voice.t.gettext(
+        "after {played} they answer **{reply}**, and {why}",
+        played=played,
+        reply=reply,
+        why=voice.say(why),
     )
 
 
-@sentence
-def hint_line(action: str, why: str, used: int, limit: int, t: Translator = EN) -> str:
-    return t.gettext(
+def hint_line(voice: Voice, action: str, why: Said, used: int, limit: int) -> str:
+    return voice.t.gettext(
         "Hint {used} of {limit}: **{action}** — {why}.",
         used=used,
         limit=limit,
         action=action,
-        why=why,
+        why=voice.say(why),
     )
 
 
-@sentence
-def no_hints_left(limit: int, t: Translator = EN) -> str:
+def no_hints_left(t: Translator, limit: int) -> str:
     return t.ngettext(
         "You have used the {n} hint of this game — the rest is yours to find.",
         "You have used all {n} hints of this game — the rest is yours to find.",
@@ -82,16 +96,14 @@ def no_hints_left(limit: int, t: Translator = EN) -> str:
     )
 
 
-@sentence
-def hints_used(used: int, limit: int, t: Translator = EN) -> str:
+def hints_used(t: Translator, used: int, limit: int) -> str:
     return t.gettext("Hints used: {used} of {limit}.", used=used, limit=limit)
 
 
 REVIEWING = N_("Reviewing the game…")
 
 
-@sentence
-def review_heading(white: str, black: str, actions: int, t: Translator = EN) -> str:
+def review_heading(t: Translator, white: str, black: str, actions: int) -> str:
     return t.ngettext(
         "**Review of {white} vs {black}** ({n} action): the curve shows who stood "
         "better after each action — above the line {white}, below it {black}.",
@@ -103,8 +115,7 @@ def review_heading(white: str, black: str, actions: int, t: Translator = EN) -> 
     )
 
 
-@sentence
-def loss_words(loss: int, gave_away_win: bool, walked_into_loss: bool, t: Translator = EN) -> str:
+def loss_words(t: Translator, loss: int, gave_away_win: bool, walked_into_loss: bool) -> str:
     """What an action lost, in stones (100 centi-stones) or in the game's result."""
     if gave_away_win:
         return t.gettext("let a won game go")
@@ -113,33 +124,31 @@ def loss_words(loss: int, gave_away_win: bool, walked_into_loss: bool, t: Transl
     return t.gettext("lost {stones} stones", stones=f"{loss / 100:.1f}")
 
 
-@sentence
 def turning_point(
+    voice: Voice,
     number: int,
     action_number: int,
     name: str,
     played: str,
-    lost: str,
+    lost: Said,
     best: str,
-    why: str,
-    t: Translator = EN,
+    why: Said,
 ) -> str:
-    return t.gettext(
+    return voice.t.gettext(
         "{number}. Action {action}: {name} played **{played}** and {lost}; "
         "better **{best}** — {why}.",
         number=number,
         action=action_number,
         name=name,
         played=played,
-        lost=lost,
+        lost=voice.say(lost),
         best=best,
-        why=why,
+        why=voice.say(why),
     )
 
 
-@sentence
 def turning_point_caption(
-    number: int, action_number: int, played: str, best: str, t: Translator = EN
+    t: Translator, number: int, action_number: int, played: str, best: str
 ) -> str:
     return t.gettext(
         "{number}. Action {action}: better {best} than {played}",
@@ -150,8 +159,7 @@ def turning_point_caption(
     )
 
 
-@sentence
-def series_stones(name: str, stones: int, t: Translator = EN) -> str:
+def series_stones(t: Translator, name: str, stones: int) -> str:
     """The series stones on the picture, explained: whose, how many, what comes next."""
     if stones < GAL:
         return t.ngettext(
@@ -170,14 +178,12 @@ def series_stones(name: str, stones: int, t: Translator = EN) -> str:
     return t.gettext("Series stones: {name}, {n} wins in a row (a gabad).", name=name, n=stones)
 
 
-@sentence
-def theme_chosen(theme: str, t: Translator = EN) -> str:
+def theme_chosen(t: Translator, theme: str) -> str:
     # Translators: The answer to /shax theme; {theme} is the theme's name ("dark", "light").
     return t.gettext("Your boards are now drawn in the {theme} theme.", theme=theme_name(theme, t))
 
 
-@sentence
-def theme_current(theme: str, themes: Sequence[str], t: Translator = EN) -> str:
+def theme_current(t: Translator, theme: str, themes: Sequence[str]) -> str:
     return t.gettext(
         "Your boards are drawn in the {theme} theme; choose with /shax theme: {themes}.",
         theme=theme_name(theme, t),
@@ -185,10 +191,26 @@ def theme_current(theme: str, themes: Sequence[str], t: Translator = EN) -> str:
     )
 
 
-@sentence
-def unknown_theme(theme: str, themes: Sequence[str], t: Translator = EN) -> str:
+def unknown_theme(t: Translator, theme: str, themes: Sequence[str]) -> str:
     return t.gettext(
         "Unknown theme {theme} — choose one of: {themes}.",
         theme=repr(theme),
         themes=option_list(themes, theme_name, t),
     )
+
+
+speaks(REASON_WORDS, reason_words)
+speaks_with_voice(ANSWER_WORDS, answer_words)
+speaks_with_voice(HINT_LINE, hint_line)
+speaks_with_voice(TURNING_POINT, turning_point)
+
+
+speaks(NO_HINTS_LEFT, no_hints_left)
+speaks(HINTS_USED, hints_used)
+speaks(REVIEW_HEADING, review_heading)
+speaks(LOSS_WORDS, loss_words)
+speaks(TURNING_POINT_CAPTION, turning_point_caption)
+speaks(SERIES_STONES, series_stones)
+speaks(THEME_CHOSEN, theme_chosen)
+speaks(THEME_CURRENT, theme_current)
+speaks(UNKNOWN_THEME, unknown_theme)

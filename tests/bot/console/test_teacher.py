@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.words import REVIEWING, hints_used
+from bot.words import EN, REVIEWING, hints_used
 from tests.bot.console.test_session import run_console
 
 SCRIPT = """\
@@ -28,7 +28,7 @@ def test_hints_and_the_review_in_the_console(tmp_path: Path) -> None:
     assert "✗ There is no game in this channel" in before_the_game
     assert "(only you see this) Hint 1 of 3: " in out
     assert "(only you see this) Hint 2 of 3: " in out
-    assert hints_used(2, 3) in out  # in the game's summary
+    assert hints_used(EN, 2, 3) in out  # in the game's summary
     assert out.count("✗") == 2  # no game yet; no game after the resignation
     assert REVIEWING in out
     assert "(only you see this) Review of Amina vs Shax bot (easy) (2 actions)" in out

@@ -15,7 +15,7 @@ from bot.service.streaks import (
     series_after,
     tally_after,
 )
-from bot.words import change_text, streak_phrase
+from bot.words import EN, change_text, streak_phrase
 
 
 def tally_of(results: str) -> Tally:
@@ -80,12 +80,12 @@ def test_streak_phrases() -> None:
 
 
 def test_change_text_names_the_winner_and_the_ended_run() -> None:
-    text = change_text("Amina", tally_of("www"), "Bashir", tally_of("ww"))
+    text = change_text(EN, "Amina", tally_of("www"), "Bashir", tally_of("ww"))
     assert text == "Amina: 3 in a row — one more for a gal. Bashir's run of 2 ends."
-    assert change_text("Amina", tally_of("w"), "Bashir", Tally()) == (
+    assert change_text(EN, "Amina", tally_of("w"), "Bashir", Tally()) == (
         "Amina: 1 in a row — three more for a gal."
     )
-    assert change_text(None, None, None, None) == "A draw breaks nobody's streak."
+    assert change_text(EN, None, None, None, None) == "A draw breaks nobody's streak."
 
 
 def test_series_stones_go_to_the_winner_and_a_loss_wipes_them() -> None:

@@ -13,6 +13,7 @@ from bot.service.facade import ShaxService
 from bot.service.replies import GameOver, NoGameHere, NotYourGame, Reply
 from bot.service.teacher import HINTS_PER_GAME, HintRefused, analyse_game
 from bot.words.teacher import hints_used, no_hints_left
+from bot.words.terms import EN
 from engine.analysis import Assessment
 from renderer import PLOT_FILENAME
 from tests.bot.conftest import AMINA, BASHIR, HERE, ServiceFactory, board_controls, start_game
@@ -61,7 +62,7 @@ async def test_hints_are_counted_and_refused_when_none_are_left(teaching: ShaxSe
         await teaching.play(AMINA, HERE, move)
     with pytest.raises(HintRefused) as refused:
         await teaching.hint(AMINA, HERE)
-    assert words(refused.value.message) == no_hints_left(HINTS_PER_GAME)
+    assert words(refused.value.message) == no_hints_left(EN, HINTS_PER_GAME)
     assert await teaching.storage.hints_used(game_id) == HINTS_PER_GAME
 
 
@@ -108,7 +109,7 @@ async def test_the_hints_taken_are_in_the_games_summary(teaching: ShaxService) -
     await teaching.hint(AMINA, HERE)
     final = await teaching.resign(AMINA, HERE)
     assert board_controls(final).rematch
-    assert hints_used(2, HINTS_PER_GAME) in words(final.text)
+    assert hints_used(EN, 2, HINTS_PER_GAME) in words(final.text)
 
 
 async def test_a_game_without_hints_says_nothing_of_them(teaching: ShaxService) -> None:

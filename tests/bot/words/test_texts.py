@@ -39,7 +39,7 @@ def test_examples_exist_on_every_board(variant: Variant) -> None:
 def test_the_rules_give_this_boards_notation_and_promise_only_the_labels(
     variant: Variant,
 ) -> None:
-    rules = boards.rules_text(variant)
+    rules = boards.rules_text(EN, variant)
     for example in re.findall(r"`([^`]+)`", rules):
         parse_action(variant, example)  # every example is notation on this board
     assert "every point's name" not in rules
@@ -96,11 +96,11 @@ SO = translator("so")
 
 
 def test_option_values_are_shown_in_the_readers_words_with_the_value_to_type() -> None:
-    assert words.theme_chosen("light", SO) == "Shaxdaada hadda waxaa lagu sawirayaa muuqaalka cad."
-    assert "madow (dark), cad (light)" in words.theme_current("dark", ("dark", "light"), SO)
+    assert words.theme_chosen(SO, "light") == "Shaxdaada hadda waxaa lagu sawirayaa muuqaalka cad."
+    assert "madow (dark), cad (light)" in words.theme_current(SO, "dark", ("dark", "light"))
     assert "fudud (easy), adag (hard)" in words.unknown_level(SO, "x", ("easy", "hard"))
     # English players read the values as they type them, as before.
-    assert words.theme_current("dark", ("dark", "light")) == (
+    assert words.theme_current(EN, "dark", ("dark", "light")) == (
         "Your boards are drawn in the dark theme; choose with /shax theme: dark, light."
     )
 
@@ -110,7 +110,7 @@ def test_counts_take_the_plural_after_a_number() -> None:
     assert words.tally_line(tally, SO).startswith("3 guulood, 1 guuldarro, 0 barbaro — ")
     one = Tally(wins=1, losses=0, draws=2, streak=1, best=1)
     assert words.tally_line(one, SO).startswith("1 guul, 0 guuldarro, 2 barbaro — ")
-    assert words.tally_line(tally).startswith("3 won, 1 lost, 0 drawn — ")
+    assert words.tally_line(tally, EN).startswith("3 won, 1 lost, 0 drawn — ")
 
 
 RULES_SAY = {
@@ -176,7 +176,7 @@ def test_the_rules_say_the_lines_the_series_and_every_rule_of_the_rules_page(
     only the squares' sides), who places first in a series, whose stone the opening
     removal takes, that a jare formed again captures, and that a blocked player's
     opponent moves on until a way opens — in one Discord message."""
-    rules = boards.rules_text(variant, translator(language))
+    rules = boards.rules_text(translator(language), variant)
     missing = [
         point for point in sorted(says(variant)) if not re.search(RULES_SAY[language][point], rules)
     ]
@@ -195,12 +195,12 @@ def test_a_count_of_one_takes_the_singular(language: str) -> None:
         "en": ["(1 action)", "used the 1 hint of this game"],
         "so": ["(1 tallaabo)", "tilmaanta ciyaartan (1)"],
     }[language]
-    said = [review_heading("Amina", "Bashir", 1, t), no_hints_left(1, t)]
+    said = [review_heading(t, "Amina", "Bashir", 1), no_hints_left(t, 1)]
     for phrase, sentence in zip(one, said, strict=True):
         assert phrase in sentence
     if language == "en":
-        assert "(2 actions)" in review_heading("Amina", "Bashir", 2, t)
-        assert "all 3 hints" in no_hints_left(3, t)
+        assert "(2 actions)" in review_heading(t, "Amina", "Bashir", 2)
+        assert "all 3 hints" in no_hints_left(t, 3)
         summary = recompute_summary(1, 1, "shax.db")
         assert summary == "Rated 1 finished game again in shax.db: 1 rating."
         assert recompute_summary(3, 2, "x") == "Rated 3 finished games again in x: 2 ratings."
