@@ -29,10 +29,10 @@ from bot.console.textboard import text_board
 from bot.console.typed import (
     CONSOLE_COMMANDS,
     Offers,
-    command_help,
     command_names,
     find_command,
     group_names,
+    help_for,
     help_text,
     option_words,
     read_options,
@@ -167,8 +167,7 @@ class Console:
         t = self.speaking.t
         try:
             if head == "/help" and len(words) > 1:
-                command, _ = find_command(words[1], words[2:])
-                self.write(command_help(command, self.variant, t))
+                self.write(help_for(words[1:], self.variant, t))
             elif head == "/help" or (head == "/shax" and len(words) == 1):
                 self.write(help_text(self.variant, t))
                 self.write(strength_words(*master_strength(), t=t))

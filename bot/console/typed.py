@@ -157,6 +157,16 @@ def command_help(command: Command, variant: Variant, t: Translator = words.EN) -
     return "\n".join(lines)
 
 
+def help_for(words: list[str], variant: Variant, t: Translator) -> str:
+    """What ``/help WORDS`` shows: one command's options, or a group's commands."""
+    name = words[0].strip().lower()
+    if name in group_names() and len(words) == 1:
+        grouped = [c for c in COMMANDS if c.group is not None and c.group.name == name]
+        return "\n".join(f"  {usage(c, variant)} — {help_line(c, variant, t)}" for c in grouped)
+    command, _ = find_command(words[0], words[1:])
+    return command_help(command, variant, t)
+
+
 def read_options(
     command: Command,
     words: Iterable[str],

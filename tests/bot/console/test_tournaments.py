@@ -115,3 +115,19 @@ async def test_a_swiss_of_three_at_the_console_in_somali(
     lines = re.findall(r"^(\d)\. (\w+) — (\d) dhibc?(?:ood|ic) · Buchholz (\d)$", text, re.M)
     assert len(lines) == 3 + 3, "three lines after each round"
     assert_no_english(text)
+
+
+async def test_help_names_the_group_and_each_of_its_commands(
+    make_service: ServiceFactory, tmp_path: Path
+) -> None:
+    console, screen = at_the_keyboard(await make_service(), tmp_path)
+    await typed(console, "/help tournament")
+    group = screen.take()
+    for name in ("create", "join", "leave", "start", "standings", "cancel"):
+        assert f"/shax tournament {name}" in group
+    await typed(console, "/help tournament create")
+    assert "format:swiss|arena" in screen.take()
+    await typed(console, "/shax tournament castle")
+    refused = screen.take()
+    assert refused.startswith("✗ Unknown command /shax tournament castle")
+    assert refused.endswith("create, join, leave, start, standings, cancel.")
