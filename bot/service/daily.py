@@ -19,7 +19,7 @@ from datetime import date, timedelta
 from bot.service import messages
 from bot.service.kernel import Now
 from bot.service.puzzles import PuzzleDesk, Try
-from bot.service.replies import Said, User, UserError
+from bot.service.replies import Said, Saying, User, UserError
 from bot.service.server_settings import DailyPlan
 from bot.storage import DailyResults, DailyRow, PuzzleRow
 
@@ -29,6 +29,8 @@ REPOST_AFTER = timedelta(minutes=10)
 NOT_POSTED = 0
 """The message of a puzzle of the day that its channel would not take (gone, or closed to
 the bot): it is not tried again."""
+DAILY_DONE: Saying[[bool]] = Saying("daily_done")
+"""A player tried this puzzle of the day already; true when they solved it."""
 
 
 @dataclass(frozen=True)
@@ -112,7 +114,7 @@ class DailyPuzzles:
             raise UserError(Said.message(messages.NO_DAILY))
         last = await self.storage.last_attempt(user.id, daily.puzzle_id)
         if last is not None and last.daily_id == daily_id and not last.open:
-            raise UserError(Said("daily_done", last.status == "solved"))
+            raise UserError(DAILY_DONE(last.status == "solved"))
         return await self.desk.start_puzzle(user, daily.puzzle_id, daily_id, daily.guild_id)
 
     async def today(self, guild_id: int | None) -> DailyRow | None:

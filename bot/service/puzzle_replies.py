@@ -10,7 +10,7 @@ is posted in its channel, with a button that opens each player's own try.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import renderer
@@ -29,12 +29,38 @@ from bot.service.replies import (
     PuzzleControls,
     Reply,
     Said,
+    Saying,
     User,
 )
 from bot.service.server_settings import ServerSettingsBook
 from bot.storage import Ended
-from engine import Color, Phase, Position, get_variant, replay
+from engine import Color, Phase, Position, Variant, get_variant, replay
 from engine.tables.puzzles import PuzzleTheme
+
+DAILY_POST: Saying[[str, Color, int | None]] = Saying("daily_post")
+"""The puzzle of the day: its day, the side to play, and the moves to the win (none: the
+one action that keeps it)."""
+DAILY_YESTERDAY: Saying[[int, int, User | None]] = Saying("daily_yesterday")
+"""Yesterday's puzzle of the day: how many tried it, solved it, and who first."""
+PUZZLE_TASK: Saying[[Color, int | None]] = Saying("puzzle_task")
+"""What a puzzle asks (also its picture's caption): the side to play, the moves to the win."""
+PUZZLE_HEADING: Saying[[int, Variant, float, bool]] = Saying("puzzle_heading")
+"""The puzzle's number, board and rating, and whether it is a try still open."""
+PUZZLE_FIND_THE_WIN: Saying[[Color, int | None]] = Saying("puzzle_find_the_win")
+PUZZLE_HOW_TO_ANSWER: Saying[[bool]] = Saying("puzzle_how_to_answer")
+"""How to answer; true when the player has a game in this channel."""
+PUZZLE_RIGHT_STEP: Saying[[str, Sequence[str], int]] = Saying("puzzle_right_step")
+"""A right action, the defence's answer (none: the removal is next), the moves left."""
+PUZZLE_SOLVED: Saying[[str]] = Saying("puzzle_solved")
+PUZZLE_WRONG: Saying[[str, Sequence[tuple[str, bool]], bool]] = Saying("puzzle_wrong")
+"""A wrong action, the winning line (each action marked when it is the solver's), and
+whether it was the first step."""
+PUZZLE_GIVEN_UP: Saying[[Sequence[tuple[str, bool]]]] = Saying("puzzle_given_up")
+PUZZLE_STANDING: Saying[[str, int]] = Saying("puzzle_standing")
+"""A player's puzzle rating as shown, and their puzzle streak."""
+PUZZLE_RATING_CHANGE: Saying[[str, str, int]] = Saying("puzzle_rating_change")
+PUZZLE_STREAK: Saying[[int, int, int]] = Saying("puzzle_streak")
+"""The streak after a try, the run it ended, and the best."""
 
 
 @dataclass
@@ -123,14 +149,14 @@ class PuzzleReplies:
         puzzle = due.puzzle
         start = replay(puzzle.variant, puzzle.record)
         solver, asked = Color(start.turn), _asked(start, puzzle.moves)
-        parts = [Said("daily_post", due.daily.day, solver, asked)]
+        parts = [DAILY_POST(due.daily.day, solver, asked)]
         if due.yesterday is not None:
             y = due.yesterday
             first = None if y.first is None else User(y.first.user_id, y.first.name)
-            parts.append(Said("daily_yesterday", y.tried, y.solved, first))
+            parts.append(DAILY_YESTERDAY(y.tried, y.solved, first))
         theme = await self.composer.server_default(due.daily.guild_id)
         view = renderer.BoardView(flip=solver is Color.BLACK, theme=theme)
-        caption = Said("puzzle_task", solver, asked)
+        caption = PUZZLE_TASK(solver, asked)
         picture = self.composer.position_picture(puzzle.variant, puzzle.record, view, caption)
         reply = Reply(
             text=Said.join(parts, "\n"),
@@ -162,32 +188,30 @@ class PuzzleReplies:
         puzzle = found.puzzle
         variant = get_variant(puzzle.variant)
         standing = await self.desk.standing(user.id)
-        heading = Said("puzzle_heading", puzzle.id, variant, puzzle.glicko.rating, resumed)
+        heading = PUZZLE_HEADING(puzzle.id, variant, puzzle.glicko.rating, resumed)
         parts = [heading]
         far = abs(puzzle.glicko.rating - standing.rating.rating) > THEME_WINDOW
         if theme is not None and not resumed and far:
             parts.append(THEME_FAR(theme))
-        parts.append(
-            Said("puzzle_find_the_win", found.solver, _asked(found.position, found.moves_left))
-        )
-        parts.append(Said("puzzle_how_to_answer", await self.desk.in_game_here(user, place)))
+        parts.append(PUZZLE_FIND_THE_WIN(found.solver, _asked(found.position, found.moves_left)))
+        parts.append(PUZZLE_HOW_TO_ANSWER(await self.desk.in_game_here(user, place)))
         parts.append(_standing(standing))
         return await self._reply(found, user, place, parts)
 
     async def _answered(self, answered: Answered, user: User, place: Place) -> Reply:
         found = answered.now
         if answered.verdict == "right":
-            parts = [Said("puzzle_right_step", answered.action, answered.defence, found.moves_left)]
+            parts = [PUZZLE_RIGHT_STEP(answered.action, answered.defence, found.moves_left)]
             if answered.defence:
                 in_game = await self.desk.in_game_here(user, place)
-                parts.append(Said("puzzle_how_to_answer", in_game))
+                parts.append(PUZZLE_HOW_TO_ANSWER(in_game))
             return await self._reply(found, user, place, parts)
         if answered.verdict == "solved":
-            parts = [Said("puzzle_solved", answered.action)]
+            parts = [PUZZLE_SOLVED(answered.action)]
         elif answered.action:
-            parts = [Said("puzzle_wrong", answered.action, _line(found), found.first_step)]
+            parts = [PUZZLE_WRONG(answered.action, _line(found), found.first_step)]
         else:
-            parts = [Said("puzzle_given_up", _line(found))]
+            parts = [PUZZLE_GIVEN_UP(_line(found))]
         assert answered.ended is not None
         if themes := in_order(found.puzzle.themes):
             parts.append(PUZZLE_THEMES(themes))
@@ -203,9 +227,7 @@ class PuzzleReplies:
             suggestion=None if attempt.open or found.attempt.status == "solved" else _next(found),
         )
         caption = (
-            Said("puzzle_task", solver, _asked(found.position, found.moves_left))
-            if attempt.open
-            else None
+            PUZZLE_TASK(solver, _asked(found.position, found.moves_left)) if attempt.open else None
         )
         picture = self.composer.position_picture(found.puzzle.variant, found.record, view, caption)
         controls = PuzzleControls(
@@ -249,7 +271,7 @@ def _line(found: Try) -> list[tuple[str, bool]]:
 
 
 def _standing(standing: Standing) -> Said:
-    return Said("puzzle_standing", standing.rating.shown, standing.streak)
+    return PUZZLE_STANDING(standing.rating.shown, standing.streak)
 
 
 def _ratings(ended: Ended) -> list[Said]:
@@ -260,6 +282,6 @@ def _ratings(ended: Ended) -> list[Said]:
         return [Said.message(messages.UNRATED)]
     was, now = Standing.of(before).rating, Standing.of(after).rating
     return [
-        Said("puzzle_rating_change", was.shown, now.shown, round(now.rating) - round(was.rating)),
-        Said("puzzle_streak", after.streak, before.streak, after.best),
+        PUZZLE_RATING_CHANGE(was.shown, now.shown, round(now.rating) - round(was.rating)),
+        PUZZLE_STREAK(after.streak, before.streak, after.best),
     ]

@@ -62,6 +62,8 @@ NEAREST = 8
 NO_PUZZLE_LEFT: Saying[[Variant, Variant | None]] = Saying("no_puzzle_left")
 """No puzzle of this board is left to try: the board, whether it has puzzles at all (jar
 has none yet), and a board that has one the player never tried (``None``: none has)."""
+NOT_AN_ACTION: Saying[[str, Sequence[str]]] = Saying("puzzle_not_an_action")
+"""What was typed, not an action of this puzzle, and the actions that are."""
 
 
 @dataclass(frozen=True)
@@ -271,9 +273,7 @@ class PuzzleDesk:
                 # The same answer sent again after it was played (a double send).
                 raise StaleBoard(Said.message(messages.ANSWERED_ALREADY)) from None
             legal = sorted(found.position.legal_notations())
-            raise IllegalAction(
-                Said("puzzle_not_an_action", text, legal), text, str(exc), legal
-            ) from None
+            raise IllegalAction(NOT_AN_ACTION(text, legal), text, str(exc), legal) from None
         action = judged.played[len(attempt.played)] if judged.verdict != "wrong" else text
         if judged.verdict == "right":
             stored = await self.storage.advance_attempt(attempt.id, attempt.version, judged.played)

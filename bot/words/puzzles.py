@@ -4,12 +4,30 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.service.daily import DAILY_DONE
+from bot.service.puzzle_replies import (
+    DAILY_POST,
+    DAILY_YESTERDAY,
+    PUZZLE_FIND_THE_WIN,
+    PUZZLE_GIVEN_UP,
+    PUZZLE_HEADING,
+    PUZZLE_HOW_TO_ANSWER,
+    PUZZLE_RATING_CHANGE,
+    PUZZLE_RIGHT_STEP,
+    PUZZLE_SOLVED,
+    PUZZLE_STANDING,
+    PUZZLE_STREAK,
+    PUZZLE_TASK,
+    PUZZLE_WRONG,
+)
 from bot.service.puzzle_standings import PUZZLE_RECORD, PUZZLE_TABLE
 from bot.service.puzzle_themes import NO_THEME_LEFT, PUZZLE_THEMES, THEME_FAR, UNKNOWN_THEME
-from bot.service.puzzles import NO_PUZZLE_LEFT
+from bot.service.puzzles import NO_PUZZLE_LEFT, NOT_AN_ACTION
+from bot.service.replies import User
 from bot.words.ratings import ranked_table, signed
-from bot.words.registry import sentence, speaks
-from bot.words.terms import EN, Surface, color_name, variant_title
+from bot.words.registry import speaks, speaks_with_voice
+from bot.words.terms import color_name, variant_title
+from bot.words.voice import Surface, Voice
 from engine import Color, Variant
 from engine.tables.puzzles import PuzzleTheme
 from shax_i18n import N_, Translator
@@ -139,8 +157,7 @@ def no_puzzle_left(t: Translator, variant: Variant, other: Variant | None) -> st
 speaks(NO_PUZZLE_LEFT, no_puzzle_left)
 
 
-@sentence
-def puzzle_not_an_action(text: str, legal: Sequence[str], t: Translator = EN) -> str:
+def puzzle_not_an_action(t: Translator, text: str, legal: Sequence[str]) -> str:
     return t.gettext(
         "`{text}` is not an action you can take in this puzzle. You can take: {legal}.",
         text=text,
@@ -148,8 +165,7 @@ def puzzle_not_an_action(text: str, legal: Sequence[str], t: Translator = EN) ->
     )
 
 
-@sentence
-def puzzle_task(color: Color, moves: int | None, t: Translator = EN) -> str:
+def puzzle_task(t: Translator, color: Color, moves: int | None) -> str:
     """What the puzzle asks (also the picture's caption): ``"White to play and win in 2"``;
     with no ``moves`` (a puzzle of the placement or an opening removal), the one action
     that keeps the win."""
@@ -166,22 +182,21 @@ def puzzle_task(color: Color, moves: int | None, t: Translator = EN) -> str:
     )
 
 
-@sentence
-def puzzle_how_to_answer(in_game_here: bool, t: Translator = EN, *, surface: Surface) -> str:
+def puzzle_how_to_answer(voice: Voice, in_game_here: bool) -> str:
     """How to answer, and, where ``/shax move`` means the player's game, that it does."""
+    t = voice.t
     if in_game_here:
         return t.gettext(
             "You are playing a game in this channel, so `/shax move` plays there: answer the "
             "puzzle with `/shax puzzle answer:`."
         )
-    if surface is Surface.DISCORD:
+    if voice.surface is Surface.DISCORD:
         return t.gettext("Answer with the menu or `/shax move` (only you see this puzzle).")
     return t.gettext("Answer with `/shax move`, or `/shax puzzle give-up:true` for the solution.")
 
 
-@sentence
 def puzzle_heading(
-    number: int, variant: Variant, rating: float, resumed: bool, t: Translator = EN
+    t: Translator, number: int, variant: Variant, rating: float, resumed: bool
 ) -> str:
     if resumed:
         return t.gettext(
@@ -198,8 +213,7 @@ def puzzle_heading(
     )
 
 
-@sentence
-def puzzle_find_the_win(color: Color, moves: int | None, t: Translator = EN) -> str:
+def puzzle_find_the_win(t: Translator, color: Color, moves: int | None) -> str:
     """The task at the start; with no ``moves``, the one action that keeps the win."""
     if moves is None:
         return t.gettext(
@@ -214,10 +228,7 @@ def puzzle_find_the_win(color: Color, moves: int | None, t: Translator = EN) -> 
     )
 
 
-@sentence
-def puzzle_right_step(
-    action: str, defence: Sequence[str], moves_left: int, t: Translator = EN
-) -> str:
+def puzzle_right_step(t: Translator, action: str, defence: Sequence[str], moves_left: int) -> str:
     """A right action: the removal is next, or the defence answered and ``moves_left``
     remain."""
     if not defence:
@@ -231,20 +242,16 @@ def puzzle_right_step(
     )
 
 
-@sentence
-def puzzle_solved(action: str, t: Translator = EN) -> str:
+def puzzle_solved(t: Translator, action: str) -> str:
     return t.gettext("**{action}** wins. Solved!", action=action)
 
 
-def line(steps: Sequence[tuple[str, bool]], t: Translator = EN) -> str:
+def line(steps: Sequence[tuple[str, bool]], t: Translator) -> str:
     """A line of play: the solver's actions in bold, the defence's plain."""
     return " ".join(f"**{a}**" if mine else a for a, mine in steps)
 
 
-@sentence
-def puzzle_wrong(
-    action: str, steps: Sequence[tuple[str, bool]], first: bool, t: Translator = EN
-) -> str:
+def puzzle_wrong(t: Translator, action: str, steps: Sequence[tuple[str, bool]], first: bool) -> str:
     """A wrong action, not played, and the line that wins from there. On the first step
     every other action draws or loses; later, another may still win, but not as soon."""
     if first:
@@ -262,13 +269,11 @@ def puzzle_wrong(
     )
 
 
-@sentence
-def puzzle_given_up(steps: Sequence[tuple[str, bool]], t: Translator = EN) -> str:
+def puzzle_given_up(t: Translator, steps: Sequence[tuple[str, bool]]) -> str:
     return t.gettext("The win was {line}.", line=line(steps, t))
 
 
-@sentence
-def puzzle_rating_change(before: str, after: str, change: int, t: Translator = EN) -> str:
+def puzzle_rating_change(t: Translator, before: str, after: str, change: int) -> str:
     """The puzzle rating a try moved, each side as shown (``1500?`` while provisional),
     and the change as under a game's result: ``Puzzle rating: 1500? → 1347? (−153).``"""
     return t.gettext(
@@ -279,8 +284,7 @@ def puzzle_rating_change(before: str, after: str, change: int, t: Translator = E
     )
 
 
-@sentence
-def puzzle_streak(streak: int, ended: int, best: int, t: Translator = EN) -> str:
+def puzzle_streak(t: Translator, streak: int, ended: int, best: int) -> str:
     """The puzzle streak after a try: ``streak`` solved in a row now, or, after a failure,
     the run of ``ended`` it ends (nothing to say when there was none)."""
     if streak > 0:
@@ -297,8 +301,7 @@ def puzzle_streak(streak: int, ended: int, best: int, t: Translator = EN) -> str
     )
 
 
-@sentence
-def puzzle_standing(rating: str, streak: int, t: Translator = EN) -> str:
+def puzzle_standing(t: Translator, rating: str, streak: int) -> str:
     return t.ngettext(
         "Your puzzle rating: {rating} · streak {n}.",
         "Your puzzle rating: {rating} · streak {n}.",
@@ -307,19 +310,17 @@ def puzzle_standing(rating: str, streak: int, t: Translator = EN) -> str:
     )
 
 
-@sentence
-def daily_post(day: str, color: Color, moves: int | None, t: Translator = EN) -> str:
+def daily_post(t: Translator, day: str, color: Color, moves: int | None) -> str:
     return t.gettext(
         "**Puzzle of the day**, {day}: {task}. Press *Solve it*: your answers are yours alone.",
         day=day,
-        task=puzzle_task(color, moves, t),
+        task=puzzle_task(t, color, moves),
     )
 
 
-@sentence
-def daily_yesterday(tried: int, solved_by: int, first: str | None, t: Translator = EN) -> str:
-    """Yesterday's puzzle of the day: how many solved it, and who first (``first``
-    as the surface writes a player)."""
+def daily_yesterday(voice: Voice, tried: int, solved_by: int, first: User | None) -> str:
+    """Yesterday's puzzle of the day: how many solved it, and who first."""
+    t = voice.t
     if first is None:
         return t.ngettext(
             "Yesterday's puzzle: nobody solved it ({n} tried).",
@@ -331,12 +332,30 @@ def daily_yesterday(tried: int, solved_by: int, first: str | None, t: Translator
         "Yesterday's puzzle: solved by {n} of {tried}, first by {player}.",
         solved_by,
         tried=tried,
-        player=first,
+        player=voice.player(first),
     )
 
 
-@sentence
-def daily_done(solved: bool, t: Translator = EN) -> str:
+def daily_done(t: Translator, solved: bool) -> str:
     if solved:
         return t.gettext("You solved this puzzle of the day already. Well done!")
     return t.gettext("You tried this puzzle of the day already: tomorrow brings another.")
+
+
+speaks_with_voice(PUZZLE_HOW_TO_ANSWER, puzzle_how_to_answer)
+speaks_with_voice(DAILY_YESTERDAY, daily_yesterday)
+
+
+speaks(NOT_AN_ACTION, puzzle_not_an_action)
+speaks(PUZZLE_TASK, puzzle_task)
+speaks(PUZZLE_HEADING, puzzle_heading)
+speaks(PUZZLE_FIND_THE_WIN, puzzle_find_the_win)
+speaks(PUZZLE_RIGHT_STEP, puzzle_right_step)
+speaks(PUZZLE_SOLVED, puzzle_solved)
+speaks(PUZZLE_WRONG, puzzle_wrong)
+speaks(PUZZLE_GIVEN_UP, puzzle_given_up)
+speaks(PUZZLE_RATING_CHANGE, puzzle_rating_change)
+speaks(PUZZLE_STREAK, puzzle_streak)
+speaks(PUZZLE_STANDING, puzzle_standing)
+speaks(DAILY_POST, daily_post)
+speaks(DAILY_DONE, daily_done)
