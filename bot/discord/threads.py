@@ -19,7 +19,14 @@ from bot.readers import players_language
 from bot.service.facade import ShaxService
 from bot.service.replies import ChannelBusy, Place, Reply, Said, UserError
 from bot.service.server_settings import Setting
-from bot.words.threads import NO_THREADS_HERE, THREAD_FAILED
+from bot.words.threads import (
+    CANNOT_PLAY_HERE,
+    MISSING_PERMISSIONS,
+    NO_THREADS_HERE,
+    THREAD_BOARD_COMING,
+    THREAD_FAILED,
+    THREAD_POINTER,
+)
 from shax_i18n import translator
 
 log = logging.getLogger(__name__)
@@ -66,7 +73,7 @@ class GameThreads:
                 needed.update(send_messages=False, send_messages_in_threads=True)
             lacking = missing(interaction.app_permissions, needed)
             if lacking:
-                raise UserError(Said("cannot_play_here", lacking))
+                raise UserError(CANNOT_PLAY_HERE(lacking))
         mode = await self.mode_of(place.guild_id)
         can_thread = place.guild_id is not None and not place.is_thread and mode != "never"
         if not (can_thread and mode == "always"):
@@ -94,10 +101,10 @@ class GameThreads:
                 error.text or "no reason given",
             )
             client_of(interaction).responder.undelivered.set()
-            return Reply(text=Said("thread_board_coming", thread.mention))
+            return Reply(text=THREAD_BOARD_COMING(thread.mention))
         await self._service().posted(reply, sent.id)
         busy = mode != "always"
-        return Reply(text=Said("thread_pointer", thread.mention, busy=busy))
+        return Reply(text=THREAD_POINTER(thread.mention, busy))
 
     async def mode_of(self, guild_id: int | None) -> str:
         """Where games go on a server: its own choice (``/shax settings``), else the bot's."""
@@ -112,7 +119,7 @@ class GameThreads:
         if me is not None:
             lacking = missing(channel.permissions_for(me), THREAD_PERMISSIONS)
             if lacking:
-                raise UserError(Said("missing_permissions", lacking))
+                raise UserError(MISSING_PERMISSIONS(lacking))
         try:
             return await channel.create_thread(
                 name=title[:THREAD_NAME_MAX],
@@ -121,7 +128,7 @@ class GameThreads:
                 reason="A game of Shax",
             )
         except discord.Forbidden:
-            raise UserError(Said("missing_permissions", ["Create Public Threads"])) from None
+            raise UserError(MISSING_PERMISSIONS(["Create Public Threads"])) from None
         except discord.HTTPException as error:
             log.warning(
                 "Discord would not open a game thread in channel %s (%s %s)",

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from bot.words.registry import sentence
-from bot.words.terms import EN
+from collections.abc import Sequence
+
+from bot.service.replies import Saying
+from bot.words.registry import speaks
 from shax_i18n import N_, Translator
 
 THREAD_FAILED = N_(
@@ -16,8 +18,17 @@ NO_THREADS_HERE = N_(
 )
 
 
-@sentence
-def thread_pointer(thread_mention: str, *, busy: bool, t: Translator = EN) -> str:
+THREAD_POINTER: Saying[[str, bool]] = Saying("thread_pointer")
+"""Where a game went: its thread (as Discord writes it), and whether a game was on here."""
+THREAD_BOARD_COMING: Saying[[str]] = Saying("thread_board_coming")
+"""A game started in its thread (as Discord writes it), its board still to come."""
+MISSING_PERMISSIONS: Saying[[Sequence[str]]] = Saying("missing_permissions")
+"""The permissions a game's thread needs that the bot lacks here."""
+CANNOT_PLAY_HERE: Saying[[Sequence[str]]] = Saying("cannot_play_here")
+"""The permissions a game needs that the bot lacks in this channel."""
+
+
+def thread_pointer(t: Translator, thread_mention: str, busy: bool) -> str:
     if busy:
         return t.gettext(
             "A game is already on here, so yours has a thread of its own: {thread}",
@@ -26,8 +37,7 @@ def thread_pointer(thread_mention: str, *, busy: bool, t: Translator = EN) -> st
     return t.gettext("Your game has a thread of its own: {thread}", thread=thread_mention)
 
 
-@sentence
-def thread_board_coming(thread_mention: str, t: Translator = EN) -> str:
+def thread_board_coming(t: Translator, thread_mention: str) -> str:
     return t.gettext(
         "Your game has started in a thread of its own: {thread}. Discord did not take its "
         "board just now; it will appear there in a moment.",
@@ -35,8 +45,7 @@ def thread_board_coming(thread_mention: str, t: Translator = EN) -> str:
     )
 
 
-@sentence
-def missing_permissions(names: list[str], t: Translator = EN) -> str:
+def missing_permissions(t: Translator, names: Sequence[str]) -> str:
     return t.gettext(
         "I can't open a thread for your game here: I'm missing {permissions} in this channel. "
         "Ask a server admin to give me that permission, or start the game in another channel.",
@@ -44,11 +53,16 @@ def missing_permissions(names: list[str], t: Translator = EN) -> str:
     )
 
 
-@sentence
-def cannot_play_here(names: list[str], t: Translator = EN) -> str:
+def cannot_play_here(t: Translator, names: Sequence[str]) -> str:
     return t.gettext(
         "I can't run a game in this channel: I'm missing {permissions} here. Ask a server "
         "admin to give me that in this channel's permissions, or start the game in another "
         "channel.",
         permissions=", ".join(f"**{name}**" for name in names),
     )
+
+
+speaks(THREAD_POINTER, thread_pointer)
+speaks(THREAD_BOARD_COMING, thread_board_coming)
+speaks(MISSING_PERMISSIONS, missing_permissions)
+speaks(CANNOT_PLAY_HERE, cannot_play_here)
