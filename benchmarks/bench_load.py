@@ -248,7 +248,7 @@ def serve_bot(
             def pragma(conn: Any) -> None:  # in SQLite's connection thread
                 conn.exec_driver_sql(f"PRAGMA synchronous = {db_sync}")
 
-            pending.append(storage._d.run(pragma))
+            pending.append(storage.runner.run(pragma))
 
         after_open(set_sync)
 
@@ -664,7 +664,7 @@ async def read_back(database: str, tables: list[Table]) -> tuple[int, int, int, 
                 if game_id in table.unsure:
                     unsure += 1
                     continue
-                row = await storage.get_game(game_id)
+                row = await storage.games.get_game(game_id)
                 stored = -1 if row is None else row.version
                 checked += 1
                 lost += stored < version

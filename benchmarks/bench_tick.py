@@ -60,8 +60,8 @@ async def fill(storage: Storage, games: int, turn_started: datetime) -> None:
             black_id=2 * number + 2,
             black_name=f"black{number}",
         )
-        game = await storage.create_game(new, turn_started)
-        await storage.update_game(
+        game = await storage.games.create_game(new, turn_started)
+        await storage.games.update_game(
             game.id, 0, record=record, draw_offered_by=None, now=turn_started, new_turn=True
         )
 
@@ -102,7 +102,7 @@ async def run(games: int) -> None:
             storage = await Storage.open(Path(folder) / "tick.db")
             try:
                 await fill(storage, games, turn_started)
-                await storage.clock_ran(ALL_SERVERS, clock_ran)
+                await storage.clock.ran(ALL_SERVERS, clock_ran)
                 service = ShaxService(storage, bot_user=BOT, ai=Unused(), clock=lambda: now)
                 for cache in ("cold", "warm"):
                     took, stall, notices = await timed_tick(service)

@@ -76,7 +76,7 @@ class BotPlayer:
         k = self.kernel
         await k.check_channel_free(place)
         me, bot = player_key(user.id), bot_kind(level)
-        series = await k.storage.series(place.guild_id, me, bot)
+        series = await k.storage.standings.series(place.guild_id, me, bot)
         if first == "random":
             # Seeded by the moment, so it is a coin toss but the record stays replayable.
             first = random.Random(k.now().timestamp()).choice(("me", "bot"))
@@ -100,7 +100,7 @@ class BotPlayer:
             rematch_of=rematch_of,
         )
         try:
-            row = await k.storage.create_game(new, k.now())
+            row = await k.storage.games.create_game(new, k.now())
         except ChannelTaken:
             raise k.busy(place, None) from None
         row, events, finished = await self.play_turns(row, thinking)

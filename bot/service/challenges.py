@@ -108,7 +108,7 @@ class Challenges:
             raise ChallengeError(CHALLENGE_A_BOT_ACCOUNT(opponent.name))
         await self._check_allowed(place)
         await self.kernel.check_channel_free(place)
-        for open_one in await self.kernel.storage.open_challenges(place.channel_id):
+        for open_one in await self.kernel.storage.challenges.open_challenges(place.channel_id):
             if (open_one.challenger_id, open_one.opponent_id) == (challenger.id, opponent.id):
                 raise ChallengeError(ALREADY_CHALLENGED(opponent.name))
         try:
@@ -128,7 +128,7 @@ class Challenges:
     ) -> Reply:
         now = self.kernel.now()
         expiry = (await self.servers.of(place.guild_id)).challenge_expiry.total_seconds()
-        row = await self.kernel.storage.create_challenge(
+        row = await self.kernel.storage.challenges.create_challenge(
             NewChallenge(
                 guild_id=place.guild_id,
                 channel_id=place.channel_id,
@@ -172,7 +172,7 @@ class Challenges:
             raise ChallengeError(Said.message(messages.CHALLENGE_EXPIRED))
         await k.check_channel_free(challenge_place(c))
         challenger_key, opponent_key = player_key(c.challenger_id), player_key(c.opponent_id)
-        series = await k.storage.series(c.guild_id, challenger_key, opponent_key)
+        series = await k.storage.standings.series(c.guild_id, challenger_key, opponent_key)
         first = first_to_place(series, challenger_key, opponent_key)
         challenger = (c.challenger_id, c.challenger_name)
         opponent = (c.opponent_id, user.name)
@@ -189,7 +189,7 @@ class Challenges:
             rematch_of=c.rematch_of,
         )
         try:
-            row = await k.storage.accept_challenge(c.id, new, now)
+            row = await k.storage.challenges.accept_challenge(c.id, new, now)
         except ChannelTaken:
             raise k.busy(challenge_place(c), None) from None
         if row is None:
@@ -210,7 +210,9 @@ class Challenges:
             return await self.cancel(user, place, c.id)
         if user.id != c.opponent_id:
             raise NotYourGame(CHALLENGE_FOR_SOMEONE_ELSE(c.opponent_name))
-        if not await self.kernel.storage.resolve_challenge(c.id, "declined", self.kernel.now()):
+        if not await self.kernel.storage.challenges.resolve_challenge(
+            c.id, "declined", self.kernel.now()
+        ):
             raise ChallengeError(Said.message(messages.CHALLENGE_CLOSED))
         return Reply(
             text=CHALLENGE_DECLINED(user.name, c.challenger_name),
@@ -223,7 +225,7 @@ class Challenges:
         if challenge_id is None:
             mine = [
                 c
-                for c in await self.kernel.storage.open_challenges(place.channel_id)
+                for c in await self.kernel.storage.challenges.open_challenges(place.channel_id)
                 if c.challenger_id == user.id
             ]
             if not mine:
@@ -233,7 +235,9 @@ class Challenges:
             c = await self._challenge_row(challenge_id)
         if user.id != c.challenger_id:
             raise NotYourGame(ONLY_CHALLENGER_WITHDRAWS(c.challenger_name))
-        if not await self.kernel.storage.resolve_challenge(c.id, "cancelled", self.kernel.now()):
+        if not await self.kernel.storage.challenges.resolve_challenge(
+            c.id, "cancelled", self.kernel.now()
+        ):
             raise ChallengeError(Said.message(messages.CHALLENGE_CLOSED))
         return Reply(
             text=CHALLENGE_WITHDRAWN(c.challenger_name, c.opponent_name),
@@ -287,7 +291,7 @@ class Challenges:
                 user, where, row.ai_level, variant, None, rematch_of=row.id, thinking=thinking
             )
         them = other(row, me)
-        for c in await k.storage.open_challenges(row.channel_id):
+        for c in await k.storage.challenges.open_challenges(row.channel_id):
             if c.rematch_of != row.id:
                 continue
             if c.opponent_id == user.id:
@@ -306,7 +310,7 @@ class Challenges:
 
     async def _challenge_row(self, challenge_id: int) -> ChallengeRow:
         c = (
-            await self.kernel.storage.get_challenge(challenge_id)
+            await self.kernel.storage.challenges.get_challenge(challenge_id)
             if valid_id(challenge_id)
             else None
         )
@@ -323,7 +327,7 @@ class Challenges:
             return await self._challenge_row(challenge_id)
         waiting = [
             c
-            for c in await self.kernel.storage.open_challenges(place.channel_id)
+            for c in await self.kernel.storage.challenges.open_challenges(place.channel_id)
             if c.opponent_id == user.id
         ]
         if not waiting:

@@ -148,16 +148,16 @@ class TurnClock:
             return own.get(row.id) or timeouts.get(row.guild_id or 0, self.turn_timeout)
 
         notices = [] if ran_on else await self._resume(now, timeout_of)
-        for c in await storage.due_challenges(now):
+        for c in await storage.challenges.due_challenges(now):
             if not self.owns(c.guild_id):
                 continue
-            if await storage.resolve_challenge(c.id, "expired", now):
+            if await storage.challenges.resolve_challenge(c.id, "expired", now):
                 text = CHALLENGE_EXPIRED(c.challenger_name, c.opponent_name)
                 players = (c.challenger_id, c.opponent_id)
                 reply = Reply(text=text, challenge_id=c.id, players=players)
                 notices.append(Notice(c.channel_id, reply, c.message_id, c.guild_id))
         shortest = min((self.turn_timeout, *timeouts.values(), *own.values()))
-        for row in await storage.active_games(turn_started_by=now - warn_after(shortest)):
+        for row in await storage.games.active_games(turn_started_by=now - warn_after(shortest)):
             if not self.owns(row.guild_id):
                 continue
             try:
@@ -169,7 +169,7 @@ class TurnClock:
                 await asyncio.sleep(0)
             if notice is not None:
                 notices.append(replace(notice, guild_id=row.guild_id))
-        await storage.clock_ran(self.name, self.kernel.now())  # a long run: the bot was here
+        await storage.clock.ran(self.name, self.kernel.now())  # a long run: the bot was here
         self._running_on = True
         return notices
 
@@ -182,7 +182,7 @@ class TurnClock:
         """After the bot was away (no run of this clock for a while), give every waiting
         turn the time back, and say so in each game."""
         storage = self.kernel.storage
-        last = await storage.clock_last_ran(self.name)
+        last = await storage.clock.last_ran(self.name)
         if last is None or now - last <= away_after(self.interval):
             return []
 
@@ -195,7 +195,7 @@ class TurnClock:
             used = min(max(last - row.turn_started_at, timedelta(0)), warn_after(timeout))
             return now - used, used >= warn_after(timeout)
 
-        given = await storage.give_time_back(self.name, last, now, give)
+        given = await storage.clock.give_time_back(self.name, last, now, give)
         if given is None:  # another process of this clock gave it back
             return []
         log.info("The clock was away for %s; %d turns get the time back", now - last, len(given))
@@ -265,7 +265,7 @@ class TurnClock:
             # sees its moment a little late, and a turn it finds past its time unwarned
             # (it ran too seldom) is never forfeited straight away.
             elapsed = warn_after(timeout)
-            if not await k.storage.warn_late(row.id, row.version, now - elapsed):
+            if not await k.storage.clock.warn_late(row.id, row.version, now - elapsed):
                 return None
             left = (timeout - elapsed).total_seconds()
             first = aborts(row, on_turn, in_tournament)

@@ -123,7 +123,7 @@ class Composer:
         # viewer's choices (the picture's theme, the languages the reply is spoken in).
         readers = [s.user_id for s in (white, black) if not s.is_bot]
         rated = self.ratings.to_read(row, finished) if self.ratings is not None else None
-        beside = await self.kernel.storage.beside_board(
+        beside = await self.kernel.storage.games.beside_board(
             row.guild_id,
             (white_key, series_key(row, black)),
             [*readers, *([] if viewer is None else [viewer])],
@@ -242,7 +242,9 @@ class Composer:
     async def theme_of(self, user_id: int | None, guild_id: int | None = None) -> str:
         """The theme ``user_id`` chose, else the one ``guild_id``'s server chose for its
         players (outside servers, the operator's)."""
-        prefs = None if user_id is None else await self.kernel.storage.player_prefs(user_id)
+        prefs = (
+            None if user_id is None else await self.kernel.storage.settings.player_prefs(user_id)
+        )
         return self._theme(prefs, await self.server_default(guild_id))
 
     async def server_default(self, guild_id: int | None) -> str:

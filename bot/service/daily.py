@@ -62,7 +62,7 @@ class DailyPuzzles:
         """The puzzle of ``day``: the same on every server, from the date alone (``None``
         while there is no puzzle at all)."""
         await self.desk.ready()
-        ids = await self.storage.puzzle_ids(DAILY_VARIANT)
+        ids = await self.storage.puzzles.puzzle_ids(DAILY_VARIANT)
         if not ids:
             return None
         digest = hashlib.sha256(day.isoformat().encode()).digest()
@@ -80,16 +80,18 @@ class DailyPuzzles:
             if not self.owns(guild_id) or now.hour < plan.hour:
                 continue
             day = today.isoformat()
-            stored = await self.storage.daily(guild_id, day)
+            stored = await self.storage.puzzles.daily(guild_id, day)
             if stored is None:
                 puzzle_id = puzzle_id or await self.of_the_day(today)
                 if puzzle_id is None:
                     return []
-                claimed = await self.storage.claim_daily(
+                claimed = await self.storage.puzzles.claim_daily(
                     guild_id, day, plan.channel_id, puzzle_id, now
                 )
             elif stored.message_id is None:
-                claimed = await self.storage.reclaim_daily(stored.id, now - REPOST_AFTER, now)
+                claimed = await self.storage.puzzles.reclaim_daily(
+                    stored.id, now - REPOST_AFTER, now
+                )
             else:
                 continue
             if claimed is not None:
@@ -97,22 +99,24 @@ class DailyPuzzles:
         return found
 
     async def _due(self, daily: DailyRow, today: date) -> DailyDue:
-        yesterday = await self.storage.daily(
+        yesterday = await self.storage.puzzles.daily(
             daily.guild_id, (today - timedelta(days=1)).isoformat()
         )
-        results = None if yesterday is None else await self.storage.daily_results(yesterday.id)
+        results = (
+            None if yesterday is None else await self.storage.puzzles.daily_results(yesterday.id)
+        )
         return DailyDue(daily, await self.desk.puzzle(daily.puzzle_id), results)
 
     async def posted(self, daily_id: int, message_id: int) -> None:
-        await self.storage.daily_posted(daily_id, message_id)
+        await self.storage.puzzles.daily_posted(daily_id, message_id)
 
     async def start(self, user: User, daily_id: int) -> Try:
         """Open ``user``'s try of a puzzle of the day (from its post): their try if it is
         open; a refusal saying how it went if they tried it from this post already."""
-        daily = await self.storage.get_daily(daily_id)
+        daily = await self.storage.puzzles.get_daily(daily_id)
         if daily is None:
             raise UserError(Said.message(messages.NO_DAILY))
-        last = await self.storage.last_attempt(user.id, daily.puzzle_id)
+        last = await self.storage.puzzles.last_attempt(user.id, daily.puzzle_id)
         if last is not None and last.daily_id == daily_id and not last.open:
             raise UserError(DAILY_DONE(last.status == "solved"))
         return await self.desk.start_puzzle(user, daily.puzzle_id, daily_id, daily.guild_id)
@@ -121,4 +125,4 @@ class DailyPuzzles:
         """Today's puzzle of the day on a server, once posted or claimed."""
         if guild_id is None:
             return None
-        return await self.storage.daily(guild_id, self.now().date().isoformat())
+        return await self.storage.puzzles.daily(guild_id, self.now().date().isoformat())

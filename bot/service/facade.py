@@ -253,11 +253,11 @@ class ShaxService(ServiceParts):
 
     async def synced_commands(self) -> str | None:
         """The hash of the command definitions last registered with Discord, if any."""
-        return await self.storage.get_meta(COMMANDS_DIGEST)
+        return await self.storage.settings.get_meta(COMMANDS_DIGEST)
 
     async def commands_synced(self, digest: str) -> None:
         """Remember that the commands with this hash are registered."""
-        await self.storage.set_meta(COMMANDS_DIGEST, digest)
+        await self.storage.settings.set_meta(COMMANDS_DIGEST, digest)
 
     # -- the clock, statistics and help --------------------------------------------------
 
@@ -296,7 +296,7 @@ class ShaxService(ServiceParts):
         name = theme.strip().lower()
         if name not in THEMES:
             raise BadOption(UNKNOWN_THEME(theme, THEMES))
-        await self.storage.set_player_pref(user.id, THEME_PREF, name)
+        await self.storage.settings.set_player_pref(user.id, THEME_PREF, name)
         return Reply(text=THEME_CHOSEN(name), ephemeral=True)
 
     async def rules(self, variant: str = "shax") -> Reply:
@@ -307,7 +307,7 @@ class ShaxService(ServiceParts):
 
     async def chosen_language(self, user_id: int) -> str | None:
         """The language ``user_id`` chose with ``/shax language``, if any."""
-        chosen = (await self.storage.player_prefs(user_id)).get(LANGUAGE_PREF)
+        chosen = (await self.storage.settings.player_prefs(user_id)).get(LANGUAGE_PREF)
         return language_code(chosen)
 
     async def server_language(self, guild_id: int | None) -> str:
@@ -319,10 +319,10 @@ class ShaxService(ServiceParts):
         so their Discord app's or the server's applies again). The answer, ephemeral, is
         read in the language now in force."""
         if language is None:
-            await self.storage.set_player_pref(user.id, LANGUAGE_PREF, None)
+            await self.storage.settings.set_player_pref(user.id, LANGUAGE_PREF, None)
             return Reply(text=LANGUAGE_RESET(), ephemeral=True)
         code = language_code(language)
         if code is None or code not in LANGUAGES:
             raise BadOption(UNKNOWN_LANGUAGE(language))
-        await self.storage.set_player_pref(user.id, LANGUAGE_PREF, code)
+        await self.storage.settings.set_player_pref(user.id, LANGUAGE_PREF, code)
         return Reply(text=LANGUAGE_SET(), ephemeral=True)

@@ -206,13 +206,13 @@ class GameKernel:
 
     async def find_game(self, place: Place) -> GameRow:
         """The active game in ``place``'s channel."""
-        row = await self.storage.active_game_in_channel(place.channel_id)
+        row = await self.storage.games.active_game_in_channel(place.channel_id)
         if row is None:
             raise NoGameHere(Said.message(messages.NO_GAME_HERE))
         return row
 
     async def game(self, game_id: int) -> GameRow:
-        row = await self.storage.get_game(game_id) if valid_id(game_id) else None
+        row = await self.storage.games.get_game(game_id) if valid_id(game_id) else None
         if row is None:
             raise NoGameHere(Said.message(messages.GAME_GONE))
         return row
@@ -239,7 +239,7 @@ class GameKernel:
         return s
 
     async def check_channel_free(self, place: Place) -> None:
-        row = await self.storage.active_game_in_channel(place.channel_id)
+        row = await self.storage.games.active_game_in_channel(place.channel_id)
         if row is not None:
             raise self.busy(place, row)
 
@@ -274,7 +274,7 @@ class GameKernel:
         if after.outcome is not None:
             finished = await self.finish(row, record, after.outcome)
             return finished.game, finished
-        stored = await self.storage.update_game(
+        stored = await self.storage.games.update_game(
             row.id,
             row.version,
             record=record,
@@ -289,7 +289,7 @@ class GameKernel:
 
     async def set_draw_offer(self, row: GameRow, offered_by: int | None) -> GameRow:
         """Store a draw offer (or its end) without changing whose turn it is."""
-        stored = await self.storage.update_game(
+        stored = await self.storage.games.update_game(
             row.id,
             row.version,
             record=row.record,
@@ -334,7 +334,7 @@ class GameKernel:
 
         family = None if aborted else rated_family(row, record)
 
-        finished = await self.storage.finish_game(
+        finished = await self.storage.games.finish_game(
             row.id,
             row.version,
             record=record,

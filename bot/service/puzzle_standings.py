@@ -82,7 +82,7 @@ PUZZLE_TABLE: Saying[[Sequence[tuple[str, str, int]]]] = Saying("puzzle_table")
 
 async def puzzle_record(storage: Storage, user_id: int) -> Said | None:
     """The player's puzzle record (``None`` before their first rated try)."""
-    solver = await storage.solver(user_id)
+    solver = await storage.puzzles.solver(user_id)
     if solver is None or solver.glicko is None:
         return None
     s = Standing.of(solver)
@@ -92,5 +92,5 @@ async def puzzle_record(storage: Storage, user_id: int) -> Said | None:
 async def puzzle_table(storage: Storage, guild_id: int | None) -> Said:
     """The server's puzzle leaderboard (outside servers, of the puzzles tried there):
     puzzle rating, then puzzles solved."""
-    ranked = await storage.puzzle_leaderboard(guild_id, TABLE_SIZE)
+    ranked = await storage.puzzles.puzzle_leaderboard(guild_id, TABLE_SIZE)
     return PUZZLE_TABLE([(s.name, Standing.of(s).rating.shown, s.solved) for s in ranked])

@@ -138,14 +138,16 @@ class PuzzleDesk:
             return
         async with self._seeding:
             if not self._seeded:
-                await self.storage.seed_puzzles([_new(p) for v in VARIANTS for p in shipped(v)])
+                await self.storage.puzzles.seed_puzzles(
+                    [_new(p) for v in VARIANTS for p in shipped(v)]
+                )
                 self._seeded = True
 
     async def standing(self, user_id: int) -> Standing:
-        return Standing.of(await self.storage.solver(user_id))
+        return Standing.of(await self.storage.puzzles.solver(user_id))
 
     async def open_try(self, user_id: int) -> Try | None:
-        attempt = await self.storage.open_attempt(user_id)
+        attempt = await self.storage.puzzles.open_attempt(user_id)
         return None if attempt is None else await self._try(attempt)
 
     async def start(
@@ -164,14 +166,14 @@ class PuzzleDesk:
         if found is not None:
             return found, False
         rating = (await self.standing(user.id)).rating.rating
-        near = await self.storage.puzzles_near(variant, rating, user.id, NEAREST, theme)
+        near = await self.storage.puzzles.puzzles_near(variant, rating, user.id, NEAREST, theme)
         if not near and theme is not None:
             raise UserError(await self._no_theme_left(user, variant, theme))
         if not near:
             raise UserError(await self._none_left(user, variant, rating))
         close = [p for p in near if abs(p.glicko.rating - rating) <= THEME_WINDOW]
         chosen = self.rng.choice(near if theme is None else close or near[:1])
-        attempt = await self.storage.start_attempt(
+        attempt = await self.storage.puzzles.start_attempt(
             user.id,
             user.name,
             chosen.id,
@@ -190,7 +192,7 @@ class PuzzleDesk:
     async def theme_after(self, user: User, attempt_id: int) -> tuple[str, PuzzleTheme | None]:
         """The board and the theme of the player's try ``attempt_id``, which the next
         puzzle keeps (shax and no theme for a try that is not theirs)."""
-        done = await self.storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
+        done = await self.storage.puzzles.get_attempt(attempt_id) if valid_id(attempt_id) else None
         if done is None or done.user_id != user.id:
             return "shax", None
         theme = in_order([done.theme] if done.theme else [])
@@ -200,14 +202,16 @@ class PuzzleDesk:
         """Why no puzzle of ``variant`` is left for the player, and where one is."""
         other = None
         for board in VARIANTS:
-            if board != variant and await self.storage.puzzles_near(board, rating, user.id, 1):
+            if board != variant and await self.storage.puzzles.puzzles_near(
+                board, rating, user.id, 1
+            ):
                 other = get_variant(board)
                 break
         return NO_PUZZLE_LEFT(get_variant(variant), other)
 
     async def _no_theme_left(self, user: User, variant: str, theme: PuzzleTheme) -> Said:
         """No puzzle of ``theme`` is left for the player on ``variant``: the themes that are."""
-        left = await self.storage.themes_left(variant, user.id)
+        left = await self.storage.puzzles.themes_left(variant, user.id)
         return NO_THEME_LEFT(theme, get_variant(variant), in_order(left))
 
     async def start_puzzle(
@@ -221,7 +225,7 @@ class PuzzleDesk:
             if found.puzzle.id == puzzle_id:
                 return found
             raise UserError(Said.message(messages.ANOTHER_OPEN))
-        attempt = await self.storage.start_attempt(
+        attempt = await self.storage.puzzles.start_attempt(
             user.id,
             user.name,
             puzzle_id,
@@ -245,7 +249,7 @@ class PuzzleDesk:
 
     async def in_game_here(self, user: User, place: Place) -> bool:
         """Whether the player is one of the players of the game in this channel."""
-        game = await self.storage.active_game_in_channel(place.channel_id)
+        game = await self.storage.games.active_game_in_channel(place.channel_id)
         return game is not None and side_of(game, user.id) is not None
 
     async def legal_choices(self, found: Try, typed: str) -> list[Choice]:
@@ -276,7 +280,9 @@ class PuzzleDesk:
             raise IllegalAction(NOT_AN_ACTION(text, legal), text, str(exc), legal) from None
         action = judged.played[len(attempt.played)] if judged.verdict != "wrong" else text
         if judged.verdict == "right":
-            stored = await self.storage.advance_attempt(attempt.id, attempt.version, judged.played)
+            stored = await self.storage.puzzles.advance_attempt(
+                attempt.id, attempt.version, judged.played
+            )
             if stored is None:
                 raise StaleBoard(Said.message(messages.ANSWERED_ALREADY))
             return Answered("right", action, judged.defence, await self._try(stored, found.puzzle))
@@ -304,7 +310,7 @@ class PuzzleDesk:
         self, found: Try, played: Sequence[str], *, solved: bool, wrong: str | None
     ) -> Ended:
         now = self.now()
-        ended = await self.storage.end_attempt(
+        ended = await self.storage.puzzles.end_attempt(
             found.attempt.id,
             found.attempt.version,
             solved=solved,
@@ -325,7 +331,9 @@ class PuzzleDesk:
             if found is None:
                 raise UserError(Said.message(messages.NO_PUZZLE_OPEN))
             return found
-        attempt = await self.storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
+        attempt = (
+            await self.storage.puzzles.get_attempt(attempt_id) if valid_id(attempt_id) else None
+        )
         if attempt is None or attempt.user_id != user.id:
             raise UserError(Said.message(messages.NOT_YOUR_PUZZLE))
         if not attempt.open or (version is not None and version != attempt.version):
@@ -342,7 +350,7 @@ class PuzzleDesk:
         return Try(attempt, puzzle, position, Color(start.turn))
 
     async def puzzle(self, puzzle_id: int) -> PuzzleRow:
-        found = await self.storage.get_puzzle(puzzle_id)
+        found = await self.storage.puzzles.get_puzzle(puzzle_id)
         assert found is not None  # puzzles are never deleted
         return found
 

@@ -123,7 +123,7 @@ class RatingReplies:
         if user.id == self.bot_user.id:
             levels = [(level, round(level_rating(level).rating)) for level in LEVELS]
             return Reply(text=BOT_RATINGS(user.name, levels))
-        stored = (await self.storage.ratings(place.guild_id, FAMILY, [user.id])).get(user.id)
+        stored = (await self.storage.ratings.of(place.guild_id, FAMILY, [user.id])).get(user.id)
         puzzles = await puzzle_record(self.storage, user.id)
         if stored is None:
             said = [NO_RATING_YET(user.name), *([puzzles] if puzzles else [])]
@@ -138,7 +138,7 @@ class RatingReplies:
             lines.append(PROVISIONAL_NOTE())
         if puzzles is not None:
             lines.append(puzzles)
-        history = await self.storage.rating_history(place.guild_id, FAMILY, user.id)
+        history = await self.storage.ratings.history(place.guild_id, FAMILY, user.id)
         values = [glicko.START_RATING, *(rating for _, rating in history)]
         theme = await self._theme_of(viewer, place.guild_id)
 
@@ -155,7 +155,7 @@ class RatingReplies:
 
     async def table(self, place: Place) -> Said:
         """The server's established ratings, highest first."""
-        ranked = await self.storage.rating_leaderboard(
+        ranked = await self.storage.ratings.leaderboard(
             place.guild_id, FAMILY, glicko.PROVISIONAL_DEVIATION, TABLE_SIZE
         )
         return RATING_TABLE(
@@ -174,4 +174,4 @@ async def recompute(storage: Storage) -> list[RatingChange]:
     def rerated(finished: Sequence[GameRow]) -> list[RatingChange]:
         return rerate([(row, outcome) for row in finished if (outcome := row_outcome(row))])
 
-    return await storage.recompute_ratings(rerated)
+    return await storage.ratings.recompute(rerated)

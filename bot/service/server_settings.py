@@ -212,7 +212,7 @@ class ServerSettingsBook:
         kept = self._kept.get(guild_id)
         if kept is not None and kept.until > now:
             return kept.settings
-        stored = await self.storage.guild_settings(guild_id)
+        stored = await self.storage.settings.guild_settings(guild_id)
         settings = self._apply(stored)
         self._kept[guild_id] = _Kept(settings, now + FRESH_FOR)
         return settings
@@ -292,7 +292,7 @@ class ServerSettingsBook:
             self._channel_writes(self._apply(stored), change, all_writes)
             return {setting.value: value for setting, value in all_writes.items()}
 
-        await self.storage.change_guild_settings(guild_id, changed)
+        await self.storage.settings.change_guild_settings(guild_id, changed)
         self._kept.pop(guild_id, None)
         self._timeouts = None
         self._plans = None
@@ -320,7 +320,7 @@ class ServerSettingsBook:
         """The servers whose turn timeout is not the default, and theirs (for the clock)."""
         now = self.now()
         if self._timeouts is None or self._timeouts.until <= now:
-            stored = await self.storage.settings_named(Setting.TURN_TIMEOUT.value)
+            stored = await self.storage.settings.settings_named(Setting.TURN_TIMEOUT.value)
             self._timeout_overrides = {
                 guild: timedelta(seconds=int(value))
                 for guild, value in stored.items()
@@ -334,8 +334,8 @@ class ServerSettingsBook:
         the clock)."""
         now = self.now()
         if self._plans is None or self._plans.until <= now:
-            channels = await self.storage.settings_named(Setting.PUZZLE_CHANNEL.value)
-            hours = await self.storage.settings_named(Setting.PUZZLE_HOUR.value)
+            channels = await self.storage.settings.settings_named(Setting.PUZZLE_CHANNEL.value)
+            hours = await self.storage.settings.settings_named(Setting.PUZZLE_HOUR.value)
             plans = {}
             for guild, channel in channels.items():
                 try:

@@ -63,7 +63,7 @@ class ShownBoards:
             board = (message_id if changed else None, reply.version)
             self._unrecorded.pop(reply.game_id, None)  # this board is newer
             try:
-                await self.kernel.storage.set_board_message(reply.game_id, *board)
+                await self.kernel.storage.games.set_board_message(reply.game_id, *board)
             except Exception as error:
                 self._unrecorded[reply.game_id] = board
                 raise BoardNotRecorded(
@@ -71,13 +71,15 @@ class ShownBoards:
                     f"({type(error).__name__})"
                 ) from error
         if isinstance(reply.controls, ChallengeControls):
-            await self.kernel.storage.set_challenge_message(reply.controls.challenge_id, message_id)
+            await self.kernel.storage.challenges.set_challenge_message(
+                reply.controls.challenge_id, message_id
+            )
 
     async def shown(self, reply: Reply) -> None:
         """Record that ``reply``'s board needs no showing any more: a surface without
         messages (the console) showed it, or its channel is gone or closed to the bot."""
         if reply.live_board and reply.game_id is not None and reply.version is not None:
-            await self.kernel.storage.mark_shown(reply.game_id, reply.version)
+            await self.kernel.storage.games.mark_shown(reply.game_id, reply.version)
 
     async def reconcile(self) -> list[Notice]:
         """The boards the players have not seen, to show now (the adapter calls this on
@@ -93,7 +95,7 @@ class ShownBoards:
         processes each shows only the games of its own servers.
         """
         await self._record_unrecorded()
-        rows = await self.kernel.storage.unshown_games()
+        rows = await self.kernel.storage.games.unshown_games()
         notices: list[Notice] = []
         for row in rows:
             if self._busy(row.id) or not self.owns(row.guild_id):
@@ -110,7 +112,7 @@ class ShownBoards:
     async def _record_unrecorded(self) -> None:
         """Record the boards shown while the database did not answer (it may still not)."""
         for game_id, (message_id, version) in list(self._unrecorded.items()):
-            await self.kernel.storage.set_board_message(game_id, message_id, version)
+            await self.kernel.storage.games.set_board_message(game_id, message_id, version)
             if self._unrecorded.get(game_id) == (message_id, version):
                 del self._unrecorded[game_id]
             log.info("Recorded board message %s of game %s", message_id, game_id)
@@ -122,7 +124,7 @@ class ShownBoards:
         if reply.game_id is None or reply.version is None:
             return False
         busy = self._busy(reply.game_id)
-        row = await self.kernel.storage.get_game(reply.game_id)
+        row = await self.kernel.storage.games.get_game(reply.game_id)
         if busy or row is None:
             return False
         return row.version == reply.version and row.shown_version < row.version

@@ -51,7 +51,7 @@ class Statistics:
         record at each level."""
         if user.id == self.bot_user.id:
             return await self._bot_record(place, user)
-        tallies = await self.storage.tallies(place.guild_id, user.id)
+        tallies = await self.storage.standings.tallies(place.guild_id, user.id)
         if not tallies:
             return Reply(text=NO_GAMES_YET(user.name))
         lines = [STREAKS_HEADING(user.name)]
@@ -65,7 +65,7 @@ class Statistics:
         return Reply(text=Said.join(lines, "\n"))
 
     async def _bot_record(self, place: Place, bot: User) -> Reply:
-        record = await self.storage.bot_record(place.guild_id)
+        record = await self.storage.standings.bot_record(place.guild_id)
         lines = [BOT_RECORD_HEADING(bot.name)]
         for level in LEVELS:
             counts = record.get(bot_kind(level))
@@ -86,8 +86,8 @@ class Statistics:
             return Reply(text=await puzzle_table(self.storage, place.guild_id))
         parts = []
         if chosen != "ratings":
-            current = await self.storage.leaderboard(place.guild_id, HUMAN, "streak")
-            best = await self.storage.leaderboard(place.guild_id, HUMAN, "best")
+            current = await self.storage.standings.leaderboard(place.guild_id, HUMAN, "streak")
+            best = await self.storage.standings.leaderboard(place.guild_id, HUMAN, "best")
             parts.append(
                 LEADERBOARD(
                     [(name, t) for _, name, t in current],

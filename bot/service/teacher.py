@@ -198,14 +198,14 @@ class Teacher:
     async def _new_hint(self, row: GameRow, limit: int, thinking: Thinking) -> _Given:
         """Search the position for a hint and spend one (refused when none are left)."""
         storage = self.kernel.storage
-        if await storage.hints_used(row.id) >= limit:
+        if await storage.games.hints_used(row.id) >= limit:
             raise HintRefused(NO_HINTS_LEFT(limit))
         thinking()
         seconds = None if self.seconds is None else max(self.seconds, HINT_SECONDS)
         [found] = await self.analyser.assess(
             row.variant, row.record, [len(row.record)], self.depth, seconds
         )
-        used = await storage.use_hint(row.id, limit)
+        used = await storage.games.use_hint(row.id, limit)
         if used is None:  # another hint was taken meanwhile
             raise HintRefused(NO_HINTS_LEFT(limit))
         given = self._given[row.id] = _Given(row.record, found, used)
@@ -231,7 +231,7 @@ class Teacher:
         """The hints line of a finished bot game's summary (``None`` when none were taken)."""
         if row.ai_level is None:
             return None
-        used = await self.kernel.storage.hints_used(row.id)
+        used = await self.kernel.storage.games.hints_used(row.id)
         return HINTS_USED(used, self.hints_per_game) if used else None
 
     # -- reviews ---------------------------------------------------------------------------
@@ -249,7 +249,7 @@ class Teacher:
         if game_id is not None:
             row = await k.game(game_id)
         else:
-            found = await k.storage.last_game_in_channel(place.channel_id)
+            found = await k.storage.games.last_game_in_channel(place.channel_id)
             if found is None:
                 raise NoGameHere(Said.message(messages.NOTHING_TO_REVIEW))
             row = found

@@ -117,7 +117,7 @@ class Turns:
     async def legal_choices(self, user: User, place: Place, typed: str = "") -> list[Choice]:
         """The legal actions starting with ``typed`` (none when there is no game here or it
         is not ``user``'s turn), for autocomplete."""
-        row = await self.kernel.storage.active_game_in_channel(place.channel_id)
+        row = await self.kernel.storage.games.active_game_in_channel(place.channel_id)
         if row is None:
             return []
         position = self.kernel.position(row)

@@ -1,5 +1,4 @@
-"""Challenges and the standings (tallies, series, the leaderboard) in the database: the
-part of :class:`bot.storage.store.Storage` that serves challenges and statistics."""
+"""Challenges in the database: ``storage.challenges`` (:class:`ChallengeStore`)."""
 
 from __future__ import annotations
 
@@ -9,45 +8,38 @@ from typing import Any
 from sqlalchemy import (
     Connection,
     RowMapping,
-    func,
+    Select,
     select,
     update,
 )
 from sqlalchemy.sql.dml import ReturningUpdate
 
-from bot.standings import Series, Tally
 from bot.storage.base import ChallengeTaken, ChannelTaken, resolution
 from bot.storage.rows import (
     ChallengeRow,
     ChallengeStatus,
     GameRow,
-    LeaderboardOrder,
     NewChallenge,
     NewGame,
     challenge_row,
     game_row,
-    guild_key,
-    tally_of,
 )
-from bot.storage.statements import (
-    ACTIVE,
-    OPEN,
-    RANKED,
-    Statements,
-    channel_lock,
-    series_in,
-)
+from bot.storage.runner import Runner
+from bot.storage.statements import ACTIVE, OPEN, channel_lock, insert_game
 from bot.storage.tables import (
     challenges,
     games,
-    tallies,
 )
 
 
-class ChallengesAndStandings(Statements):
-    """Challenges, and the standings' reads."""
+class ChallengeStore:
+    """Challenges: made, accepted with the game they start, closed."""
 
-    # -- challenges ------------------------------------------------------------------
+    def __init__(self, runner: Runner) -> None:
+        self._run = runner
+
+    async def _challenges(self, statement: Select[Any]) -> list[ChallengeRow]:
+        return [challenge_row(r) for r in await self._run.rows(statement)]
 
     async def create_challenge(self, new: NewChallenge, now: datetime) -> ChallengeRow:
         """Insert an open challenge, in one transaction holding its channel (as accepting
@@ -55,7 +47,7 @@ class ChallengesAndStandings(Statements):
         :class:`ChallengeTaken` if the same player already has one open to the same
         opponent there, or the game already has an open rematch challenge."""
         inserting = (
-            self._d.insert(challenges)
+            self._run.insert(challenges)
             .values(**new.values(), created_at=now)
             .on_conflict_do_nothing()
             .returning(*challenges.c)
@@ -67,13 +59,13 @@ class ChallengesAndStandings(Statements):
                 raise ChannelTaken(new.channel_id)
             return conn.execute(inserting).mappings().first()
 
-        row = await self._transaction(create, channel_lock(new.channel_id))
+        row = await self._run.transaction(create, channel_lock(new.channel_id))
         if row is None:
             raise ChallengeTaken(new.channel_id)
         return challenge_row(row)
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRow | None:
-        row = await self._row(select(challenges).where(challenges.c.id == challenge_id))
+        row = await self._run.row(select(challenges).where(challenges.c.id == challenge_id))
         return None if row is None else challenge_row(row)
 
     async def open_challenges(self, channel_id: int) -> list[ChallengeRow]:
@@ -110,7 +102,7 @@ class ChallengesAndStandings(Statements):
         """Close an open challenge as declined, cancelled or expired; ``False`` if it
         was no longer open."""
         closing = self._close_challenge(challenge_id, resolution(status), now)
-        return await self._row(closing) is not None
+        return await self._run.row(closing) is not None
 
     async def accept_challenge(
         self, challenge_id: int, new: NewGame, now: datetime
@@ -121,7 +113,7 @@ class ChallengesAndStandings(Statements):
         (changing nothing) if the channel has an active game.
         """
         accepting = self._close_challenge(challenge_id, ChallengeStatus.ACCEPTED, now)
-        starting = self._insert_game(new, now)
+        starting = insert_game(self._run, new, now)
 
         def accept(conn: Connection) -> GameRow | None:
             if conn.execute(accepting).first() is None:
@@ -134,54 +126,9 @@ class ChallengesAndStandings(Statements):
             )
             return game_row(row)
 
-        return await self._transaction(accept, channel_lock(new.channel_id))
+        return await self._run.transaction(accept, channel_lock(new.channel_id))
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
-        await self._rows(
+        await self._run.rows(
             update(challenges).where(challenges.c.id == challenge_id).values(message_id=message_id)
         )
-
-    # -- tallies and series ----------------------------------------------------------
-
-    async def tallies(self, guild_id: int | None, user_id: int) -> dict[str, Tally]:
-        """A player's tallies on a server, by opponent kind."""
-        c = tallies.c
-        rows = await self._rows(
-            select(tallies).where(c.guild_id == guild_key(guild_id), c.user_id == user_id)
-        )
-        return {str(r["kind"]): tally_of(r) for r in rows}
-
-    async def leaderboard(
-        self, guild_id: int | None, kind: str, by: LeaderboardOrder | str, limit: int = 10
-    ) -> list[tuple[int, str, Tally]]:
-        """The best tallies of a server for one opponent kind, ordered ``by`` the
-        current ``"streak"`` or the ``"best"`` streak (ties: more wins first)."""
-        ranked, wins = RANKED[LeaderboardOrder(by)]
-        c = tallies.c
-        rows = await self._rows(
-            select(tallies)
-            .where(c.guild_id == guild_key(guild_id), c.kind == kind, ranked > 0)
-            .order_by(ranked.desc(), wins.desc(), c.user_id)
-            .limit(limit)
-        )
-        return [(int(r["user_id"]), str(r["name"]), tally_of(r)) for r in rows]
-
-    async def bot_record(self, guild_id: int | None) -> dict[str, tuple[int, int, int]]:
-        """The bot's finished games on a server by tally kind (``"bot:hard"``): its wins,
-        losses and draws, from its opponents' tallies."""
-        c = tallies.c
-        rows = await self._rows(
-            select(
-                c.kind,
-                func.sum(c.losses).label("won"),
-                func.sum(c.wins).label("lost"),
-                func.sum(c.draws).label("drawn"),
-            )
-            .where(c.guild_id == guild_key(guild_id), c.kind.like("bot:%"))
-            .group_by(c.kind)
-        )
-        return {str(r["kind"]): (int(r["won"]), int(r["lost"]), int(r["drawn"])) for r in rows}
-
-    async def series(self, guild_id: int | None, x: str, y: str) -> Series:
-        """The series between two keys on a server (empty if they never played)."""
-        return await self._d.run(series_in, guild_id, x, y)

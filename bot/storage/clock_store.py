@@ -1,5 +1,5 @@
 """When the clocks last ran, and the time given back to the turns after the bot was away:
-the part of :class:`bot.storage.store.Storage` that keeps the turn clocks fair.
+``storage.clock`` (:class:`ClockStore`), which keeps the turn clocks fair.
 
 Each clock (a process's, named by the servers it runs for) stores when it last ran. After
 a stop, a crash or an outage, the first run that finds its clock's last run long ago
@@ -16,7 +16,8 @@ from datetime import datetime
 from sqlalchemy import Connection, bindparam, func, select, update
 
 from bot.storage.rows import GameRow, game_row, moment
-from bot.storage.statements import ACTIVE, Statements, rows_of
+from bot.storage.runner import Runner, rows_of
+from bot.storage.statements import ACTIVE
 from bot.storage.tables import Moment, challenges, clock_runs, games
 
 GiveBack = Callable[[GameRow], tuple[datetime, bool] | None]
@@ -55,18 +56,21 @@ def clock_lock(clock: str) -> str:
     return f"clock:{clock}"
 
 
-class ClockStore(Statements):
+class ClockStore:
     """The clocks' last runs, and the turns' time given back."""
 
-    async def clock_ran(self, clock: str, now: datetime) -> None:
-        """Note that ``clock`` ran at ``now``."""
-        await self._rows(self._upsert(clock_runs, clock=clock, ran_at=now))
+    def __init__(self, runner: Runner) -> None:
+        self._run = runner
 
-    async def clock_last_ran(self, clock: str) -> datetime | None:
+    async def ran(self, clock: str, now: datetime) -> None:
+        """Note that ``clock`` ran at ``now``."""
+        await self._run.rows(self._run.upsert(clock_runs, clock=clock, ran_at=now))
+
+    async def last_ran(self, clock: str) -> datetime | None:
         """When ``clock`` last ran; for a clock that never ran here, the newest run of
         any clock, and for a database of a bot that kept no runs, its newest activity
         (a game changed, a challenge made or closed); ``None`` for an empty database."""
-        return await self._d.run(_last_ran, clock)
+        return await self._run.run(_last_ran, clock)
 
     async def warn_late(self, game_id: int, version: int, turn_started: datetime) -> bool:
         """Note that the turn-timeout warning was sent, the turn counting from
@@ -74,7 +78,7 @@ class ClockStore(Statements):
         sees the warning's moment late by up to one of its runs; only if the game is
         unchanged)."""
         values = {"game_id": game_id, "at_version": version, "turn_started": turn_started}
-        return bool(await self._rows(WARNED_LATE, **values))
+        return bool(await self._run.rows(WARNED_LATE, **values))
 
     async def give_time_back(
         self, clock: str, last: datetime, now: datetime, give: GiveBack
@@ -101,10 +105,10 @@ class ClockStore(Statements):
                     "still_warned": warned,
                 }
                 changed += [game_row(r) for r in rows_of(conn, GIVEN_BACK, values)]
-            rows_of(conn, self._upsert(clock_runs, clock=clock, ran_at=now), {})
+            rows_of(conn, self._run.upsert(clock_runs, clock=clock, ran_at=now), {})
             return changed
 
-        return await self._transaction(body, clock_lock(clock))
+        return await self._run.transaction(body, clock_lock(clock))
 
 
 def _last_ran(conn: Connection, clock: str) -> datetime | None:

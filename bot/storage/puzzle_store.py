@@ -1,6 +1,6 @@
 """Puzzles in the database: the puzzles and their ratings, players' tries and puzzle
-standings, and each server's puzzle of the day — the part of
-:class:`bot.storage.store.Storage` that serves :mod:`bot.service.puzzles`.
+standings, and each server's puzzle of the day: ``storage.puzzles`` (:class:`PuzzleStore`),
+which serves :mod:`bot.service.puzzles`.
 
 What two people can do at once rests on the database: a player has one open try (a
 unique index), a try changes only ``WHERE id = ? AND version = ?`` (the same answer sent
@@ -13,13 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import (
     ColumnElement,
     Connection,
     RowMapping,
-    Table,
     and_,
     exists,
     func,
@@ -45,7 +43,7 @@ from bot.storage.puzzle_rows import (
     puzzle_row,
     solver_of,
 )
-from bot.storage.statements import Statements
+from bot.storage.runner import Runner
 from bot.storage.tables import daily_puzzles, puzzle_attempts, puzzle_solvers, puzzles
 
 A = puzzle_attempts.c
@@ -67,12 +65,11 @@ def _glicko_values(g: Glicko) -> dict[str, float]:
     return {"rating": g.rating, "deviation": g.deviation, "volatility": g.volatility}
 
 
-class PuzzleStore(Statements):
+class PuzzleStore:
     """Puzzles, tries, puzzle standings and the puzzles of the day."""
 
-    def _new_row(self, table: Table, **values: Any) -> Any:
-        """Insert a row unless a unique key holds it already: the new row, or nothing."""
-        return self._d.insert(table).values(**values).on_conflict_do_nothing().returning(*table.c)
+    def __init__(self, runner: Runner) -> None:
+        self._run = runner
 
     # -- puzzles ---------------------------------------------------------------------
 
@@ -82,17 +79,17 @@ class PuzzleStore(Statements):
         many were added or changed."""
         if not new:
             return 0
-        adding = self._d.insert(puzzles).values([p.values() for p in new])
+        adding = self._run.insert(puzzles).values([p.values() for p in new])
         themes = adding.excluded.themes
         seeding = adding.on_conflict_do_update(
             index_elements=["variant", "record"],
             set_={"themes": themes},
             where=puzzles.c.themes != themes,
         ).returning(puzzles.c.id)
-        return len(await self._rows(seeding))
+        return len(await self._run.rows(seeding))
 
     async def get_puzzle(self, puzzle_id: int) -> PuzzleRow | None:
-        row = await self._row(select(puzzles).where(puzzles.c.id == puzzle_id))
+        row = await self._run.row(select(puzzles).where(puzzles.c.id == puzzle_id))
         return None if row is None else puzzle_row(row)
 
     async def puzzles_near(
@@ -104,20 +101,20 @@ class PuzzleStore(Statements):
         chosen = select(puzzles).where(_untried(variant, user_id))
         if theme is not None:
             chosen = chosen.where(_has_theme(theme))
-        rows = await self._rows(chosen.order_by(func.abs(p.rating - rating), p.id).limit(limit))
+        rows = await self._run.rows(chosen.order_by(func.abs(p.rating - rating), p.id).limit(limit))
         return [puzzle_row(r) for r in rows]
 
     async def themes_left(self, variant: str, user_id: int) -> set[str]:
         """The themes of the puzzles of ``variant`` that ``user_id`` never tried."""
         p = puzzles.c
-        rows = await self._rows(
+        rows = await self._run.rows(
             select(p.themes).distinct().where(_untried(variant, user_id), p.themes != "")
         )
         return {theme for r in rows for theme in str(r["themes"]).split()}
 
     async def puzzle_ids(self, variant: str) -> list[int]:
         """Every puzzle of ``variant``, by id."""
-        rows = await self._rows(
+        rows = await self._run.rows(
             select(puzzles.c.id).where(puzzles.c.variant == variant).order_by(puzzles.c.id)
         )
         return [int(r["id"]) for r in rows]
@@ -130,7 +127,7 @@ class PuzzleStore(Statements):
         s = puzzle_solvers.c
         server = A.guild_id.is_(None) if guild_id is None else A.guild_id == guild_id
         here = exists().where(A.user_id == s.user_id, server)
-        rows = await self._rows(
+        rows = await self._run.rows(
             select(puzzle_solvers)
             .where(s.rated_at.is_not(None), here)
             .order_by(s.rating.desc(), s.solved.desc(), s.user_id)
@@ -140,21 +137,21 @@ class PuzzleStore(Statements):
 
     async def solver(self, user_id: int) -> Solver | None:
         """A player's puzzle standing (``None`` before their first puzzle)."""
-        row = await self._row(select(puzzle_solvers).where(puzzle_solvers.c.user_id == user_id))
+        row = await self._run.row(select(puzzle_solvers).where(puzzle_solvers.c.user_id == user_id))
         return None if row is None else solver_of(row)
 
     async def open_attempt(self, user_id: int) -> AttemptRow | None:
         """The puzzle ``user_id`` is solving, if any."""
-        row = await self._row(select(puzzle_attempts).where(A.user_id == user_id, OPEN_TRY))
+        row = await self._run.row(select(puzzle_attempts).where(A.user_id == user_id, OPEN_TRY))
         return None if row is None else attempt_row(row)
 
     async def get_attempt(self, attempt_id: int) -> AttemptRow | None:
-        row = await self._row(select(puzzle_attempts).where(A.id == attempt_id))
+        row = await self._run.row(select(puzzle_attempts).where(A.id == attempt_id))
         return None if row is None else attempt_row(row)
 
     async def last_attempt(self, user_id: int, puzzle_id: int) -> AttemptRow | None:
         """``user_id``'s newest try of a puzzle."""
-        row = await self._row(
+        row = await self._run.row(
             select(puzzle_attempts)
             .where(A.user_id == user_id, A.puzzle_id == puzzle_id)
             .order_by(A.id.desc())
@@ -178,7 +175,7 @@ class PuzzleStore(Statements):
         player chose (rated if it is the player's first of that puzzle), and the player's
         standing at ``start`` if they have none; ``None`` (nothing changed) when the player
         already has a puzzle open."""
-        solver = self._d.insert(puzzle_solvers).values(
+        solver = self._run.insert(puzzle_solvers).values(
             user_id=user_id, name=name, **_glicko_values(start)
         )
         tried = select(A.id).where(A.user_id == user_id, A.puzzle_id == puzzle_id).limit(1)
@@ -188,7 +185,7 @@ class PuzzleStore(Statements):
                 solver.on_conflict_do_update(index_elements=["user_id"], set_={"name": name})
             )
             first = conn.execute(tried).first() is None
-            opening = self._new_row(
+            opening = self._run.new_row(
                 puzzle_attempts,
                 user_id=user_id,
                 puzzle_id=puzzle_id,
@@ -200,7 +197,7 @@ class PuzzleStore(Statements):
             )
             return conn.execute(opening).mappings().first()
 
-        row = await self._transaction(begin, f"puzzle_solver:{user_id}")
+        row = await self._run.transaction(begin, f"puzzle_solver:{user_id}")
         return None if row is None else attempt_row(row)
 
     async def advance_attempt(
@@ -208,7 +205,7 @@ class PuzzleStore(Statements):
     ) -> AttemptRow | None:
         """Store the actions of an open try if it is still at ``version`` (then version
         + 1); ``None`` when another answer came first: nothing changed."""
-        row = await self._row(
+        row = await self._run.row(
             update(puzzle_attempts)
             .where(A.id == attempt_id, A.version == version, OPEN_TRY)
             .values(played=" ".join(played), version=A.version + 1)
@@ -283,7 +280,7 @@ class PuzzleStore(Statements):
             )
             return Ended(attempt, (before, after), (puzzle_before, puzzle_after))
 
-        return await self._transaction(end)
+        return await self._run.transaction(end)
 
     # -- the puzzle of the day ---------------------------------------------------------
 
@@ -292,7 +289,7 @@ class PuzzleStore(Statements):
     ) -> DailyRow | None:
         """Claim the server's puzzle of ``day``: the row, or ``None`` if it was claimed
         already (by this process or another)."""
-        claiming = self._new_row(
+        claiming = self._run.new_row(
             daily_puzzles,
             guild_id=guild_id,
             day=day,
@@ -300,7 +297,7 @@ class PuzzleStore(Statements):
             puzzle_id=puzzle_id,
             claimed_at=now,
         )
-        row = await self._row(claiming)
+        row = await self._run.row(claiming)
         return None if row is None else daily_row(row)
 
     async def reclaim_daily(
@@ -310,7 +307,7 @@ class PuzzleStore(Statements):
         and never posted (its process stopped in between); ``None`` if it was posted or
         claimed since."""
         d = daily_puzzles.c
-        row = await self._row(
+        row = await self._run.row(
             update(daily_puzzles)
             .where(d.id == daily_id, d.message_id.is_(None), d.claimed_at <= claimed_by)
             .values(claimed_at=now)
@@ -321,29 +318,29 @@ class PuzzleStore(Statements):
     async def daily_posted(self, daily_id: int, message_id: int) -> None:
         """Remember the message that shows a puzzle of the day."""
         d = daily_puzzles.c
-        await self._rows(
+        await self._run.rows(
             update(daily_puzzles).where(d.id == daily_id).values(message_id=message_id)
         )
 
     async def daily(self, guild_id: int, day: str) -> DailyRow | None:
         d = daily_puzzles.c
-        row = await self._row(select(daily_puzzles).where(d.guild_id == guild_id, d.day == day))
+        row = await self._run.row(select(daily_puzzles).where(d.guild_id == guild_id, d.day == day))
         return None if row is None else daily_row(row)
 
     async def get_daily(self, daily_id: int) -> DailyRow | None:
-        row = await self._row(select(daily_puzzles).where(daily_puzzles.c.id == daily_id))
+        row = await self._run.row(select(daily_puzzles).where(daily_puzzles.c.id == daily_id))
         return None if row is None else daily_row(row)
 
     async def daily_results(self, daily_id: int) -> DailyResults:
         """How many tried a puzzle of the day from its post and solved it, and the first
         to solve it."""
-        counts = await self._row(
+        counts = await self._run.row(
             select(
                 func.count().label("tried"),
                 func.count().filter(A.status == AttemptStatus.SOLVED).label("solved"),
             ).where(A.daily_id == daily_id, A.status != AttemptStatus.OPEN)
         )
-        first = await self._row(
+        first = await self._run.row(
             select(puzzle_solvers)
             .join(puzzle_attempts, A.user_id == puzzle_solvers.c.user_id)
             .where(A.daily_id == daily_id, A.status == AttemptStatus.SOLVED)

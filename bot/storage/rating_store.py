@@ -1,5 +1,6 @@
 """Ratings in the database: each person's per server and variant family, and each rated
-game's before and after. The part of :class:`bot.storage.store.Storage` that keeps them;
+game's before and after (``storage.ratings``, :class:`RatingStore`; a game's finish
+writes them in its own transaction through :meth:`RatingStore.rate_finished`);
 the rule that computes them is the service's (:mod:`bot.service.ratings`), handed over
 as a :data:`~bot.storage.rows.RateGame` or, to recompute them all, a :data:`Rerate`.
 """
@@ -23,7 +24,8 @@ from bot.storage.rows import (
     guild_key,
     rating_of,
 )
-from bot.storage.statements import Statements, ratings_in
+from bot.storage.runner import Runner
+from bot.storage.statements import ratings_in
 from bot.storage.tables import GLICKO, game_ratings, games, ratings
 
 RATINGS_LOCK = "shax:ratings"
@@ -81,34 +83,38 @@ FINISHED = (
 )
 
 
-class RatingStore(Statements):
+class RatingStore:
     """The ratings: written with a game's finish, read for the players, recomputed."""
 
-    async def ratings(
+    def __init__(self, runner: Runner) -> None:
+        self._run = runner
+
+    async def of(
         self, guild_id: int | None, family: str, user_ids: Sequence[int]
     ) -> dict[int, StoredRating]:
         """The stored ratings of those of ``user_ids`` rated in ``family`` on a server."""
-        return await self._d.run(ratings_in, guild_id, family, user_ids)
+        return await self._run.run(ratings_in, guild_id, family, user_ids)
 
-    async def rating_history(
+    async def history(
         self, guild_id: int | None, family: str, user_id: int
     ) -> list[tuple[datetime, float]]:
         """A person's rating after each of their rated games, oldest first."""
-        rows = await self._rows(HISTORY, guild=guild_key(guild_id), family=family, user_id=user_id)
+        key = {"guild": guild_key(guild_id), "family": family, "user_id": user_id}
+        rows = await self._run.rows(HISTORY, **key)
         return [(r["ended_at"], float(r["rating"])) for r in rows]
 
-    async def rating_leaderboard(
+    async def leaderboard(
         self, guild_id: int | None, family: str, established: float, limit: int = 10
     ) -> list[tuple[int, str, StoredRating]]:
         """The highest ratings of a server in ``family`` whose deviation is at most
         ``established`` (ties: the lower user id first)."""
-        rows = await self._rows(
+        rows = await self._run.rows(
             RANKED, guild=guild_key(guild_id), family=family, established=established, limit=limit
         )
         listed = [(int(r["user_id"]), str(r["name"]), rating_of(r)) for r in rows]
         return [(user, name, rating) for user, name, rating in listed if rating is not None]
 
-    def _rate_finished(
+    def rate_finished(
         self,
         conn: Connection,
         game: GameRow,
@@ -121,12 +127,12 @@ class RatingStore(Statements):
         before and after. The game's end is moved on by a microsecond past a player's
         later rated game, if one was committed first, so that the games' order by their
         end is the order they were rated in (a recomputation rates them alike)."""
-        self._d.lock(conn, RATINGS_LOCK, shared=True)
+        self._run.lock(conn, RATINGS_LOCK, shared=True)
         guild = guild_key(game.guild_id)
         ordered = sorted(players, key=lambda p: p.user_id)
         key = and_(ratings.c.guild_id == guild, ratings.c.family == family)
         conn.execute(
-            self._d.insert(ratings)
+            self._run.insert(ratings)
             .values(
                 [
                     {"guild_id": guild, "user_id": p.user_id, "family": family, "name": p.name}
@@ -170,7 +176,7 @@ class RatingStore(Statements):
         latest = {(c.guild_id, c.family, c.user_id): c for c in changes}
         for (guild, family, user), c in latest.items():
             conn.execute(
-                self._upsert(
+                self._run.upsert(
                     ratings,
                     guild_id=guild,
                     user_id=user,
@@ -180,13 +186,13 @@ class RatingStore(Statements):
                 )
             )
 
-    async def recompute_ratings(self, rerate: Rerate) -> list[RatingChange]:
+    async def recompute(self, rerate: Rerate) -> list[RatingChange]:
         """Every rating again from the finished games, oldest first, as ``rerate`` rates
         them: in one transaction that no rated game's finish comes between, every rating
         and every game's before and after are replaced. The changes written."""
 
         def recompute(conn: Connection) -> list[RatingChange]:
-            self._d.lock(conn, RATINGS_LOCK)
+            self._run.lock(conn, RATINGS_LOCK)
             finished = [game_row(r) for r in conn.execute(FINISHED).mappings()]
             changes = rerate(finished)
             conn.execute(game_ratings.delete())
@@ -194,4 +200,4 @@ class RatingStore(Statements):
             self._write_changes(conn, changes)
             return changes
 
-        return await self._transaction(recompute)
+        return await self._run.transaction(recompute)

@@ -1,17 +1,14 @@
-"""The bot's database, below :class:`bot.storage.store.Storage`: the statements every move
-runs, built once, and how a statement or a transaction runs on the dialect."""
+"""The statements every move runs, built once, and the reads several repositories share
+(in one trip: :meth:`bot.storage.game_store.GameStore.beside_board`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlalchemy import (
     Connection,
-    RowMapping,
-    Select,
-    Table,
     bindparam,
     select,
     update,
@@ -19,21 +16,17 @@ from sqlalchemy import (
 from sqlalchemy.sql.dml import ReturningUpdate
 
 from bot.standings import SERIES_FIELDS, TALLY_FIELDS, Series, StoredRating, Tally
-from bot.storage.dialects import Dialect
 from bot.storage.rows import (
-    ChallengeRow,
     ChallengeStatus,
-    GameRow,
     GameStatus,
     LeaderboardOrder,
     NewGame,
-    challenge_row,
-    game_row,
     guild_key,
     rating_of,
     series_keys,
     series_of,
 )
+from bot.storage.runner import Runner, rows_of
 from bot.storage.tables import (
     Moment,
     challenges,
@@ -44,7 +37,6 @@ from bot.storage.tables import (
     tallies,
 )
 
-T = TypeVar("T")
 SettingsChange = Callable[[dict[str, str]], Mapping[str, str | None]]
 """Given a server's stored settings, the ones to write (``None`` removes one); raising
 changes nothing."""
@@ -101,85 +93,15 @@ RANKED = {
 }
 
 
-class Statements:
-    """Running statements and transactions on one database (a :class:`Dialect`)."""
-
-    def __init__(self, dialect: Dialect) -> None:
-        self._d = dialect
-        self.where = dialect.where
-        """The database, for messages: the SQLite file or the URL without its secrets."""
-        self.engine = dialect.name
-        self._closed = False
-
-    async def close(self) -> None:
-        """Close the connections (a second call does nothing)."""
-        if not self._closed:
-            self._closed = True
-            await self._d.close()
-
-    async def schema_version(self) -> int:
-        return await self._d.run(self._d.schema_number)
-
-    # -- running statements ----------------------------------------------------------
-
-    async def _transaction(self, body: Callable[[Connection], T], lock: str | None = None) -> T:
-        """``body`` in one transaction holding the write lock (SQLite) or ``lock``
-        (PostgreSQL): committed at the end, rolled back if anything raises."""
-
-        def whole(conn: Connection) -> T:
-            conn.exec_driver_sql(self._d.begin)
-            try:
-                if lock is not None:
-                    self._d.lock(conn, lock)
-                value = body(conn)
-            except BaseException:
-                conn.exec_driver_sql("ROLLBACK")
-                raise
-            conn.exec_driver_sql("COMMIT")
-            return value
-
-        return await self._d.run(whole)
-
-    async def _rows(self, statement: Any, **values: Any) -> list[RowMapping]:
-        """One statement on its own (committed when it returns), and its rows."""
-        return await self._d.run(rows_of, statement, values)
-
-    async def _row(self, statement: Any, **values: Any) -> RowMapping | None:
-        rows = await self._rows(statement, **values)
-        return rows[0] if rows else None
-
-    async def _game(
-        self, statement: Select[Any] | ReturningUpdate[Any], **values: Any
-    ) -> GameRow | None:
-        row = await self._row(statement, **values)
-        return None if row is None else game_row(row)
-
-    async def _games(self, statement: Select[Any]) -> list[GameRow]:
-        return [game_row(r) for r in await self._rows(statement)]
-
-    async def _challenges(self, statement: Select[Any]) -> list[ChallengeRow]:
-        return [challenge_row(r) for r in await self._rows(statement)]
-
-    def _upsert(self, table: Table, **values: Any) -> Any:
-        """Insert a row, or change the existing one with the same key."""
-        statement = self._d.insert(table).values(**values)
-        keys = [c.name for c in table.primary_key.columns]
-        changed = {k: statement.excluded[k] for k in values if k not in keys}
-        return statement.on_conflict_do_update(index_elements=keys, set_=changed)
-
-    def _insert_game(self, new: NewGame, now: datetime) -> Any:
-        moments = {"created_at": now, "updated_at": now, "turn_started_at": now}
-        return (
-            self._d.insert(games)
-            .values(**new.values(), **moments, shown_version=-1)
-            .on_conflict_do_nothing()
-            .returning(*games.c)
-        )
-
-
-def rows_of(conn: Connection, statement: Any, values: dict[str, Any]) -> list[RowMapping]:
-    result = conn.execute(statement, values)
-    return list(result.mappings()) if result.returns_rows else []
+def insert_game(runner: Runner, new: NewGame, now: datetime) -> Any:
+    """A new game's row, unless its channel has an active game (then no row)."""
+    moments = {"created_at": now, "updated_at": now, "turn_started_at": now}
+    return (
+        runner.insert(games)
+        .values(**new.values(), **moments, shown_version=-1)
+        .on_conflict_do_nothing()
+        .returning(*games.c)
+    )
 
 
 # -- the reads beside a board (one trip: Storage.beside_board) ---------------------------

@@ -157,7 +157,7 @@ async def the_board(live: Live, game_id: int, version: int) -> FakeMessage:
 async def stored(reader: Storage, game_id: int, version: int) -> GameRow:
     """The game as stored, once it is stored at ``version``."""
     for _ in range(300):
-        game = await reader.get_game(game_id)
+        game = await reader.games.get_game(game_id)
         if game is not None and game.version == version:
             return game
         await asyncio.sleep(0.05)

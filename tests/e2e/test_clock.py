@@ -37,7 +37,7 @@ async def live(
 
 
 async def status(live: Live, game_id: int) -> str:
-    row = await live.service.storage.get_game(game_id)
+    row = await live.service.storage.games.get_game(game_id)
     assert row is not None
     return row.status
 

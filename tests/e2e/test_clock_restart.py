@@ -31,7 +31,7 @@ TURN = {"SHAX_TURN_TIMEOUT_SECONDS": "12", "SHAX_TICK_SECONDS": "0.5"}
 async def stored(target: str | Path, game_id: int) -> GameRow:
     storage = await Storage.open(target)
     try:
-        row = await storage.get_game(game_id)
+        row = await storage.games.get_game(game_id)
     finally:
         await storage.close()
     assert row is not None

@@ -160,7 +160,7 @@ async def play_bot_at_once(
 async def games_by_channel(service: ShaxService) -> dict[int, list[int]]:
     """The unfinished games' players, by the channel or thread they are played in."""
     found: dict[int, list[int]] = {}
-    for game in await service.storage.active_games():
+    for game in await service.storage.games.active_games():
         human = game.black_id if game.white_id == service.bot_user.id else game.white_id
         found.setdefault(game.channel_id, []).append(human)
     return found

@@ -319,14 +319,14 @@ async def test_a_board_shown_as_postgres_dies_is_recorded_when_it_is_back(
         game_id, version = game_version(board)
         assert await bot.responder.wait_idle(SHOWN_SECONDS)  # the first board is recorded
         storage = service.boards.kernel.storage
-        record = storage.set_board_message
+        record = storage.games.set_board_message
 
         async def dies_first(*args: Any) -> None:
             monkeypatch.undo()  # once
             await asyncio.to_thread(postgres_server.kill)
             await record(*args)
 
-        monkeypatch.setattr(storage, "set_board_message", dies_first)
+        monkeypatch.setattr(storage.games, "set_board_message", dies_first)
         try:
             select = act_select(board)
             await fake.select(
@@ -336,7 +336,7 @@ async def test_a_board_shown_as_postgres_dies_is_recorded_when_it_is_back(
         finally:
             await asyncio.to_thread(postgres_server.run)
         for _ in range(int(SHOWN_SECONDS / 0.1)):  # a bound, not a measurement
-            row = await storage.get_game(game_id)
+            row = await storage.games.get_game(game_id)
             if row is not None and row.board_message_id == shown.id:
                 break
             await asyncio.sleep(0.1)

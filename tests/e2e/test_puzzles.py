@@ -172,7 +172,9 @@ async def test_a_puzzle_of_a_theme_the_puzzle_table_and_a_typed_answer_sent_agai
     scene, fake = live.scene, live.fake
     storage, desk = live.service.storage, live.service.puzzles.desk
     await desk.ready()
-    rows = [await storage.get_puzzle(i) for i in await storage.puzzle_ids("shax-small")]
+    rows = [
+        await storage.puzzles.get_puzzle(i) for i in await storage.puzzles.puzzle_ids("shax-small")
+    ]
     stored = [r for r in rows if r is not None]
     row = min(stored, key=lambda r: abs(r.glicko.rating - 1500))
     await only_themes(live.service, {row.id: [PuzzleTheme.IRMAAN]})
@@ -217,16 +219,16 @@ async def test_a_puzzle_of_a_theme_the_puzzle_table_and_a_typed_answer_sent_agai
     played, repeated = found
     cawo = User(scene.cawo.id, scene.cawo.username)
     await desk.start_puzzle(cawo, puzzle.id, None)
-    while (now := await storage.open_attempt(cawo.id)) and len(now.played) < played:
+    while (now := await storage.puzzles.open_attempt(cawo.id)) and len(now.played) < played:
         action = puzzle.solution[len(now.played)]
         await shown(
             live.bot,
             await fake.slash(scene.cawo, scene.channel, "shax", "move", {"action": action}),
         )
-    before = await storage.open_attempt(cawo.id)
+    before = await storage.puzzles.open_attempt(cawo.id)
     again = await fake.slash(scene.cawo, scene.channel, "shax", "move", {"action": repeated})
     assert_refused(again, "answered already")
-    assert await storage.open_attempt(cawo.id) == before
+    assert await storage.puzzles.open_attempt(cawo.id) == before
 
 
 async def test_next_puzzle_keeps_the_theme_chosen(live: Live) -> None:
@@ -235,7 +237,7 @@ async def test_next_puzzle_keeps_the_theme_chosen(live: Live) -> None:
     scene, fake = live.scene, live.fake
     desk = live.service.puzzles.desk
     await desk.ready()
-    ids = await live.service.storage.puzzle_ids("shax-small")
+    ids = await live.service.storage.puzzles.puzzle_ids("shax-small")
     xadhig, irmaan = PuzzleTheme.XADHIG, PuzzleTheme.IRMAAN
     await only_themes(live.service, {ids[0]: [xadhig], ids[1]: [xadhig], ids[2]: [irmaan]})
     options = {"variant": "shax-small", "theme": "xadhig"}

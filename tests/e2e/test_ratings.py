@@ -38,7 +38,7 @@ async def rated_game(live: Live, loser: FakeUser) -> FakeMessage:
 async def test_a_rated_game_its_changes_the_rating_and_the_table_on_discord(live: Live) -> None:
     scene = live.scene
     final = await rated_game(live, scene.bashir)
-    stored = await live.service.storage.ratings(scene.fake.guild_id, "shax", [scene.amina.id])
+    stored = await live.service.storage.ratings.of(scene.fake.guild_id, "shax", [scene.amina.id])
     amina = round(stored[scene.amina.id].rating)
     assert f"Ratings: Amina {amina}? (+{amina - 1500}) · Bashir " in final.content
 

@@ -267,11 +267,11 @@ async def test_two_processes_share_the_clock_without_doubling_or_missing_anythin
     storage = await Storage.open(world.database)
     try:
         for server in world.servers:
-            expired = await storage.get_challenge(server.challenge_id)
+            expired = await storage.challenges.get_challenge(server.challenge_id)
             assert expired is not None and expired.status == "expired"
-            accepted = await storage.get_challenge(server.accepted_id)
+            accepted = await storage.challenges.get_challenge(server.accepted_id)
             assert accepted is not None and accepted.game_id is not None
-            game = await storage.get_game(accepted.game_id)
+            game = await storage.games.get_game(accepted.game_id)
             assert game is not None and game.termination == "ABORTED", game
     finally:
         await storage.close()

@@ -80,8 +80,8 @@ async def test_a_puzzle_of_a_theme_the_puzzle_table_and_the_rating_at_the_consol
     desk = console_service.puzzles.desk
     await desk.ready()
     rows = [
-        await console_service.storage.get_puzzle(i)
-        for i in await desk.storage.puzzle_ids("shax-small")
+        await console_service.storage.puzzles.get_puzzle(i)
+        for i in await desk.storage.puzzles.puzzle_ids("shax-small")
     ]
     row = min((r for r in rows if r is not None), key=lambda r: abs(r.glicko.rating - 1500))
     await only_themes(console_service, {row.id: [PuzzleTheme.IRMAAN]})

@@ -47,7 +47,7 @@ async def bot_process(
 
 async def game(service: ShaxService, game_id: int | None) -> GameRow:
     assert game_id is not None
-    row = await service.storage.get_game(game_id)
+    row = await service.storage.games.get_game(game_id)
     assert row is not None
     return row
 
@@ -117,7 +117,7 @@ async def test_a_database_written_two_days_ago_by_an_older_bot_ends_no_game(
     older = await bot_process()
     await older.play_bot(AMINA, HERE, "easy", "shax", "me")
     for _ in range(4):
-        row = await older.storage.active_game_in_channel(HERE.channel_id)
+        row = await older.storage.games.active_game_in_channel(HERE.channel_id)
         assert row is not None
         legal = await older.legal_choices(AMINA, HERE)
         await older.play(AMINA, HERE, legal[0].value)
@@ -132,8 +132,8 @@ async def test_a_database_written_two_days_ago_by_an_older_bot_ends_no_game(
     assert all("the bot was away for 2 days" in text for text in said(notices))
     assert not any(n.reply.result for n in notices)
     assert (await game(bot, small.game_id)).status == "active"
-    assert await bot.storage.tallies(GUILD, AMINA.id) == {}
-    assert await bot.storage.ratings(GUILD, "shax", [AMINA.id]) == {}
+    assert await bot.storage.standings.tallies(GUILD, AMINA.id) == {}
+    assert await bot.storage.ratings.of(GUILD, "shax", [AMINA.id]) == {}
 
 
 async def test_the_time_the_database_was_down_is_given_back(
@@ -199,8 +199,8 @@ async def test_a_side_that_never_moved_aborts_the_game_and_it_counts_for_nobody(
     row = await game(service, reply.game_id)
     assert (row.status, row.result, row.termination) == ("over", None, "ABORTED")
     for player in (AMINA, BASHIR):
-        assert await service.storage.tallies(GUILD, player.id) == {}
-    series = await service.storage.series(GUILD, "u:101", "u:102")
+        assert await service.storage.standings.tallies(GUILD, player.id) == {}
+    series = await service.storage.standings.series(GUILD, "u:101", "u:102")
     assert (series.holder, series.stones, series.games) == (None, 0, 0)
     # Black never moved either: Amina's first stone, then Bashir runs out before his.
     second = await start_game(service, "shax-small")
@@ -208,7 +208,7 @@ async def test_a_side_that_never_moved_aborts_the_game_and_it_counts_for_nobody(
     await run_for(service, clock, hours=24)
     row = await game(service, second.game_id)
     assert (row.result, row.termination) == (None, "ABORTED")
-    assert await service.storage.ratings(GUILD, "shax", [AMINA.id, BASHIR.id]) == {}
+    assert await service.storage.ratings.of(GUILD, "shax", [AMINA.id, BASHIR.id]) == {}
     # Rated again from the games, an aborted game stays unrated.
     assert await recompute(service.storage) == []
     # Its review and its rematch work as after any game.
@@ -225,7 +225,7 @@ async def test_a_resignation_before_the_first_move_stays_a_resignation(
     await start_game(service, "shax-small")
     reply = await service.resign(AMINA, HERE)
     assert "**Bashir wins: Amina resigned.**" in words(reply.text)
-    assert (await service.storage.tallies(GUILD, BASHIR.id))["human"].wins == 1
+    assert (await service.storage.standings.tallies(GUILD, BASHIR.id))["human"].wins == 1
 
 
 async def test_a_shard_process_that_was_down_gives_its_own_games_the_time_back(

@@ -59,7 +59,7 @@ async def test_every_server_has_the_same_puzzle_and_settings_show_it(
     assert {p.guild_id for p in posts} == {GUILD, OTHER_GUILD}
     puzzles = set()
     for post in posts:
-        daily = await service.storage.get_daily(daily_id(post))
+        daily = await service.storage.puzzles.get_daily(daily_id(post))
         assert daily is not None
         puzzles.add(daily.puzzle_id)
     assert len(puzzles) == 1
@@ -148,13 +148,13 @@ async def test_the_days_puzzle_is_looked_up_once_for_all_the_servers_due_at_a_ti
         await choose(service, guild)
     storage = service.storage
     lookups: list[str] = []
-    puzzle_ids = storage.puzzle_ids
+    puzzle_ids = storage.puzzles.puzzle_ids
 
     async def counted(variant: str) -> list[int]:
         lookups.append(variant)
         return await puzzle_ids(variant)
 
-    storage.puzzle_ids = counted  # type: ignore[method-assign]
+    storage.puzzles.puzzle_ids = counted  # type: ignore[method-assign]
     posts = dailies(await service.tick())
     assert {p.guild_id for p in posts} == {GUILD, OTHER_GUILD, OTHER_GUILD + 1}
     assert lookups == ["shax"]

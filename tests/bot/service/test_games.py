@@ -34,7 +34,7 @@ from tests.services import files, run_for, words
 
 async def finished_game_check(service: ShaxService, reply) -> None:  # type: ignore[no-untyped-def]
     """The stored record replays to the stored result."""
-    row = await service.storage.get_game(reply.game_id)
+    row = await service.storage.games.get_game(reply.game_id)
     assert row is not None and row.status == "over"
     position = replay(row.variant, row.record)
     assert position.outcome is not None
@@ -71,7 +71,7 @@ async def test_a_rule_draw_ends_the_game_and_counts_a_draw(make_service: Service
     assert "**Draw: the same position occurred three times.**" in words(reply.text)
     assert "A draw breaks nobody's streak." in words(reply.text)
     await finished_game_check(service, reply)
-    assert (await service.storage.tallies(GUILD, AMINA.id))["human"].draws == 1
+    assert (await service.storage.standings.tallies(GUILD, AMINA.id))["human"].draws == 1
 
 
 async def test_turn_timeout_warns_then_forfeits(service: ShaxService, clock: FakeClock) -> None:
@@ -92,7 +92,7 @@ async def test_turn_timeout_warns_then_forfeits(service: ShaxService, clock: Fak
     assert "**Amina wins: Bashir ran out of time.**" in words(forfeit.reply.text)
     assert board_controls(forfeit.reply).rematch
     assert await service.tick() == []
-    assert (await service.storage.tallies(GUILD, BASHIR.id))["human"].losses == 1
+    assert (await service.storage.standings.tallies(GUILD, BASHIR.id))["human"].losses == 1
 
 
 async def test_a_move_restarts_the_turn_clock(service: ShaxService, clock: FakeClock) -> None:
@@ -128,7 +128,7 @@ async def test_two_concurrent_clicks_on_one_board_apply_exactly_once(
     refused = [r for r in results if isinstance(r, BaseException)]
     assert len(applied) == 1 and len(refused) == 1
     assert isinstance(refused[0], StaleBoard)
-    row = await service.storage.get_game(gid)  # type: ignore[arg-type]
+    row = await service.storage.games.get_game(gid)  # type: ignore[arg-type]
     assert row is not None and len(row.record) == 1 and row.version == 1
 
 
@@ -140,7 +140,7 @@ async def test_concurrent_slash_moves_apply_at_most_once(service: ShaxService) -
     )
     assert sum(not isinstance(r, BaseException) for r in results) == 1
     assert all(isinstance(r, NotYourTurn) for r in results if isinstance(r, BaseException))
-    row = await service.storage.get_game(game.game_id)  # type: ignore[arg-type]
+    row = await service.storage.games.get_game(game.game_id)  # type: ignore[arg-type]
     assert row is not None and len(row.record) == 1
 
 
@@ -152,7 +152,7 @@ async def test_resign_racing_a_move_leaves_a_consistent_game(service: ShaxServic
         return_exceptions=True,
     )
     assert sum(isinstance(r, UserError) for r in results) == 1
-    row = await service.storage.get_game(game.game_id)  # type: ignore[arg-type]
+    row = await service.storage.games.get_game(game.game_id)  # type: ignore[arg-type]
     assert row is not None
     assert (row.status, len(row.record)) in {("active", 1), ("over", 0)}
 
@@ -168,9 +168,9 @@ async def test_a_restart_resumes_every_game_and_challenge(
     # (the process stopped in between): written as the service would have left it.
     bot_place = type(HERE)(GUILD, 900)
     bot_game = await first.play_bot(AMINA, bot_place, "easy", "jar", "me")
-    row = await first.storage.get_game(bot_game.game_id)  # type: ignore[arg-type]
+    row = await first.storage.games.get_game(bot_game.game_id)  # type: ignore[arg-type]
     assert row is not None
-    await first.storage.update_game(
+    await first.storage.games.update_game(
         row.id, row.version, record=["a1"], draw_offered_by=None, now=clock(), new_turn=True
     )
     await first.close()
@@ -192,7 +192,7 @@ async def test_the_bot_moves_on_load_when_someone_looks_at_the_board(
     make_service: ServiceFactory, clock: FakeClock
 ) -> None:
     service = await make_service()
-    game = await service.storage.create_game(
+    game = await service.storage.games.create_game(
         NewGame(
             GUILD,
             HERE.channel_id,
@@ -227,16 +227,16 @@ async def test_streaks_through_the_service_reach_a_gal_and_a_gabad(service: Shax
     await service.accept(BASHIR, HERE)
     await service.draw(AMINA, HERE)
     await service.draw(BASHIR, HERE)
-    t = (await service.storage.tallies(GUILD, AMINA.id))["human"]
+    t = (await service.storage.standings.tallies(GUILD, AMINA.id))["human"]
     assert (t.streak, t.best, t.gal, t.gabad, t.draws) == (5, 5, 1, 1, 1)
     await service.challenge(AMINA, BASHIR, HERE, "jar")
     await service.accept(BASHIR, HERE)
     lost = await service.resign(AMINA, HERE)
     assert "Bashir: 1 in a row — three more for a gal. Amina's run of 5 ends." in words(lost.text)
-    t = (await service.storage.tallies(GUILD, AMINA.id))["human"]
+    t = (await service.storage.standings.tallies(GUILD, AMINA.id))["human"]
     assert (t.streak, t.best, t.wins, t.losses) == (0, 5, 5, 1)
     # The series between Amina and Bashir: Bashir took the stones.
-    series = await service.storage.series(GUILD, f"u:{AMINA.id}", f"u:{BASHIR.id}")
+    series = await service.storage.standings.series(GUILD, f"u:{AMINA.id}", f"u:{BASHIR.id}")
     assert (series.holder, series.stones) == (f"u:{BASHIR.id}", 1)
 
 

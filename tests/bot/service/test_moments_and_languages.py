@@ -190,8 +190,14 @@ async def test_a_board_carries_its_readers_choices_read_in_one_trip(
     await start_game(service)
     storage = service.storage
     trips: list[str] = []
-    for name in ("beside_board", "player_prefs", "series", "ratings"):
-        monkeypatch.setattr(storage, name, counted(getattr(storage, name), name, trips))
+    reads = (
+        (storage.games, "beside_board"),
+        (storage.settings, "player_prefs"),
+        (storage.standings, "series"),
+        (storage.ratings, "of"),
+    )
+    for repository, name in reads:
+        monkeypatch.setattr(repository, name, counted(getattr(repository, name), name, trips))
     board = await service.play(AMINA, HERE, "d7")
     assert trips == ["beside_board"]
     assert dict(board.chosen) == {AMINA.id: "so", BASHIR.id: None}

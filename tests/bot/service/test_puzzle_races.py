@@ -50,7 +50,7 @@ async def test_the_same_answer_from_two_processes_applies_once(
     )
     assert sum(isinstance(r, Reply) for r in results) == 1
     assert all(isinstance(r, StaleBoard) for r in results if not isinstance(r, Reply))
-    stored = await b.storage.last_attempt(player.id, found.puzzle.id)
+    stored = await b.storage.puzzles.last_attempt(player.id, found.puzzle.id)
     assert stored is not None and stored.version == 1
 
 
@@ -60,10 +60,10 @@ async def test_players_solving_the_same_puzzle_at_once_all_move_its_rating(
     a, b = two
     players = [User(300 + n, f"p{n}") for n in range(6)]
     await a.puzzles.desk.ready()
-    puzzle_id = (await a.storage.puzzle_ids("shax-small"))[0]
+    puzzle_id = (await a.storage.puzzles.puzzle_ids("shax-small"))[0]
     for player in players:
         await a.puzzles.desk.start_puzzle(player, puzzle_id, None)
-    puzzle = await a.storage.get_puzzle(puzzle_id)
+    puzzle = await a.storage.puzzles.get_puzzle(puzzle_id)
     assert puzzle is not None
 
     async def solve(service: ShaxService, player: User) -> None:
@@ -76,9 +76,9 @@ async def test_players_solving_the_same_puzzle_at_once_all_move_its_rating(
     await asyncio.gather(
         *((solve if n % 3 else fail)((a, b)[n % 2], p) for n, p in enumerate(players))
     )
-    after = await b.storage.get_puzzle(puzzle_id)
+    after = await b.storage.puzzles.get_puzzle(puzzle_id)
     assert after is not None and (after.tries, after.solves) == (6, 4)
     for n, player in enumerate(players):
-        solver = await b.storage.solver(player.id)
+        solver = await b.storage.puzzles.solver(player.id)
         assert solver is not None and solver.glicko is not None
         assert (solver.glicko.rating > 1500) == bool(n % 3)

@@ -60,7 +60,10 @@ async def service(
 
 async def stored(service: ShaxService, variant: str = "shax-small") -> list[PuzzleRow]:
     await service.puzzles.desk.ready()
-    rows = [await service.storage.get_puzzle(i) for i in await service.storage.puzzle_ids(variant)]
+    rows = [
+        await service.storage.puzzles.get_puzzle(i)
+        for i in await service.storage.puzzles.puzzle_ids(variant)
+    ]
     return [row for row in rows if row is not None]
 
 
@@ -70,7 +73,7 @@ async def only_themes(
     """Give the puzzles of ``variant`` named by id these themes and every other none (as
     if shipped so, whatever themes the shipped set has); the puzzles as stored before."""
     rows = await stored(service, variant)
-    await service.storage.seed_puzzles([with_themes(r, themes.get(r.id, ())) for r in rows])
+    await service.storage.puzzles.seed_puzzles([with_themes(r, themes.get(r.id, ())) for r in rows])
     return rows
 
 
@@ -90,11 +93,11 @@ async def test_a_chosen_theme_gives_one_near_else_the_nearest_else_names_the_the
     await only_themes(service, chosen)
     # Stored puzzles take the themes they ship with, once, and keep their ratings.
     shipped = [with_themes(r, chosen.get(r.id, ())) for r in rows]
-    assert await service.storage.seed_puzzles(shipped) == 0
-    again = await service.storage.get_puzzle(far.id)
+    assert await service.storage.puzzles.seed_puzzles(shipped) == 0
+    again = await service.storage.puzzles.get_puzzle(far.id)
     assert again is not None and again.themes == ("irmaan",) and again.glicko == far.glicko
-    assert await service.storage.seed_puzzles([with_themes(far, [xadhig, irmaan])]) == 1
-    assert await service.storage.seed_puzzles([with_themes(far, [irmaan])]) == 1
+    assert await service.storage.puzzles.seed_puzzles([with_themes(far, [xadhig, irmaan])]) == 1
+    assert await service.storage.puzzles.seed_puzzles([with_themes(far, [irmaan])]) == 1
 
     first = await service.puzzles.puzzle(AMINA, HERE, "shax-small", "irmaan")
     found = await service.puzzles.desk.open_try(AMINA.id)
@@ -167,7 +170,7 @@ async def test_a_theme_that_is_none_is_refused_and_changes_nothing(service: Shax
     with refused(BadOption, r"Nooca xujada 'riddle' lama yaqaan.*Irmaan \(jare socda\)", "so"):
         await service.puzzles.puzzle(AMINA, HERE, "shax", "riddle")
     assert await service.puzzles.desk.open_try(AMINA.id) is None
-    assert await service.storage.solver(AMINA.id) is None
+    assert await service.storage.puzzles.solver(AMINA.id) is None
 
 
 async def test_the_puzzle_leaderboard_lists_the_servers_solvers_and_rating_shows_puzzles(
@@ -219,7 +222,7 @@ take it again (wrong there): a stone shunted back and forth between c1 and c2.""
 async def repeating(service: ShaxService) -> PuzzleRow:
     """:data:`REPEATING`, stored (it ships at the time of writing; added if not)."""
     await service.puzzles.desk.ready()
-    await service.storage.seed_puzzles([REPEATING])
+    await service.storage.puzzles.seed_puzzles([REPEATING])
     for row in await stored(service):
         if " ".join(row.record) == REPEATING.record:
             return row
@@ -254,15 +257,17 @@ async def test_a_typed_answer_sent_again_when_legal_again_is_answered_already(
     assert found is not None
     played, repeated = found
     await service.puzzles.desk.start_puzzle(AMINA, puzzle.id, None)
-    while (now := await service.storage.open_attempt(AMINA.id)) and len(now.played) < played:
+    while (now := await service.storage.puzzles.open_attempt(AMINA.id)) and len(
+        now.played
+    ) < played:
         await service.play(AMINA, HERE, puzzle.solution[len(now.played)])
-    before = await service.storage.open_attempt(AMINA.id)
+    before = await service.storage.puzzles.open_attempt(AMINA.id)
     assert before is not None and before.played == puzzle.solution[:played]
     with refused(StaleBoard, "answered already"):
         await service.play(AMINA, HERE, repeated)
     with refused(StaleBoard, "answered already"):
         await service.play(AMINA, HERE, repeated.upper())
-    assert await service.storage.open_attempt(AMINA.id) == before
+    assert await service.storage.puzzles.open_attempt(AMINA.id) == before
     # From its menu (which knows the moment it answers) the same action is judged.
     reply = await service.puzzles.answer(AMINA, HERE, repeated, before.id, before.version)
     assert "misses the quickest win" in words(reply.text)

@@ -81,7 +81,7 @@ async def test_a_puzzle_is_one_rated_near_the_player_and_only_they_see_it(
     # Among the nearest to a newcomer's 1500 that the player never tried.
     all_ratings = sorted(
         abs(p.glicko.rating - 1500)
-        for p in await service.storage.puzzles_near("shax-small", 1500, CAWO.id, 1000)
+        for p in await service.storage.puzzles.puzzles_near("shax-small", 1500, CAWO.id, 1000)
     )
     assert abs(found.puzzle.glicko.rating - 1500) <= all_ratings[7]
     # Asked again, the open puzzle is shown again.
@@ -102,12 +102,12 @@ async def test_solving_plays_the_tables_defence_and_moves_both_ratings(
     assert "Solved!" in end and "1 solved in a row" in end
     # Each side as shown, provisional on both, the change as under a game's result.
     assert re.search(r"Puzzle rating: 1500\? → 1[5-9]\d\d\? \(\+\d+\)\.", end), end
-    solver = await service.storage.solver(AMINA.id)
-    puzzle = await service.storage.get_puzzle(found.puzzle.id)
+    solver = await service.storage.puzzles.solver(AMINA.id)
+    puzzle = await service.storage.puzzles.get_puzzle(found.puzzle.id)
     assert solver is not None and solver.glicko is not None and solver.glicko.rating > 1500
     assert puzzle is not None and puzzle.glicko.rating < found.puzzle.glicko.rating
     assert (puzzle.tries, puzzle.solves, solver.streak) == (1, 1, 1)
-    stored = await service.storage.last_attempt(AMINA.id, found.puzzle.id)
+    stored = await service.storage.puzzles.last_attempt(AMINA.id, found.puzzle.id)
     assert stored is not None and stored.played == found.puzzle.solution
     for reply in replies[:-1]:  # each right step names the defence's answer
         text = words(reply.text)
@@ -118,19 +118,19 @@ async def test_a_wrong_answer_changes_nothing_but_the_ratings(service: ShaxServi
     game = await start_game(service)  # Amina and Bashir play here
     await service.puzzles.puzzle(CAWO, HERE, "shax")
     found = await open_try(service, CAWO.id)
-    before_game = await service.storage.get_game(game.game_id or 0)
+    before_game = await service.storage.games.get_game(game.game_id or 0)
     wrong = wrong_first(found)
     reply = await service.play(CAWO, HERE, wrong)  # Cawo is not playing here: her puzzle
     text = words(reply.text)
     assert f"**{wrong}** lets the win go" in text and f"**{found.puzzle.solution[0]}**" in text
     assert "solved in a row" not in text and "run of" not in text  # there was no streak
     assert controls(reply).over
-    ended = await service.storage.last_attempt(CAWO.id, found.puzzle.id)
+    ended = await service.storage.puzzles.last_attempt(CAWO.id, found.puzzle.id)
     assert ended is not None and ended.played == () and ended.wrong == wrong
-    assert await service.storage.get_game(game.game_id or 0) == before_game
-    assert await service.storage.tallies(HERE.guild_id, CAWO.id) == {}
-    solver = await service.storage.solver(CAWO.id)
-    puzzle = await service.storage.get_puzzle(found.puzzle.id)
+    assert await service.storage.games.get_game(game.game_id or 0) == before_game
+    assert await service.storage.standings.tallies(HERE.guild_id, CAWO.id) == {}
+    solver = await service.storage.puzzles.solver(CAWO.id)
+    puzzle = await service.storage.puzzles.get_puzzle(found.puzzle.id)
     assert solver is not None and solver.glicko is not None and solver.glicko.rating < 1500
     assert puzzle is not None and puzzle.glicko.rating > found.puzzle.glicko.rating
     assert (solver.failed, solver.streak, puzzle.tries, puzzle.solves) == (1, 0, 1, 0)
@@ -152,7 +152,7 @@ async def test_move_plays_in_the_players_own_game_here_and_answers_the_puzzle_el
     assert {c.value for c in elsewhere} == set(found.position.legal_notations())
     await service.play(AMINA, ELSEWHERE, found.puzzle.solution[0])
     assert (await open_try(service)).attempt.played[:1] == found.puzzle.solution[:1] or (
-        await service.storage.open_attempt(AMINA.id) is None
+        await service.storage.puzzles.open_attempt(AMINA.id) is None
     )
 
 
@@ -173,7 +173,7 @@ async def test_an_action_that_is_not_legal_is_refused_and_changes_nothing(
         with refused(IllegalAction, "is not an action you can take in this puzzle"):
             await service.play(AMINA, HERE, text)
     assert await open_try(service) == found
-    assert (await service.storage.solver(AMINA.id)).glicko is None  # type: ignore[union-attr]
+    assert (await service.storage.puzzles.solver(AMINA.id)).glicko is None  # type: ignore[union-attr]
 
 
 async def test_the_same_answer_twice_at_once_applies_once(service: ShaxService) -> None:
@@ -187,7 +187,7 @@ async def test_the_same_answer_twice_at_once_applies_once(service: ShaxService) 
     )
     assert sum(isinstance(r, Reply) for r in results) == 1
     assert all(isinstance(r, StaleBoard) for r in results if not isinstance(r, Reply))
-    if (after := await service.storage.open_attempt(AMINA.id)) is not None:
+    if (after := await service.storage.puzzles.open_attempt(AMINA.id)) is not None:
         assert after.version == a.version + 1
 
 
@@ -211,7 +211,7 @@ async def test_giving_up_shows_the_solution_and_counts_as_a_failure(service: Sha
     assert f"The win was **{found.puzzle.solution[0]}**" in text
     assert "Your run of 1 solved puzzle ends (best: 1)." in text
     assert re.search(r"Puzzle rating: \d+\? → \d+\? \(\u2212\d+\)\.", text), text
-    solver = await service.storage.solver(AMINA.id)
+    solver = await service.storage.puzzles.solver(AMINA.id)
     assert solver is not None and (solver.solved, solver.failed, solver.streak) == (1, 1, 0)
     nxt = await service.puzzles.next_puzzle(AMINA, HERE, found.attempt.id)
     newer = await open_try(service)
@@ -246,7 +246,7 @@ async def test_every_shipped_puzzle_is_stored_once(service: ShaxService, variant
 
     await service.puzzles.desk.ready()
     await service.puzzles.desk.ready()
-    ids = await service.storage.puzzle_ids(variant)
+    ids = await service.storage.puzzles.puzzle_ids(variant)
     assert len(ids) == len(shipped(variant))
     assert (await service.puzzles.desk.start(BASHIR, variant))[1]
 
@@ -269,8 +269,8 @@ async def test_a_step_counts_once_its_removal_is_made_and_a_later_slip_is_named_
     service: ShaxService,
 ) -> None:
     await service.puzzles.desk.ready()
-    for puzzle_id in await service.storage.puzzle_ids("shax-small"):
-        chosen = await service.storage.get_puzzle(puzzle_id)
+    for puzzle_id in await service.storage.puzzles.puzzle_ids("shax-small"):
+        chosen = await service.storage.puzzles.get_puzzle(puzzle_id)
         assert chosen is not None
         if (slip := slip_after_first_step(chosen)) is not None:
             break
@@ -316,10 +316,10 @@ async def test_an_answer_sent_again_after_it_was_played_is_answered_already(
     found = await open_try(service)
     first = found.puzzle.solution[0]
     await service.play(AMINA, HERE, first)
-    after = await service.storage.last_attempt(AMINA.id, found.puzzle.id)
+    after = await service.storage.puzzles.last_attempt(AMINA.id, found.puzzle.id)
     with refused(StaleBoard, "answered already"):
         await service.play(AMINA, HERE, first)
-    assert await service.storage.last_attempt(AMINA.id, found.puzzle.id) == after
+    assert await service.storage.puzzles.last_attempt(AMINA.id, found.puzzle.id) == after
 
 
 async def test_every_board_has_puzzles_jar_too(service: ShaxService) -> None:
@@ -335,7 +335,7 @@ async def test_a_player_who_tried_every_puzzle_of_a_board_is_sent_to_another(
 ) -> None:
     desk = service.puzzles.desk
     await desk.ready()
-    for _ in await service.storage.puzzle_ids("shax-small"):
+    for _ in await service.storage.puzzles.puzzle_ids("shax-small"):
         await desk.start(AMINA, "shax-small")
         await desk.give_up(AMINA)
     pattern = r"tried every puzzle of Shax \(small board\).*`/shax puzzle variant:shax`"

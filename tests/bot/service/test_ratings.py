@@ -116,7 +116,7 @@ async def rated_game(service: ShaxService, loser: User, variant: str = "shax") -
 
 
 async def rating_of(service: ShaxService, user_id: int) -> StoredRating | None:
-    return (await service.storage.ratings(GUILD, "shax", [user_id])).get(user_id)
+    return (await service.storage.ratings.of(GUILD, "shax", [user_id])).get(user_id)
 
 
 async def test_a_resigned_game_between_people_moves_both_ratings_visibly(
@@ -149,7 +149,7 @@ async def test_jar_games_are_not_rated(service: ShaxService) -> None:
     await service.play(BASHIR, HERE, "a1")
     reply = await service.resign(AMINA, HERE)
     assert "Ratings:" not in words(reply.text)
-    assert await service.storage.ratings(GUILD, "shax", [AMINA.id, BASHIR.id]) == {}
+    assert await service.storage.ratings.of(GUILD, "shax", [AMINA.id, BASHIR.id]) == {}
 
 
 async def test_a_timeout_counts(service: ShaxService, clock: FakeClock) -> None:
@@ -180,13 +180,13 @@ async def test_a_bot_game_is_rated_against_the_levels_rating_and_moves_only_the_
 async def test_the_board_shows_each_players_rating(service: ShaxService) -> None:
     drawn: list[object] = []
     reads: list[list[int]] = []
-    read = service.storage.ratings
+    read = service.storage.ratings.of
 
     def render(variant: str, record: list[str], view: object) -> bytes:
         drawn.append(view)
         return b"png"
 
-    beside = service.storage.beside_board
+    beside = service.storage.games.beside_board
 
     async def counted(
         guild: int | None, pair: object, readers: object, rated: tuple[str, list[int]] | None
@@ -195,7 +195,7 @@ async def test_the_board_shows_each_players_rating(service: ShaxService) -> None
         return await beside(guild, pair, readers, rated)  # type: ignore[arg-type]
 
     service.composer._render_board = render
-    service.storage.beside_board = counted  # type: ignore[method-assign,assignment]
+    service.storage.games.beside_board = counted  # type: ignore[method-assign,assignment]
     await service.play_bot(AMINA, HERE, "medium", "shax", "me")
     await files(await service.board(AMINA, HERE))
     view = drawn[-1]

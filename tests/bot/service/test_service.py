@@ -375,7 +375,7 @@ async def test_draw_offer_then_accept_ends_in_a_draw_by_agreement(service: ShaxS
     reply = await service.draw(BASHIR, HERE, game.game_id, offer.version)
     assert "**Draw: both players agreed.**" in words(reply.text)
     assert "A draw breaks nobody's streak." in words(reply.text)
-    tallies = await service.storage.tallies(GUILD, AMINA.id)
+    tallies = await service.storage.standings.tallies(GUILD, AMINA.id)
     assert tallies["human"].draws == 1
 
 
@@ -458,7 +458,7 @@ async def test_a_bot_game_counts_against_that_bot_level(service: ShaxService) ->
     reply = await service.resign(AMINA, HERE)
     assert "**Shax bot (hard) wins: Amina resigned.**" in words(reply.text)
     assert words(reply.text).endswith(f"Good game, <@{AMINA.id}>!")
-    tallies = await service.storage.tallies(GUILD, AMINA.id)
+    tallies = await service.storage.standings.tallies(GUILD, AMINA.id)
     assert set(tallies) == {"bot:hard"} and tallies["bot:hard"].losses == 1
     # Rematch against the bot starts at once; the bot won, so it places first.
     again = await service.rematch(AMINA, HERE, game.game_id)  # type: ignore[arg-type]

@@ -63,7 +63,7 @@ async def test_hints_are_counted_and_refused_when_none_are_left(teaching: ShaxSe
     with pytest.raises(HintRefused) as refused:
         await teaching.hint(AMINA, HERE)
     assert words(refused.value.message) == no_hints_left(EN, HINTS_PER_GAME)
-    assert await teaching.storage.hints_used(game_id) == HINTS_PER_GAME
+    assert await teaching.storage.games.hints_used(game_id) == HINTS_PER_GAME
 
 
 async def test_a_hint_asked_again_at_the_same_position_is_shown_again_free(
@@ -78,12 +78,12 @@ async def test_a_hint_asked_again_at_the_same_position_is_shown_again_free(
     assert [words(hint.text) for hint in again] == [words(first.text)] * 3
     assert words(first.text).startswith(f"Hint 1 of {HINTS_PER_GAME}:")
     assert thought == [True]  # searched once
-    assert await teaching.storage.hints_used(game_id) == 1
+    assert await teaching.storage.games.hints_used(game_id) == 1
     # At the next position, both asked at once: one hint is spent, and both show it.
     await teaching.play(AMINA, HERE, "a2")
     both = await asyncio.gather(teaching.hint(AMINA, HERE), teaching.hint(AMINA, HERE))
     assert {words(hint.text)[:11] for hint in both} == {f"Hint 2 of {HINTS_PER_GAME}"}
-    assert await teaching.storage.hints_used(game_id) == 2
+    assert await teaching.storage.games.hints_used(game_id) == 2
 
 
 async def test_no_hints_in_a_game_between_people(teaching: ShaxService) -> None:
@@ -91,7 +91,7 @@ async def test_no_hints_in_a_game_between_people(teaching: ShaxService) -> None:
     with pytest.raises(HintRefused) as refused:
         await teaching.hint(AMINA, HERE)
     assert words(refused.value.message) == messages.HINTS_ONLY_AGAINST_THE_BOT
-    assert await teaching.storage.hints_used(board_controls(reply).game_id) == 0
+    assert await teaching.storage.games.hints_used(board_controls(reply).game_id) == 0
 
 
 async def test_a_hint_is_for_the_player_on_turn_in_their_own_game(teaching: ShaxService) -> None:

@@ -53,7 +53,7 @@ async def test_a_chosen_theme_is_remembered_and_followed_by_that_players_boards(
     s = await make_service(render_board=drawn)
     chosen = await s.theme(AMINA, "Light")
     assert chosen.ephemeral and "light" in words(chosen.text)
-    assert await s.storage.player_prefs(AMINA.id) == {"theme": "light"}
+    assert await s.storage.settings.player_prefs(AMINA.id) == {"theme": "light"}
     mine = await s.play_bot(AMINA, HERE, "easy", "jar", "me")
     assert await ground(mine) == LIGHT
     # Someone else asking for the same board sees it in their own (default) theme.
@@ -81,14 +81,14 @@ async def test_an_unknown_theme_names_the_choices_and_changes_nothing(
         await s.theme(AMINA, "purple")
     assert "purple" in words(refused.value.message)
     assert "dark, light" in words(refused.value.message)
-    assert await s.storage.player_prefs(AMINA.id) == {"theme": "dark"}
+    assert await s.storage.settings.player_prefs(AMINA.id) == {"theme": "dark"}
 
 
 async def test_without_a_choice_the_player_hears_their_theme(make_service: ServiceFactory) -> None:
     s = await make_service()
     reply = await s.theme(BASHIR)
     assert reply.ephemeral and "dark theme" in words(reply.text)
-    assert await s.storage.player_prefs(BASHIR.id) == {}
+    assert await s.storage.settings.player_prefs(BASHIR.id) == {}
 
 
 async def test_the_series_stones_are_explained_beside_the_board(

@@ -140,4 +140,4 @@ async def spoil_ratings(storage: Storage) -> None:
         conn.execute(ratings.update().values(rating=1000.0, deviation=50.0, games=0))
         conn.execute(game_ratings.delete())
 
-    await storage._d.run(spoil)
+    await storage.runner.run(spoil)

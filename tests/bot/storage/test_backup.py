@@ -49,16 +49,16 @@ async def test_a_backup_taken_while_the_bot_runs_restores_everything(tmp_path: P
     db = tmp_path / "shax.db"
     running = await Storage.open(db)  # the bot, with its connection open (WAL mode)
     try:
-        game = await running.create_game(new_game(), NOW)
-        moved = await running.update_game(
+        game = await running.games.create_game(new_game(), NOW)
+        moved = await running.games.update_game(
             game.id, 0, record=["a1"], draw_offered_by=None, now=NOW, new_turn=True
         )
-        await running.set_meta("commands", "hash")
+        await running.settings.set_meta("commands", "hash")
         result = run_backup(db, tmp_path / "copy.db")
         assert result.returncode == 0, result.stderr
         assert result.stdout.strip() == f"Backed up {db} to {tmp_path / 'copy.db'}."
         # The bot goes on writing after the backup.
-        await running.create_game(new_game(8), NOW)
+        await running.games.create_game(new_game(8), NOW)
     finally:
         await running.close()
     # Restoring: with the bot stopped, the backup takes the database's place.
@@ -67,9 +67,9 @@ async def test_a_backup_taken_while_the_bot_runs_restores_everything(tmp_path: P
     shutil.copy(tmp_path / "copy.db", db)
     restored = await Storage.open(db)
     try:
-        assert await restored.get_game(game.id) == moved
-        assert await restored.get_meta("commands") == "hash"
-        assert len(await restored.active_games()) == 1  # the later game is not in it
+        assert await restored.games.get_game(game.id) == moved
+        assert await restored.settings.get_meta("commands") == "hash"
+        assert len(await restored.games.active_games()) == 1  # the later game is not in it
     finally:
         await restored.close()
 
@@ -125,7 +125,7 @@ async def test_daily_backups_once_a_day_keeping_the_newest(tmp_path: Path) -> No
         await daily.tick()  # not a day yet
         assert [p.name for _, p in daily.existing()] == ["shax-20240501-120000.db"]
         for day in range(3):
-            await storage.set_meta("day", str(day))
+            await storage.settings.set_meta("day", str(day))
             clock.moment = NOW + timedelta(days=day + 1)
             await daily.tick()
         names = [p.name for _, p in daily.existing()]
@@ -137,7 +137,7 @@ async def test_daily_backups_once_a_day_keeping_the_newest(tmp_path: Path) -> No
         await storage.close()
     newest = await Storage.open(tmp_path / "daily" / "shax-20240504-120000.db")
     try:
-        assert await newest.get_meta("day") == "2"
+        assert await newest.settings.get_meta("day") == "2"
     finally:
         await newest.close()
 
@@ -179,11 +179,11 @@ async def test_the_daily_backup_keeps_the_bots_hold_on_its_database(tmp_path: Pa
     db = tmp_path / "shax.db"
     running = await Storage.open(db)
     try:
-        await running.create_game(new_game(), NOW)
+        await running.games.create_game(new_game(), NOW)
         await DailyBackups(db, tmp_path / "daily", keep=3, clock=Clock()).tick()
         assert run_backup(db, tmp_path / "copy.db").returncode == 0
         assert (tmp_path / "shax.db-wal").exists()
-        await running.create_game(new_game(8), NOW)
+        await running.games.create_game(new_game(8), NOW)
         assert count_games_from_another_process(db) == 2
     finally:
         await running.close()

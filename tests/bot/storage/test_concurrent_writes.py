@@ -42,56 +42,61 @@ async def test_ten_settings_changes_at_once_all_count(two: tuple[Storage, Storag
         return change
 
     await asyncio.gather(
-        *(two[n % 2].change_guild_settings(1, allow(100 + n)) for n in TEN)  # type: ignore[arg-type]
+        *(two[n % 2].settings.change_guild_settings(1, allow(100 + n)) for n in TEN)  # type: ignore[arg-type]
     )
-    stored = await two[0].guild_settings(1)
+    stored = await two[0].settings.guild_settings(1)
     assert sorted(stored["channels"].split(",")) == [str(100 + n) for n in TEN]
 
 
 async def test_a_refused_settings_change_changes_nothing(storage: Storage) -> None:
-    await storage.set_guild_setting(1, "theme", "light")
+    await storage.settings.set_guild_setting(1, "theme", "light")
 
     def refuse(stored: dict[str, str]) -> dict[str, str | None]:
         raise ValueError("no")
 
     with pytest.raises(ValueError):
-        await storage.change_guild_settings(1, refuse)
-    assert await storage.guild_settings(1) == {"theme": "light"}
+        await storage.settings.change_guild_settings(1, refuse)
+    assert await storage.settings.guild_settings(1) == {"theme": "light"}
 
 
 async def test_ten_preference_changes_at_once_leave_one_of_them(
     two: tuple[Storage, Storage],
 ) -> None:
     chosen = ["en", "so"] * 5
-    await asyncio.gather(*(two[n % 2].set_player_pref(9, "language", chosen[n]) for n in TEN))
-    prefs = await two[1].player_prefs(9)
+    await asyncio.gather(
+        *(two[n % 2].settings.set_player_pref(9, "language", chosen[n]) for n in TEN)
+    )
+    prefs = await two[1].settings.player_prefs(9)
     assert list(prefs) == ["language"] and prefs["language"] in ("en", "so")
 
 
 async def test_ten_hints_at_once_take_exactly_the_limit(two: tuple[Storage, Storage]) -> None:
-    game = await two[0].create_game(new_game(), NOW)
-    used = await asyncio.gather(*(two[n % 2].use_hint(game.id, 3) for n in TEN))
+    game = await two[0].games.create_game(new_game(), NOW)
+    used = await asyncio.gather(*(two[n % 2].games.use_hint(game.id, 3) for n in TEN))
     assert sorted(u for u in used if u is not None) == [1, 2, 3]
     assert used.count(None) == 7
-    assert await two[1].hints_used(game.id) == 3
+    assert await two[1].games.hints_used(game.id) == 3
 
 
 async def test_the_same_challenge_ten_times_at_once_opens_one(
     two: tuple[Storage, Storage],
 ) -> None:
     results = await asyncio.gather(
-        *(two[n % 2].create_challenge(challenge(), NOW) for n in TEN), return_exceptions=True
+        *(two[n % 2].challenges.create_challenge(challenge(), NOW) for n in TEN),
+        return_exceptions=True,
     )
     assert sum(not isinstance(r, BaseException) for r in results) == 1
     assert sum(isinstance(r, ChallengeTaken) for r in results) == 9
-    assert len(await two[0].open_challenges(7)) == 1
+    assert len(await two[0].challenges.open_challenges(7)) == 1
 
 
 async def test_ten_rematch_challenges_at_once_open_one(two: tuple[Storage, Storage]) -> None:
-    game = await two[0].create_game(new_game(8), NOW)  # its rematch is asked in channel 7
+    game = await two[0].games.create_game(new_game(8), NOW)  # its rematch is asked in channel 7
     results = await asyncio.gather(
         *(
-            two[n % 2].create_challenge(challenge(rematch_of=game.id, by=(11, 12)[n % 2]), NOW)
+            two[n % 2].challenges.create_challenge(
+                challenge(rematch_of=game.id, by=(11, 12)[n % 2]), NOW
+            )
             for n in TEN
         ),
         return_exceptions=True,
@@ -99,31 +104,31 @@ async def test_ten_rematch_challenges_at_once_open_one(two: tuple[Storage, Stora
     assert sum(not isinstance(r, BaseException) for r in results) == 1
     assert sum(isinstance(r, ChallengeTaken) for r in results) == 9
     # A challenge between the same players that is not a rematch is a different one.
-    await two[1].create_challenge(challenge(), NOW)
-    assert len(await two[0].open_challenges(7)) == 2
+    await two[1].challenges.create_challenge(challenge(), NOW)
+    assert len(await two[0].challenges.open_challenges(7)) == 2
 
 
 async def test_no_challenge_opens_in_a_channel_whose_game_began(storage: Storage) -> None:
-    await storage.create_game(new_game(7), NOW)
+    await storage.games.create_game(new_game(7), NOW)
     with pytest.raises(ChannelTaken):
-        await storage.create_challenge(challenge(), NOW)
-    assert await storage.open_challenges(7) == []
+        await storage.challenges.create_challenge(challenge(), NOW)
+    assert await storage.challenges.open_challenges(7) == []
 
 
 async def test_ten_accepts_at_once_start_one_game(two: tuple[Storage, Storage]) -> None:
-    c = await two[0].create_challenge(challenge(), NOW)
+    c = await two[0].challenges.create_challenge(challenge(), NOW)
     games = await asyncio.gather(
-        *(two[n % 2].accept_challenge(c.id, new_game(7), NOW) for n in TEN),
+        *(two[n % 2].challenges.accept_challenge(c.id, new_game(7), NOW) for n in TEN),
         return_exceptions=True,
     )
     started = [g for g in games if isinstance(g, GameRow)]
     assert len(started) == 1 and games.count(None) == 9
-    assert [g.id for g in await two[1].active_games()] == [started[0].id]
+    assert [g.id for g in await two[1].games.active_games()] == [started[0].id]
 
 
 async def test_ten_games_at_once_in_one_channel_start_one(two: tuple[Storage, Storage]) -> None:
     results = await asyncio.gather(
-        *(two[n % 2].create_game(new_game(7), NOW) for n in TEN), return_exceptions=True
+        *(two[n % 2].games.create_game(new_game(7), NOW) for n in TEN), return_exceptions=True
     )
     assert sum(isinstance(r, GameRow) for r in results) == 1
     assert sum(isinstance(r, ChannelTaken) for r in results) == 9
@@ -165,7 +170,7 @@ async def test_the_same_challenge_sent_twice_at_once_opens_one(service: ShaxServ
         service.challenge(AMINA, BASHIR, here, "jar"),
     )
     assert sum(isinstance(r, UserError) for r in results) == 1
-    assert len(await service.storage.open_challenges(7)) == 1
+    assert len(await service.storage.challenges.open_challenges(7)) == 1
 
 
 async def test_rematch_clicked_by_both_players_at_once_starts_one_game(
@@ -174,13 +179,13 @@ async def test_rematch_clicked_by_both_players_at_once_starts_one_game(
     here = Place(1, 7)
     sent = await service.challenge(AMINA, BASHIR, here, "jar")
     await service.accept(BASHIR, here, sent.challenge_id)
-    finished = await service.storage.active_game_in_channel(7)
+    finished = await service.storage.games.active_game_in_channel(7)
     assert finished is not None
     await service.resign(BASHIR, here)
     await answers(*(service.rematch((AMINA, BASHIR)[n % 2], here, finished.id) for n in TEN))
-    rematches = [g for g in await service.storage.active_games() if g.id != finished.id]
+    rematches = [g for g in await service.storage.games.active_games() if g.id != finished.id]
     assert len(rematches) == 1  # one new game, in the finished game's channel
-    assert await service.storage.open_challenges(7) == []
+    assert await service.storage.challenges.open_challenges(7) == []
 
 
 @pytest.fixture
@@ -221,5 +226,5 @@ async def test_play_bot_at_once_in_two_threads_of_one_channel_starts_a_game_in_e
             for s, t in zip(two_services, threads, strict=True)
         )
     )
-    games = await two_services[0].storage.active_games()
+    games = await two_services[0].storage.games.active_games()
     assert sorted((g.channel_id, g.parent_channel_id) for g in games) == [(70, 7), (71, 7)]

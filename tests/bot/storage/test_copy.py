@@ -29,46 +29,50 @@ async def fill(storage: Storage) -> None:
     """Some of everything: a finished game and its rematch in play, a bot game, challenges
     open, accepted and expired, tallies, a series, ratings, the bot's facts and preferences, a
     hint, puzzles with a puzzle of the day, a try solved and one open."""
-    first = await storage.create_game(new_game(1), NOW)
-    await storage.finish_game(
+    first = await storage.games.create_game(new_game(1), NOW)
+    await storage.games.finish_game(
         first.id, 0, record=["a1", "b1"], result="white", termination="RESIGNATION",
         now=NOW + timedelta(minutes=5),
         **scored([(11, "Amina", "human", "win"), (12, "Bashir", "human", "loss")],
                  ("u:11", "u:12", "u:11")),
         rated=rated({11: 1.0, 12: 0.0}),
     )  # fmt: skip
-    rematch = await storage.create_game(replace(new_game(1), rematch_of=first.id), NOW)
-    moved = await storage.update_game(
+    rematch = await storage.games.create_game(replace(new_game(1), rematch_of=first.id), NOW)
+    moved = await storage.games.update_game(
         rematch.id, 0, record=["b2"], draw_offered_by=12, now=NOW, new_turn=True
     )
     assert moved is not None
-    await storage.set_board_message(rematch.id, 4444, moved.version)
-    await storage.warn_late(rematch.id, moved.version, NOW)
-    bot_game = await storage.create_game(
+    await storage.games.set_board_message(rematch.id, 4444, moved.version)
+    await storage.clock.warn_late(rematch.id, moved.version, NOW)
+    bot_game = await storage.games.create_game(
         replace(new_game(2), ai_level="hard", ai_color="black"), NOW
     )
-    await storage.use_hint(bot_game.id, 3)
+    await storage.games.use_hint(bot_game.id, 3)
     for channel in (3, 4, 5):
-        c = await storage.create_challenge(
+        c = await storage.challenges.create_challenge(
             NewChallenge(1, channel, 99, 11, "Amina", 13, "Cawo", "shax", NOW + timedelta(hours=1)),
             NOW,
         )
         if channel == 4:
-            await storage.accept_challenge(c.id, new_game(4), NOW)
+            await storage.challenges.accept_challenge(c.id, new_game(4), NOW)
         if channel == 5:
-            await storage.resolve_challenge(c.id, "expired", NOW)
-            await storage.set_challenge_message(c.id, 5555)
-    await storage.set_meta("commands", "hash")
-    await storage.clock_ran("0,1 of 4", NOW)
-    await storage.set_guild_setting(1, "threads", "always")
-    await storage.set_player_pref(11, "language", "so")
-    await storage.seed_puzzles([new_puzzle(1, 1200), new_puzzle(2, 1300)])
-    daily = await storage.claim_daily(1, "2024-05-01", 3, 2, NOW)
+            await storage.challenges.resolve_challenge(c.id, "expired", NOW)
+            await storage.challenges.set_challenge_message(c.id, 5555)
+    await storage.settings.set_meta("commands", "hash")
+    await storage.clock.ran("0,1 of 4", NOW)
+    await storage.settings.set_guild_setting(1, "threads", "always")
+    await storage.settings.set_player_pref(11, "language", "so")
+    await storage.puzzles.seed_puzzles([new_puzzle(1, 1200), new_puzzle(2, 1300)])
+    daily = await storage.puzzles.claim_daily(1, "2024-05-01", 3, 2, NOW)
     assert daily is not None
-    solved = await storage.start_attempt(11, "Amina", 1, NOW, start=START, daily_id=daily.id)
+    solved = await storage.puzzles.start_attempt(
+        11, "Amina", 1, NOW, start=START, daily_id=daily.id
+    )
     assert solved is not None
-    await storage.end_attempt(solved.id, 0, solved=True, played=["c2-c1"], now=NOW, rate=counting)
-    await storage.start_attempt(11, "Amina", 2, NOW, start=START)
+    await storage.puzzles.end_attempt(
+        solved.id, 0, solved=True, played=["c2-c1"], now=NOW, rate=counting
+    )
+    await storage.puzzles.start_attempt(11, "Amina", 2, NOW, start=START)
 
 
 @pytest.fixture
@@ -109,16 +113,20 @@ async def test_everything_is_copied_and_reads_back_the_same(
         for table in TABLES:
             assert await new.export_rows(table) == await old.export_rows(table), table
         for game_id in range(1, 5):
-            assert await new.get_game(game_id) == await old.get_game(game_id)
-        assert await new.open_challenges_all() == await old.open_challenges_all()
-        assert await new.tallies(1, 11) == await old.tallies(1, 11)
-        assert await new.series(1, "u:11", "u:12") == await old.series(1, "u:11", "u:12")
-        assert await new.player_prefs(11) == {"language": "so"}
+            assert await new.games.get_game(game_id) == await old.games.get_game(game_id)
+        assert (
+            await new.challenges.open_challenges_all() == await old.challenges.open_challenges_all()
+        )
+        assert await new.standings.tallies(1, 11) == await old.standings.tallies(1, 11)
+        assert await new.standings.series(1, "u:11", "u:12") == await old.standings.series(
+            1, "u:11", "u:12"
+        )
+        assert await new.settings.player_prefs(11) == {"language": "so"}
         # New rows continue after the copied ids, and the copy is a working database.
-        fresh = await new.create_game(new_game(9), NOW)
+        fresh = await new.games.create_game(new_game(9), NOW)
         assert fresh.id == 5
-        assert await new.seed_puzzles([new_puzzle(3, 1400)]) == 1
-        assert await new.puzzle_ids("shax-small") == [1, 2, 3]
+        assert await new.puzzles.seed_puzzles([new_puzzle(3, 1400)]) == 1
+        assert await new.puzzles.puzzle_ids("shax-small") == [1, 2, 3]
     finally:
         await old.close()
         await new.close()
@@ -133,11 +141,11 @@ async def test_a_database_holding_data_is_refused_and_kept(
     url = await fresh_postgres(server)
     target = await Storage.open(url)
     try:
-        await target.set_meta("mine", "keep")
+        await target.settings.set_meta("mine", "keep")
         with pytest.raises(StorageError, match="already holds meta"):
             await copy_database(old, target)
         assert await target.export_rows("games") == []
-        assert await target.get_meta("mine") == "keep"
+        assert await target.settings.get_meta("mine") == "keep"
     finally:
         await old.close()
         await target.close()

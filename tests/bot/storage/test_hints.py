@@ -31,37 +31,40 @@ def bot_game(channel: int = 7) -> NewGame:
 
 
 async def test_hints_count_up_to_the_limit_and_no_further(storage: Storage) -> None:
-    game = await storage.create_game(bot_game(), NOW)
-    assert await storage.hints_used(game.id) == 0
-    assert [await storage.use_hint(game.id, 2) for _ in range(3)] == [1, 2, None]
-    assert await storage.hints_used(game.id) == 2
+    game = await storage.games.create_game(bot_game(), NOW)
+    assert await storage.games.hints_used(game.id) == 0
+    assert [await storage.games.use_hint(game.id, 2) for _ in range(3)] == [1, 2, None]
+    assert await storage.games.hints_used(game.id) == 2
 
 
 async def test_a_limit_of_zero_allows_no_hint_and_stores_nothing(storage: Storage) -> None:
-    game = await storage.create_game(bot_game(), NOW)
-    assert await storage.use_hint(game.id, 0) is None
-    assert await storage.hints_used(game.id) == 0
+    game = await storage.games.create_game(bot_game(), NOW)
+    assert await storage.games.use_hint(game.id, 0) is None
+    assert await storage.games.hints_used(game.id) == 0
 
 
 async def test_hints_taken_at_once_never_pass_the_limit(storage: Storage) -> None:
-    game = await storage.create_game(bot_game(), NOW)
-    counts = await asyncio.gather(*(storage.use_hint(game.id, 3) for _ in range(8)))
+    game = await storage.games.create_game(bot_game(), NOW)
+    counts = await asyncio.gather(*(storage.games.use_hint(game.id, 3) for _ in range(8)))
     assert sorted(c for c in counts if c is not None) == [1, 2, 3]
-    assert await storage.hints_used(game.id) == 3
+    assert await storage.games.hints_used(game.id) == 3
 
 
 async def test_each_game_counts_its_own_hints(storage: Storage) -> None:
-    one = await storage.create_game(bot_game(7), NOW)
-    two = await storage.create_game(bot_game(8), NOW)
-    await storage.use_hint(one.id, 3)
-    assert (await storage.hints_used(one.id), await storage.hints_used(two.id)) == (1, 0)
+    one = await storage.games.create_game(bot_game(7), NOW)
+    two = await storage.games.create_game(bot_game(8), NOW)
+    await storage.games.use_hint(one.id, 3)
+    assert (await storage.games.hints_used(one.id), await storage.games.hints_used(two.id)) == (
+        1,
+        0,
+    )
 
 
 async def test_the_newest_game_of_a_channel_is_found_over_or_not(storage: Storage) -> None:
-    assert await storage.last_game_in_channel(7) is None
-    first = await storage.create_game(bot_game(7), NOW)
-    await storage.create_game(bot_game(8), NOW)
-    found = await storage.last_game_in_channel(7)
+    assert await storage.games.last_game_in_channel(7) is None
+    first = await storage.games.create_game(bot_game(7), NOW)
+    await storage.games.create_game(bot_game(8), NOW)
+    found = await storage.games.last_game_in_channel(7)
     assert found is not None and found.id == first.id
 
 
@@ -73,7 +76,7 @@ async def test_a_sqlite_database_of_schema_2_gains_the_hints_table(tmp_path: Pat
         raw.execute("PRAGMA user_version = 2")
     storage = await Storage.open(path)
     try:
-        game = await storage.create_game(bot_game(), NOW)
-        assert await storage.use_hint(game.id, 3) == 1
+        game = await storage.games.create_game(bot_game(), NOW)
+        assert await storage.games.use_hint(game.id, 3) == 1
     finally:
         await storage.close()

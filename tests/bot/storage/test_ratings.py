@@ -38,7 +38,7 @@ async def start(storage: Storage, channel: int, white: int, black: int) -> GameR
         black_id=black,
         black_name=NAMES[black],
     )
-    return await storage.create_game(game, NOW)
+    return await storage.games.create_game(game, NOW)
 
 
 async def finish(
@@ -46,7 +46,7 @@ async def finish(
 ) -> Finished | None:
     loser = game.black_id if winner == game.white_id else game.white_id
     color = "white" if winner == game.white_id else "black"
-    return await storage.finish_game(
+    return await storage.games.finish_game(
         game.id, game.version, record=["a1", "a7"], result=color, termination="RESIGNATION",
         now=at,
         **scored([(winner, NAMES[winner], "human", "win"), (loser, NAMES[loser], "human", "loss")],
@@ -66,9 +66,9 @@ async def test_a_rated_finish_writes_both_ratings_and_the_games_before_and_after
     assert a_after.rating > 1500 > b_after.rating
     assert a_after.games == b_after.games == 1
     assert a_after.rated_at == finished.game.ended_at
-    stored = await storage.ratings(1, "shax", [AMINA, BASHIR, CAWO])
+    stored = await storage.ratings.of(1, "shax", [AMINA, BASHIR, CAWO])
     assert stored == {AMINA: a_after, BASHIR: b_after}
-    history = await storage.rating_history(1, "shax", AMINA)
+    history = await storage.ratings.history(1, "shax", AMINA)
     assert history == [(finished.game.ended_at, a_after.rating)]
 
 
@@ -76,7 +76,7 @@ async def test_a_stale_finish_rates_nobody(storage: Storage) -> None:
     game = await start(storage, 7, AMINA, BASHIR)
     assert await finish(storage, game, AMINA) is not None
     assert await finish(storage, game, BASHIR) is None
-    stored = await storage.ratings(1, "shax", [AMINA, BASHIR])
+    stored = await storage.ratings.of(1, "shax", [AMINA, BASHIR])
     assert stored[AMINA].games == 1 and stored[AMINA].rating > 1500
 
 
@@ -91,7 +91,7 @@ async def test_two_games_of_one_player_ending_at_once_both_count(
         finish(two[1], second, AMINA, NOW + timedelta(seconds=1)),
     )
     assert all(f is not None for f in done)
-    stored = (await two[0].ratings(1, "shax", [AMINA]))[AMINA]
+    stored = (await two[0].ratings.of(1, "shax", [AMINA]))[AMINA]
     assert stored.games == 2
     changes = sorted(
         (f.ratings[AMINA] for f in done if f is not None),
@@ -100,7 +100,7 @@ async def test_two_games_of_one_player_ending_at_once_both_count(
     (before_1, after_1), (before_2, after_2) = changes
     assert before_1 is None and before_2 == after_1 and after_2 == stored
     assert after_2.rating > after_1.rating > 1500
-    history = await two[0].rating_history(1, "shax", AMINA)
+    history = await two[0].ratings.history(1, "shax", AMINA)
     assert [rating for _, rating in history] == [after_1.rating, after_2.rating]
 
 
@@ -118,7 +118,7 @@ async def test_recomputing_gives_the_stored_figures_again(storage: Storage) -> N
     assert len(games_before) == 12
     await spoil_ratings(storage)
 
-    changes = await storage.recompute_ratings(
+    changes = await storage.ratings.recompute(
         lambda finished: rerate([(g, outcome) for g in finished if (outcome := row_outcome(g))])
     )
 
@@ -138,7 +138,7 @@ async def test_the_recompute_command_rates_games_finished_before_ratings_existed
             game = await start(storage, channel, white, black)
             at = NOW + timedelta(days=channel)
             assert await finish(storage, game, winner, at, rate=False) is not None
-        assert await storage.ratings(1, "shax", list(NAMES)) == {}
+        assert await storage.ratings.of(1, "shax", list(NAMES)) == {}
     finally:
         await storage.close()
 
@@ -153,7 +153,7 @@ async def test_the_recompute_command_rates_games_finished_before_ratings_existed
     assert "Rated 3 finished games again" in done.stdout and "3 ratings" in done.stdout
     storage = await Storage.open(database)
     try:
-        stored = await storage.ratings(1, "shax", list(NAMES))
+        stored = await storage.ratings.of(1, "shax", list(NAMES))
         assert sorted(stored) == sorted(NAMES) and all(r.games == 2 for r in stored.values())
         assert len(await storage.export_rows("game_ratings")) == 6
     finally:
@@ -181,9 +181,9 @@ async def test_two_games_of_one_player_resigned_at_once_in_two_bot_processes_bot
             first.resign(people[BASHIR], places[BASHIR]),
             second.resign(people[CAWO], places[CAWO]),
         )
-        stored = (await first.storage.ratings(1, "shax", [AMINA]))[AMINA]
+        stored = (await first.storage.ratings.of(1, "shax", [AMINA]))[AMINA]
         assert stored.games == 2
-        history = await first.storage.rating_history(1, "shax", AMINA)
+        history = await first.storage.ratings.history(1, "shax", AMINA)
         assert len(history) == 2 and history[-1][1] == stored.rating
         before = await first.storage.export_rows("ratings")
         await spoil_ratings(first.storage)
@@ -196,8 +196,8 @@ async def test_what_a_board_shows_beside_it_is_read_in_one_trip_as_each_read_alo
 ) -> None:
     game = await start(storage, 7, AMINA, BASHIR)
     await finish(storage, game, AMINA)
-    await storage.set_player_pref(AMINA, "language", "so")
-    await storage.set_player_pref(AMINA, "theme", "light")
+    await storage.settings.set_player_pref(AMINA, "language", "so")
+    await storage.settings.set_player_pref(AMINA, "theme", "light")
     pair = (f"u:{AMINA}", f"u:{BASHIR}")
     trips = 0
     run = storage._d.run
@@ -208,13 +208,15 @@ async def test_what_a_board_shows_beside_it_is_read_in_one_trip_as_each_read_alo
         return await run(*args, **kwargs)
 
     monkeypatch.setattr(storage._d, "run", counted)
-    beside = await storage.beside_board(1, pair, [AMINA, CAWO], ("shax", [AMINA, BASHIR, CAWO]))
+    beside = await storage.games.beside_board(
+        1, pair, [AMINA, CAWO], ("shax", [AMINA, BASHIR, CAWO])
+    )
     assert trips == 1
-    assert beside.series == await storage.series(1, *pair) and beside.series.games == 1
+    assert beside.series == await storage.standings.series(1, *pair) and beside.series.games == 1
     assert beside.prefs == {AMINA: {"language": "so", "theme": "light"}, CAWO: {}}
-    assert beside.prefs == {AMINA: await storage.player_prefs(AMINA), CAWO: {}}
+    assert beside.prefs == {AMINA: await storage.settings.player_prefs(AMINA), CAWO: {}}
     assert set(beside.ratings) == {AMINA, BASHIR}
-    assert beside.ratings == await storage.ratings(1, "shax", [AMINA, BASHIR, CAWO])
+    assert beside.ratings == await storage.ratings.of(1, "shax", [AMINA, BASHIR, CAWO])
     # Nothing rated to read, nobody to ask: the series alone.
-    alone = await storage.beside_board(2, pair, [], None)
+    alone = await storage.games.beside_board(2, pair, [], None)
     assert alone.series.games == 0 and alone.prefs == {} and alone.ratings == {}

@@ -49,11 +49,11 @@ async def test_reopening_keeps_the_data_and_runs_no_migration_twice(
     database: str | Path,
 ) -> None:
     storage = await Storage.open(database)
-    game = await storage.create_game(new_game(), NOW)
+    game = await storage.games.create_game(new_game(), NOW)
     await storage.close()
     storage = await Storage.open(database)
     try:
-        assert await storage.get_game(game.id) == game
+        assert await storage.games.get_game(game.id) == game
         assert await storage.schema_version() == SCHEMA_VERSION
     finally:
         await storage.close()
@@ -75,26 +75,26 @@ async def test_a_newer_schema_is_refused(database: str | Path) -> None:
 
 
 async def test_game_round_trip(storage: Storage) -> None:
-    game = await storage.create_game(new_game(), NOW)
+    game = await storage.games.create_game(new_game(), NOW)
     assert (game.variant, game.record, game.version, game.status) == ("jar", (), 0, "active")
     assert game.turn_started_at == NOW and game.white_name == "Amina"
-    assert await storage.active_game_in_channel(7) == game
-    assert await storage.active_games() == [game]
+    assert await storage.games.active_game_in_channel(7) == game
+    assert await storage.games.active_games() == [game]
 
 
 async def test_optimistic_version_update_applies_once(storage: Storage) -> None:
-    game = await storage.create_game(new_game(), NOW)
+    game = await storage.games.create_game(new_game(), NOW)
     later = NOW + timedelta(minutes=1)
-    first = await storage.update_game(
+    first = await storage.games.update_game(
         game.id, 0, record=["b2"], draw_offered_by=None, now=later, new_turn=True
     )
     assert first is not None and first.version == 1 and first.record == ("b2",)
     assert first.turn_started_at == later
-    again = await storage.update_game(
+    again = await storage.games.update_game(
         game.id, 0, record=["a1"], draw_offered_by=None, now=later, new_turn=True
     )
     assert again is None
-    assert (await storage.get_game(game.id)) == first
+    assert (await storage.games.get_game(game.id)) == first
 
 
 async def test_single_statement_writes_are_committed_and_checked(
@@ -102,46 +102,46 @@ async def test_single_statement_writes_are_committed_and_checked(
 ) -> None:
     """The frequent writes are one statement each (no explicit transaction): each
     applies only where its condition holds, and is on disk when it returns."""
-    game = await storage.create_game(new_game(), NOW)
-    assert await storage.warn_late(game.id, 0, NOW)
-    assert not await storage.warn_late(game.id, 1, NOW)  # not that version
-    moved = await storage.update_game(
+    game = await storage.games.create_game(new_game(), NOW)
+    assert await storage.clock.warn_late(game.id, 0, NOW)
+    assert not await storage.clock.warn_late(game.id, 1, NOW)  # not that version
+    moved = await storage.games.update_game(
         game.id, 0, record=["b2"], draw_offered_by=None, now=NOW, new_turn=True
     )
     assert moved is not None and not moved.warned  # a new turn clears the warning
-    await storage.set_board_message(game.id, 99)
+    await storage.games.set_board_message(game.id, 99)
     # Another connection (a restarted bot) sees every write.
     other = await Storage.open(database)
     try:
-        seen = await other.get_game(game.id)
+        seen = await other.games.get_game(game.id)
     finally:
         await other.close()
     assert seen == replace(moved, board_message_id=99)
 
 
 async def test_the_clock_reads_only_bot_games_and_turns_old_enough(storage: Storage) -> None:
-    old = await storage.create_game(new_game(1), NOW - timedelta(hours=20))
-    await storage.create_game(new_game(2), NOW)  # a fresh turn: nothing to do yet
-    bot = await storage.create_game(replace(new_game(3), ai_level="hard"), NOW)
-    due = await storage.active_games(turn_started_by=NOW - timedelta(hours=1))
+    old = await storage.games.create_game(new_game(1), NOW - timedelta(hours=20))
+    await storage.games.create_game(new_game(2), NOW)  # a fresh turn: nothing to do yet
+    bot = await storage.games.create_game(replace(new_game(3), ai_level="hard"), NOW)
+    due = await storage.games.active_games(turn_started_by=NOW - timedelta(hours=1))
     assert [g.id for g in due] == [old.id, bot.id]
-    assert len(await storage.active_games()) == 3
+    assert len(await storage.games.active_games()) == 3
 
 
 async def test_one_active_game_per_channel(storage: Storage) -> None:
-    await storage.create_game(new_game(7), NOW)
+    await storage.games.create_game(new_game(7), NOW)
     with pytest.raises(ChannelTaken):
-        await storage.create_game(new_game(7), NOW)
-    await storage.create_game(new_game(8), NOW)  # another channel is fine
-    assert len(await storage.active_games()) == 2
+        await storage.games.create_game(new_game(7), NOW)
+    await storage.games.create_game(new_game(8), NOW)  # another channel is fine
+    assert len(await storage.games.active_games()) == 2
 
 
 async def test_finish_game_counts_tallies_and_series_in_one_transaction(storage: Storage) -> None:
-    game = await storage.create_game(new_game(), NOW)
+    game = await storage.games.create_game(new_game(), NOW)
     scoring = scored(
         [(11, "Amina", "human", "win"), (12, "Bashir", "human", "loss")], ("u:11", "u:12", "u:11")
     )
-    done = await storage.finish_game(
+    done = await storage.games.finish_game(
         game.id,
         0,
         record=["a1"],
@@ -154,7 +154,7 @@ async def test_finish_game_counts_tallies_and_series_in_one_transaction(storage:
     assert done.tallies[11][1].streak == 1 and done.tallies[12][1].losses == 1
     assert (done.series.holder, done.series.stones) == ("u:11", 1)
     # A stale finish changes nothing: no second win is counted.
-    stale = await storage.finish_game(
+    stale = await storage.games.finish_game(
         game.id,
         0,
         record=["a1"],
@@ -164,41 +164,41 @@ async def test_finish_game_counts_tallies_and_series_in_one_transaction(storage:
         **scoring,
     )
     assert stale is None
-    assert (await storage.tallies(1, 11))["human"].wins == 1
-    assert (await storage.series(1, "u:12", "u:11")).stones == 1
-    assert await storage.active_game_in_channel(7) is None
+    assert (await storage.standings.tallies(1, 11))["human"].wins == 1
+    assert (await storage.standings.series(1, "u:12", "u:11")).stones == 1
+    assert await storage.games.active_game_in_channel(7) is None
 
 
 async def test_challenges_resolve_once_and_expire(storage: Storage) -> None:
-    c = await storage.create_challenge(
+    c = await storage.challenges.create_challenge(
         NewChallenge(1, 7, None, 11, "Amina", 12, "Bashir", "shax", NOW + timedelta(minutes=10)),
         NOW,
     )
-    assert await storage.open_challenges(7) == [c]
-    assert await storage.due_challenges(NOW) == []
-    assert await storage.due_challenges(NOW + timedelta(minutes=10)) == [c]
-    assert await storage.resolve_challenge(c.id, "declined", NOW)
-    assert not await storage.resolve_challenge(c.id, "expired", NOW)
-    assert (await storage.get_challenge(c.id)).status == "declined"  # type: ignore[union-attr]
-    assert await storage.accept_challenge(c.id, new_game(), NOW) is None
-    assert await storage.active_games() == []
+    assert await storage.challenges.open_challenges(7) == [c]
+    assert await storage.challenges.due_challenges(NOW) == []
+    assert await storage.challenges.due_challenges(NOW + timedelta(minutes=10)) == [c]
+    assert await storage.challenges.resolve_challenge(c.id, "declined", NOW)
+    assert not await storage.challenges.resolve_challenge(c.id, "expired", NOW)
+    assert (await storage.challenges.get_challenge(c.id)).status == "declined"  # type: ignore[union-attr]
+    assert await storage.challenges.accept_challenge(c.id, new_game(), NOW) is None
+    assert await storage.games.active_games() == []
 
 
 async def test_accepting_into_a_busy_channel_changes_nothing(storage: Storage) -> None:
-    c = await storage.create_challenge(
+    c = await storage.challenges.create_challenge(
         NewChallenge(1, 7, None, 13, "Cawo", 12, "Bashir", "jar", NOW + timedelta(minutes=10)),
         NOW,
     )
-    await storage.create_game(new_game(7), NOW)  # another game began here meanwhile
+    await storage.games.create_game(new_game(7), NOW)  # another game began here meanwhile
     with pytest.raises(ChannelTaken):
-        await storage.accept_challenge(c.id, new_game(7), NOW)
-    assert (await storage.get_challenge(c.id)).status == "open"  # type: ignore[union-attr]
+        await storage.challenges.accept_challenge(c.id, new_game(7), NOW)
+    assert (await storage.challenges.get_challenge(c.id)).status == "open"  # type: ignore[union-attr]
 
 
 async def test_leaderboard_orders_by_streak(storage: Storage) -> None:
     for channel, (winner, loser) in enumerate([(11, 12), (11, 13), (12, 13)], start=1):
-        game = await storage.create_game(new_game(channel), NOW)
-        await storage.finish_game(
+        game = await storage.games.create_game(new_game(channel), NOW)
+        await storage.games.finish_game(
             game.id,
             0,
             record=[],
@@ -213,45 +213,45 @@ async def test_leaderboard_orders_by_streak(storage: Storage) -> None:
                 (f"u:{winner}", f"u:{loser}", f"u:{winner}"),
             ),
         )
-    rows = await storage.leaderboard(1, "human", "streak")
+    rows = await storage.standings.leaderboard(1, "human", "streak")
     assert [(uid, t.streak) for uid, _, t in rows] == [(11, 2), (12, 1)]
-    assert await storage.leaderboard(2, "human", "best") == []
+    assert await storage.standings.leaderboard(2, "human", "best") == []
 
 
 async def test_a_committed_move_is_unshown_until_its_board_is_posted(storage: Storage) -> None:
-    game = await storage.create_game(new_game(), NOW)
+    game = await storage.games.create_game(new_game(), NOW)
     # A new game's first board is still to be shown, like any committed move's.
-    assert [g.id for g in await storage.unshown_games()] == [game.id]
-    await storage.set_board_message(game.id, 554, game.version)
-    assert await storage.unshown_games() == []
-    moved = await storage.update_game(
+    assert [g.id for g in await storage.games.unshown_games()] == [game.id]
+    await storage.games.set_board_message(game.id, 554, game.version)
+    assert await storage.games.unshown_games() == []
+    moved = await storage.games.update_game(
         game.id, 0, record=["a1"], draw_offered_by=None, now=NOW, new_turn=True
     )
     assert moved is not None
-    assert [g.id for g in await storage.unshown_games()] == [game.id]
-    await storage.set_board_message(game.id, 555, moved.version)
-    assert await storage.unshown_games() == []
-    await storage.mark_shown(game.id, 0)
-    again = await storage.get_game(game.id)
+    assert [g.id for g in await storage.games.unshown_games()] == [game.id]
+    await storage.games.set_board_message(game.id, 555, moved.version)
+    assert await storage.games.unshown_games() == []
+    await storage.games.mark_shown(game.id, 0)
+    again = await storage.games.get_game(game.id)
     assert again is not None and again.shown_version == moved.version
 
 
 async def test_meta_settings_and_preferences_are_kept_and_forgotten(storage: Storage) -> None:
-    assert await storage.get_meta("commands") is None
-    await storage.set_meta("commands", "abc")
-    await storage.set_meta("commands", "def")
-    assert await storage.get_meta("commands") == "def"
-    await storage.set_guild_setting(1, "theme", "light")
-    await storage.set_guild_setting(2, "theme", "dark")
-    assert await storage.guild_settings(1) == {"theme": "light"}
-    assert await storage.settings_named("theme") == {1: "light", 2: "dark"}
-    await storage.set_guild_setting(1, "theme", None)
-    assert await storage.guild_settings(1) == {}
-    await storage.set_player_pref(9, "language", "so")
-    assert await storage.player_prefs(9) == {"language": "so"}
-    assert await storage.player_prefs(8) == {}
-    await storage.set_player_pref(9, "language", None)
-    assert await storage.player_prefs(9) == {}
+    assert await storage.settings.get_meta("commands") is None
+    await storage.settings.set_meta("commands", "abc")
+    await storage.settings.set_meta("commands", "def")
+    assert await storage.settings.get_meta("commands") == "def"
+    await storage.settings.set_guild_setting(1, "theme", "light")
+    await storage.settings.set_guild_setting(2, "theme", "dark")
+    assert await storage.settings.guild_settings(1) == {"theme": "light"}
+    assert await storage.settings.settings_named("theme") == {1: "light", 2: "dark"}
+    await storage.settings.set_guild_setting(1, "theme", None)
+    assert await storage.settings.guild_settings(1) == {}
+    await storage.settings.set_player_pref(9, "language", "so")
+    assert await storage.settings.player_prefs(9) == {"language": "so"}
+    assert await storage.settings.player_prefs(8) == {}
+    await storage.settings.set_player_pref(9, "language", None)
+    assert await storage.settings.player_prefs(9) == {}
 
 
 def test_the_terminations_are_the_engines() -> None:
@@ -261,28 +261,30 @@ def test_the_terminations_are_the_engines() -> None:
 async def test_values_outside_a_vocabulary_are_refused_and_change_nothing(
     storage: Storage,
 ) -> None:
-    game = await storage.create_game(new_game(), NOW)
-    c = await storage.create_challenge(
+    game = await storage.games.create_game(new_game(), NOW)
+    c = await storage.challenges.create_challenge(
         NewChallenge(1, 8, None, 11, "Amina", 12, "Bashir", "jar", NOW + timedelta(minutes=10)),
         NOW,
     )
     with pytest.raises(ValueError, match="declined, expired"):
-        await storage.resolve_challenge(c.id, "accepted", NOW)
+        await storage.challenges.resolve_challenge(c.id, "accepted", NOW)
     with pytest.raises(ValueError):
-        await storage.leaderboard(1, "human", "wins")
+        await storage.standings.leaderboard(1, "human", "wins")
     with pytest.raises(ValueError):
-        await storage.finish_game(
+        await storage.games.finish_game(
             game.id, 0, record=[], result="white", termination="BOREDOM", now=NOW,
             **scored([], ("u:11", "u:12", None)),
         )  # fmt: skip
-    assert (await storage.get_challenge(c.id)).status == "open"  # type: ignore[union-attr]
-    assert await storage.get_game(game.id) == game
+    assert (await storage.challenges.get_challenge(c.id)).status == "open"  # type: ignore[union-attr]
+    assert await storage.games.get_game(game.id) == game
 
 
 async def test_rows_carry_their_vocabularies(storage: Storage) -> None:
-    game = await storage.create_game(replace(new_game(), ai_level="easy", ai_color="black"), NOW)
+    game = await storage.games.create_game(
+        replace(new_game(), ai_level="easy", ai_color="black"), NOW
+    )
     assert game.status is GameStatus.ACTIVE and game.ai_color is AiColor.BLACK
-    done = await storage.finish_game(
+    done = await storage.games.finish_game(
         game.id, 0, record=[], result="draw", termination="AGREEMENT", now=NOW,
         **scored([], ("u:11", "bot:easy", None)),
     )  # fmt: skip
@@ -295,12 +297,12 @@ async def test_rows_carry_their_vocabularies(storage: Storage) -> None:
 
 
 async def test_the_bots_record_is_its_opponents_tallies_turned_round(storage: Storage) -> None:
-    assert await storage.bot_record(1) == {}
+    assert await storage.standings.bot_record(1) == {}
     for channel, (kind, outcome) in enumerate(
         [("bot:easy", "loss"), ("bot:easy", "win"), ("bot:hard", "draw"), ("human", "win")]
     ):
-        game = await storage.create_game(new_game(channel=100 + channel), NOW)
-        done = await storage.finish_game(
+        game = await storage.games.create_game(new_game(channel=100 + channel), NOW)
+        done = await storage.games.finish_game(
             game.id,
             0,
             record=["a1"],
@@ -310,15 +312,15 @@ async def test_the_bots_record_is_its_opponents_tallies_turned_round(storage: St
             **scored([(11, "Amina", kind, outcome)], ("u:11", "bot:x", None)),
         )
         assert done is not None
-    assert await storage.bot_record(1) == {"bot:easy": (1, 1, 0), "bot:hard": (0, 0, 1)}
-    assert await storage.bot_record(2) == {}
+    assert await storage.standings.bot_record(1) == {"bot:easy": (1, 1, 0), "bot:hard": (0, 0, 1)}
+    assert await storage.standings.bot_record(2) == {}
 
 
 async def test_a_file_named_with_url_characters_is_that_file(tmp_path: Path) -> None:
     path = tmp_path / "shax ?#%20.db"
     storage = await Storage.open(path)
     try:
-        game = await storage.create_game(new_game(), NOW)
+        game = await storage.games.create_game(new_game(), NOW)
     finally:
         await storage.close()
     assert [p.name for p in tmp_path.iterdir()] == [path.name]
@@ -360,12 +362,12 @@ async def test_each_sqlite_call_is_one_trip_to_its_thread(
 
     monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
     try:
-        game = await storage.create_game(new_game(), NOW)
-        moved = await storage.update_game(
+        game = await storage.games.create_game(new_game(), NOW)
+        moved = await storage.games.update_game(
             game.id, 0, record=["a1"], draw_offered_by=None, now=NOW, new_turn=True
         )
-        assert moved is not None and await storage.get_game(game.id) == moved
-        finished = await storage.finish_game(
+        assert moved is not None and await storage.games.get_game(game.id) == moved
+        finished = await storage.games.finish_game(
             game.id,
             1,
             record=["a1", "a4"],

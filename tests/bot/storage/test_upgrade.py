@@ -82,35 +82,35 @@ async def test_games_of_release_3_play_on_from_the_same_position(release_3: str 
     clock = FakeClock(datetime(2026, 11, 21, 9, 0, tzinfo=UTC))
     async with open_service(release_3, bot_user=BOT, clock=clock) as service:  # type: ignore[arg-type]
         storage = service.storage
-        game = await storage.active_game_in_channel(102)
+        game = await storage.games.active_game_in_channel(102)
         assert game is not None and game.record == ("d7", "a7", "g7", "b6")
         position = replay(game.variant, game.record)
         mover = CAWO if game.white_id == CAWO.id else BASHIR
         action = position.legal_actions()[0].notation(position.variant)
         await service.play(mover, Place(1, 102), action)
-        moved = await storage.get_game(game.id)
+        moved = await storage.games.get_game(game.id)
         assert moved is not None and moved.record == (*game.record, action)
         assert moved.version == game.version + 1
         # The game against the bot, its hint counted, goes on with the bot answering.
-        bot_game = await storage.active_game_in_channel(201)
-        assert bot_game is not None and await storage.hints_used(bot_game.id) == 1
+        bot_game = await storage.games.active_game_in_channel(201)
+        assert bot_game is not None and await storage.games.hints_used(bot_game.id) == 1
         position = replay(bot_game.variant, bot_game.record)
         action = position.legal_actions()[0].notation(position.variant)
         await service.play(AMINA, Place(1, 201, 101), action)
-        after = await storage.get_game(bot_game.id)
+        after = await storage.games.get_game(bot_game.id)
         assert after is not None and after.record[: len(bot_game.record) + 1] == (
             *bot_game.record,
             action,
         )
         assert len(after.record) == len(bot_game.record) + 2  # and the bot answered
         # The streak and the series go on from where they were: Amina's third win in a row.
-        rematch = (await storage.open_challenges(100))[0]
+        rematch = (await storage.challenges.open_challenges(100))[0]
         assert rematch.rematch_of == 2
         clock.moment = rematch.created_at  # accepted before it expires
         await service.accept(BASHIR, Place(1, 100), rematch.id)
         await service.resign(BASHIR, Place(1, 100))
-        assert (await storage.tallies(1, AMINA.id))["human"].streak == 3
-        series = await storage.series(1, "u:11", "u:12")
+        assert (await storage.standings.tallies(1, AMINA.id))["human"].streak == 3
+        series = await storage.standings.series(1, "u:11", "u:12")
         assert (series.holder, series.stones, series.games) == ("u:11", 3, 3)
 
 
@@ -144,7 +144,7 @@ async def test_duplicate_open_challenges_are_closed_by_the_upgrade(tmp_path: Pat
             raw.execute(f"INSERT INTO challenges ({columns}) VALUES ({', '.join('?' * 11)})", row)
     storage = await Storage.open(path)
     try:
-        open_now = await storage.open_challenges_all()
+        open_now = await storage.challenges.open_challenges_all()
         assert [(c.channel_id, c.challenger_id, c.rematch_of) for c in open_now] == [
             (100, 11, 2),  # release 3's own open rematch challenge, the oldest for game 2
             (300, 11, None),
