@@ -9,7 +9,9 @@ what"):
    language, public or ephemeral: :func:`requester_language`;
 2. a game's messages (the board line, challenges, results, turn warnings, forfeits:
    replies with :attr:`~bot.service.replies.Reply.players`) speak the players' language
-   when both chose the same one, else the server's: :func:`players_language`;
+   when both chose the same one, else the server's: :func:`players_language`; so do
+   announcements to everyone (:attr:`~bot.service.replies.Reply.announcement`: a
+   tournament's opening and rounds), which have no players: the server's;
 3. the console speaks the language of whoever is at the keyboard, everywhere
    (:mod:`bot.console.session` asks :func:`requester_language` for them);
 4. pictures follow the message they are attached to (they are drawn with its voice);

@@ -43,17 +43,18 @@ async def reader_of(
 async def voice_of(
     service: ShaxService, interaction: discord.Interaction[Any], reply: Reply
 ) -> Voice:
-    """The voice of ``reply``: a game's message speaks its players' language (rule 2),
-    anything else the language of the person who asked (rule 1); worked out once an
-    interaction for each set of players."""
-    voices: dict[tuple[int, ...], Voice] = interaction.extras.setdefault(VOICES, {})
-    found = voices.get(reply.players)
+    """The voice of ``reply``: a game's message (and an announcement to everyone) speaks
+    its players' language, else the server's (rule 2), anything else the language of the
+    person who asked (rule 1); worked out once an interaction for each set of players."""
+    voices: dict[tuple[int, ...] | None, Voice] = interaction.extras.setdefault(VOICES, {})
+    key = None if reply.announcement else reply.players
+    found = voices.get(key)
     if found is None:
-        if reply.players:
+        if reply.players or reply.announcement:
             t = translator(await game_language(service, reply, interaction.guild_id))
         else:
             t = await reader_of(service, interaction, reply)
-        found = voices[reply.players] = voice(t)
+        found = voices[key] = voice(t)
     return found
 
 

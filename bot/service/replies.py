@@ -276,6 +276,8 @@ class Reply:
     the user who acted. ``result`` is set on the final board of a game: the result in
     one line, and the channel the game's channel belongs to (a thread's parent), so a
     game played in a thread can be announced where the thread was opened.
+    ``announcement``: it is said to everyone where it is posted (a tournament's opening,
+    its rounds), so it speaks the server's language, whoever asked.
     """
 
     text: Said
@@ -291,6 +293,7 @@ class Reply:
     result: Result | None = None
     players: tuple[int, ...] = ()
     chosen: tuple[tuple[int, str | None], ...] = ()
+    announcement: bool = False
 
 
 @dataclass(frozen=True)
