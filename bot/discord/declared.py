@@ -83,6 +83,6 @@ DECLARED_ITEMS: dict[type[Button], type[DeclaredItem]] = {
 
 def declared_item(button: Pressable, t: Translator, *, row: int) -> DeclaredItem:
     """The component of a declared ``button`` shown in a reply, labelled in ``t``'s language."""
-    assert isinstance(button, Button), f"{button!r} is not a declared button"
+    assert isinstance(button, Button)  # a reply's buttons are declared ones
     item = DECLARED_ITEMS[type(button)]
     return item(button, label=t.gettext(button.label), row=row)

@@ -14,17 +14,20 @@ import discord
 from bot import words
 from bot.discord.context import client_of
 from bot.discord.invite import missing
-from bot.discord.render import voice
+from bot.discord.render import to_discord, voice
 from bot.readers import players_language
 from bot.service.facade import ShaxService
-from bot.service.replies import ChannelBusy, Place, Reply, Said, UserError
+from bot.service.replies import ChannelBusy, Place, Reply, Said, UserError, drawn
 from bot.service.server_settings import Setting
+from bot.tournaments.notices import PairingToOpen
 from bot.words.threads import (
     CANNOT_PLAY_HERE,
+    CHANNEL_GONE,
     MISSING_PERMISSIONS,
     NO_THREADS_HERE,
     THREAD_BOARD_COMING,
     THREAD_FAILED,
+    THREAD_PERMISSION_MISSING,
     THREAD_POINTER,
 )
 from shax_i18n import translator
@@ -41,6 +44,9 @@ GAME_PERMISSIONS = discord.Permissions(
 """What a game needs where it is played: the bot posts boards (an embed with the picture)
 there, pings players and announces timeouts (in a thread, Send Messages in Threads)."""
 
+AUDIT_REASON = "A game of Shax"
+"""Why a game thread was opened, in the server's audit log."""
+
 Start = Callable[[Place], Awaitable[Reply]]
 """Starts a game (or posts a challenge) at a place; the service's answer."""
 
@@ -54,6 +60,8 @@ class GameThreads:
         self.client = client
         self._service = service
         self.mode = mode
+        self._blocked: dict[int, Said] = {}
+        """Why each tournament pairing's thread could not be opened, said once each."""
 
     async def start(
         self,
@@ -125,7 +133,7 @@ class GameThreads:
                 name=title[:THREAD_NAME_MAX],
                 type=discord.ChannelType.public_thread,
                 auto_archive_duration=ARCHIVE_AFTER_MINUTES,
-                reason="A game of Shax",
+                reason=AUDIT_REASON,
             )
         except discord.Forbidden:
             raise UserError(MISSING_PERMISSIONS(["Create Public Threads"])) from None
@@ -137,6 +145,82 @@ class GameThreads:
                 error.text or "no reason given",
             )
             raise UserError(Said.message(THREAD_FAILED)) from None
+
+    async def open_pairing(self, pairing: PairingToOpen) -> None:
+        """Give a tournament's pairing its game, in a public thread of the tournament's
+        channel named after it (``Round 2 · Amina vs Bashir``), its first board pinging
+        both players. When Discord will not open the thread (a permission taken away, the
+        channel gone) the channel (or, the channel gone, the tournament's creator) is told
+        so once; the pairing waits, and is offered again at the next tick."""
+        service = self._service()
+        speaking = voice(translator(await players_language(service, (), pairing.guild_id)))
+        name = speaking.say(pairing.name)
+        channel = self.client.get_channel(pairing.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            await self._say_blocked(
+                pairing, Said.message(CHANNEL_GONE, game=pairing.name), gone=True
+            )
+            return
+        try:
+            thread = await channel.create_thread(
+                name=name[:THREAD_NAME_MAX],
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=ARCHIVE_AFTER_MINUTES,
+                reason=AUDIT_REASON,
+            )
+        except discord.Forbidden:
+            lacking = missing(_mine(channel), THREAD_PERMISSIONS) or ["Create Public Threads"]
+            said = Said.message(
+                THREAD_PERMISSION_MISSING, game=pairing.name, permissions=", ".join(lacking)
+            )
+            await self._say_blocked(pairing, said)
+            return
+        except discord.NotFound:
+            await self._say_blocked(
+                pairing, Said.message(CHANNEL_GONE, game=pairing.name), gone=True
+            )
+            return
+        self._blocked.pop(pairing.pairing_id, None)
+        where = Place(pairing.guild_id, thread.id, channel.id)
+        try:
+            opened = await service.tournaments.open_game(pairing.pairing_id, where)
+        except Exception:
+            await _spare(thread)  # the pairing is offered again, with a thread of its own
+            raise
+        if not opened.new:
+            # Another process (or an earlier try) gave the pairing its game: this thread
+            # is spare; the game's own board is shown where the game is.
+            if opened.place.channel_id != thread.id:
+                await _spare(thread)
+            return
+        language = await players_language(service, opened.reply.players, pairing.guild_id)
+        speaking = voice(translator(language))
+        message = to_discord(await drawn(opened.reply, speaking), speaking)
+        sent = await thread.send(**message.send_kwargs())
+        await service.posted(opened.reply, sent.id)
+
+    async def _say_blocked(self, pairing: PairingToOpen, said: Said, *, gone: bool = False) -> None:
+        """Say once per pairing (and reason) why its game cannot be opened: in the
+        tournament's channel, or, the channel gone, to the tournament's creator in their
+        own language."""
+        if self._blocked.get(pairing.pairing_id) == said:
+            return
+        self._blocked[pairing.pairing_id] = said
+        log.warning("Tournament pairing %s waits for its thread: %s", pairing.pairing_id, said)
+        reader = (pairing.creator_id,) if gone and pairing.creator_id is not None else ()
+        language = await players_language(self._service(), reader, pairing.guild_id)
+        text = voice(translator(language)).say(said)
+        quiet = discord.AllowedMentions.none()
+        try:
+            if not gone:
+                await self.client.get_partial_messageable(pairing.channel_id).send(
+                    content=text, allowed_mentions=quiet
+                )
+            elif pairing.creator_id is not None:
+                creator = await self.client.fetch_user(pairing.creator_id)
+                await creator.send(content=text, allowed_mentions=quiet)
+        except discord.HTTPException:
+            log.warning("Nobody could be told why pairing %s waits", pairing.pairing_id)
 
     async def finish(self, channel_id: int | None, reply: Reply) -> None:
         """After a game's final board: in a thread the bot opened, announce the result in
@@ -158,6 +242,20 @@ class GameThreads:
             await thread.edit(archived=True)
         except discord.HTTPException:
             log.warning("Could not close the game thread %s", channel_id, exc_info=True)
+
+
+async def _spare(thread: discord.Thread) -> None:
+    """Delete a thread the bot opened for a game that is not played there."""
+    try:
+        await thread.delete()
+    except discord.HTTPException:
+        log.warning("Could not delete the spare thread %s", thread.id)
+
+
+def _mine(channel: discord.TextChannel) -> discord.Permissions:
+    """The bot's permissions in ``channel`` as far as the cache knows them."""
+    me = channel.guild.me
+    return channel.permissions_for(me) if me is not None else discord.Permissions.none()
 
 
 def _with_mentions(reply: Reply, mentions: tuple[int, ...]) -> Reply:

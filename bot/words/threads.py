@@ -12,6 +12,16 @@ THREAD_FAILED = N_(
     "Discord wouldn't open a thread for your game just now (it answered with an error), "
     "so no game was started. Try again in a minute, or start the game in another channel."
 )
+THREAD_PERMISSION_MISSING = N_(
+    "I can't open the thread for the game {game}: I'm missing {permissions} in this channel. "
+    "Ask a server admin to give it back; the game starts in its thread as soon as I can open it."
+)
+"""Said once in the channel of a game that must have a thread of its own (a tournament's)."""
+CHANNEL_GONE = N_(
+    "I can't open the thread for the game {game}: its channel is gone, or hidden from me, so "
+    "the game can't start there."
+)
+"""Said to whoever made the event whose channel is gone (a direct message)."""
 NO_THREADS_HERE = N_(
     "A game is already being played here, and this channel can't hold threads — "
     "start your game in another channel."

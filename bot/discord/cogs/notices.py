@@ -34,6 +34,7 @@ from bot.discord.app import ShaxBotBase
 from bot.discord.render import to_discord, voice
 from bot.readers import players_language
 from bot.service.replies import DailyControls, Notice, drawn
+from bot.tournaments.notices import PairingToOpen
 from shax_i18n import translator
 
 log = logging.getLogger(__name__)
@@ -64,6 +65,7 @@ class Notices(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.background.start("the clock's tick", self._ticking())
         self.bot.background.start("the retries of undelivered boards", self._retry_undelivered())
+        self.bot.background.start("the tournaments' tick", self._tournaments_ticking())
 
     @contextlib.asynccontextmanager
     async def _my_turn(self) -> AsyncIterator[None]:
@@ -78,6 +80,41 @@ class Notices(commands.Cog):
         while True:
             await self.tick()
             await asyncio.sleep(self.bot.tick_seconds)
+
+    async def _tournaments_ticking(self) -> None:
+        """The tournaments: a tick as soon as one has work (a start, a join, a game of
+        theirs ended: ``tournaments.due``), else every ``bot.tick_seconds``."""
+        await self.bot.wait_until_ready()
+        due = self.bot.service.tournaments.due
+        while True:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.bot.tick_seconds):
+                    await due.wait()
+            due.clear()
+            await self.tournaments_tick()
+
+    async def tournaments_tick(self) -> None:
+        """Run the tournaments once: post what they say, open the games they pair. The
+        answers in flight are placed first: a game's result is said before the standings
+        it changes."""
+        await self.bot.responder.wait_answered(ANSWERS_WAIT_SECONDS)
+        async with self._my_turn():
+            if not gateway_open(self.bot):
+                return  # no player can act: their clock stands still with the games'
+            try:
+                work = await self.bot.service.tournaments.tick()
+            except Exception:
+                log.exception("The tournaments' tick failed")
+                return
+            await self.show_all([item for item in work if isinstance(item, Notice)])
+            for item in work:
+                if isinstance(item, PairingToOpen):
+                    try:
+                        await self.bot.threads.open_pairing(item)
+                    except Exception:  # offered again at the next tick
+                        log.exception("Could not open the game of pairing %s", item.pairing_id)
+                        # A game made whose board was not taken is shown soon.
+                        self.bot.responder.undelivered.set()
 
     async def _retry_undelivered(self) -> None:
         """Shows an undelivered answer's board soon, not at the next tick."""

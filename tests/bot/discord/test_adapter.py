@@ -14,6 +14,7 @@ from discord import app_commands
 
 import engine
 import engine.ai
+from bot.commands import BUTTONS
 from bot.config import DEFAULT_API_BASE_URL, Settings
 from bot.discord import ShardedShaxBot, ShaxBot, ShaxBotBase, create_bot, use_endpoints
 from bot.discord.context import pings_someone_else
@@ -83,7 +84,9 @@ SUBCOMMANDS = {
     "hint": [],
     "review": [],
     "puzzle": ["variant", "answer", "give-up", "theme"],
+    "tournament": ["create", "join", "leave", "start", "standings", "cancel"],
 }
+"""Each subcommand's options (a subcommand group's: its subcommands)."""
 SAMPLE_IDS = {
     "act": act_id(BIG, BIG),
     "to": to_id(BIG, BIG, "g7"),
@@ -249,12 +252,13 @@ def test_endpoints_point_discord_py_elsewhere(monkeypatch: pytest.MonkeyPatch) -
 
 
 async def test_every_template_has_a_registered_dynamic_item(built_bot: ShaxBotBase) -> None:
-    assert set(DYNAMIC_ITEMS) == set(TEMPLATES)
+    templates = {**TEMPLATES, **{button.kind: button.template() for button in BUTTONS}}
+    assert set(DYNAMIC_ITEMS) == set(templates)
     registered = {
         pattern.pattern: item
         for pattern, item in built_bot._connection._view_store._dynamic_items.items()
     }
-    assert registered == {TEMPLATES[kind]: item for kind, item in DYNAMIC_ITEMS.items()}
+    assert registered == {templates[kind]: item for kind, item in DYNAMIC_ITEMS.items()}
 
 
 @pytest.mark.parametrize("kind", sorted(TEMPLATES))

@@ -1,0 +1,243 @@
+"""Tournaments through the fake Discord, with the real client: a Swiss of three played to
+the end (a bye each round) and an arena of a few minutes on the test's clock, in English
+and on a server that speaks Somali. Each pairing plays in a public thread of the
+tournament's channel named after it, its players pinged; the standings come as a picture
+after each round, the podium at the end, and the games are rated as any other."""
+
+from __future__ import annotations
+
+import io
+from typing import cast
+
+import pytest
+from PIL import Image
+
+from bot.commands.table import BUTTONS
+from bot.discord.cogs.notices import Notices
+from bot.discord.render import voice
+from bot.service.ratings import family_of
+from bot.service.replies import Said
+from bot.tournaments import notices
+from shax_i18n import translator
+from tests.bot.discord.helpers import (
+    Scene,
+    act_select,
+    live_boards,
+    mentioned_ids,
+    option_values,
+    shown,
+)
+from tests.e2e.conftest import Live, assert_refused, game_version, running
+from tests.fakediscord import FakeChannel, FakeMessage, FakeUser
+from tests.fakediscord.models import PERMISSION
+
+STANDINGS_PICTURE = "standings.png"
+MANAGE_GUILD = 1 << 5
+
+
+def tick_of(live: Live) -> Notices:
+    # The extension's own module (load_extension imports a fresh copy, hence the cast).
+    return cast("Notices", live.bot.get_cog("Notices"))
+
+
+async def tournaments_tick(live: Live) -> None:
+    await tick_of(live).tournaments_tick()
+    assert await live.bot.responder.wait_idle(10)
+
+
+def threads(live: Live) -> list[FakeChannel]:
+    """The threads of the tournament's channel, oldest first."""
+    return [t for t in live.fake.world.threads() if t.parent_id == live.scene.channel.id]
+
+
+def in_channel(live: Live) -> list[FakeMessage]:
+    return live.fake.messages(live.scene.channel)
+
+
+def pictures(live: Live) -> list[FakeMessage]:
+    return [
+        m for m in in_channel(live) if any(a.filename == STANDINGS_PICTURE for a in m.attachments)
+    ]
+
+
+def players_of(live: Live, thread: FakeChannel) -> list[FakeUser]:
+    """The two players a thread's first board pings, in the order it names them (white
+    first)."""
+    first = live.fake.messages(thread)[0]
+    scene = live.scene
+    pinged = [u for u in (scene.amina, scene.bashir, scene.cawo) if u.id in mentioned_ids(first)]
+    assert len(pinged) == 2, first.content
+    return sorted(pinged, key=lambda u: first.content.index(u.mention))
+
+
+async def command(live: Live, user: FakeUser, name: str, **options: str) -> FakeMessage:
+    result = await live.fake.slash(user, live.scene.channel, "shax", f"tournament {name}", options)
+    return await shown(live.bot, result)
+
+
+async def gather_three(live: Live, **options: str) -> FakeMessage:
+    """Amina makes a tournament here; Bashir joins with the opening's button, Cawo with
+    the command. Returns the opening announcement."""
+    scene, fake = live.scene, live.fake
+    opening = await command(live, scene.amina, "create", **options)
+    assert not opening.ephemeral
+    [join] = [b for b in opening.buttons() if b["custom_id"].startswith("shax:")]
+    assert any(join["custom_id"].startswith(f"shax:{b.kind}:") for b in BUTTONS)
+    await shown(live.bot, await fake.click(scene.bashir, opening, join["custom_id"]))
+    await command(live, scene.cawo, "join")
+    return opening
+
+
+async def play_round(live: Live, thread: FakeChannel) -> None:
+    """The pairing's game in its thread: each side places a stone (so it is rated), then
+    black resigns (white wins)."""
+    fake = live.fake
+    _, black = players_of(live, thread)
+    assert len(fake.messages(thread)) == 1, "one board, posted once"
+    for _ in range(2):
+        board = live_boards(fake, thread)[-1]
+        game_id, _version = game_version(board)
+        on_turn = await live.service.on_turn(game_id)
+        assert on_turn is not None
+        action = option_values(act_select(board))[0]
+        moved = await fake.slash(on_turn.id, thread, "shax", "move", {"action": action})
+        await shown(live.bot, moved)
+    await shown(live.bot, await fake.slash(black, thread, "shax", "resign"))
+    await tournaments_tick(live)
+
+
+ENGLISH_ONLY = ("Standings after", "The tournament is over", "joined the tournament")
+"""Words of the English announcements that a Somali server must not show."""
+
+
+def assert_podium(live: Live, language: str) -> None:
+    """The last message in the channel is the podium, naming the three players, and every
+    announcement speaks the server's language."""
+    scene = live.scene
+    podium = in_channel(live)[-1]
+    names = (scene.amina, scene.bashir, scene.cawo)
+    assert all(u.display_name in podium.content for u in names), podium.content
+    assert "🥇" in podium.content
+    for message in pictures(live):
+        with Image.open(io.BytesIO(message.attachment(STANDINGS_PICTURE).data)) as picture:
+            assert picture.format == "PNG" and picture.width > 100
+        assert message.embeds[0]["image"]["url"].endswith(STANDINGS_PICTURE)
+    if language == "so":
+        said = "\n".join(m.content for m in in_channel(live))
+        assert not [words for words in ENGLISH_ONLY if words in said], said
+
+
+def said_in(language: str, said: Said) -> str:
+    return voice(translator(language)).say(said)
+
+
+async def ratings(live: Live, *users: FakeUser) -> dict[int, float]:
+    family = family_of("shax")
+    assert family is not None
+    found = await live.service.storage.ratings.of(live.fake.guild_id, family, [u.id for u in users])
+    return {user_id: rating.rating for user_id, rating in found.items()}
+
+
+@pytest.mark.parametrize("language", ["en", "so"])
+async def test_a_swiss_of_three_is_paired_played_in_threads_and_ends_with_a_podium(
+    scene: Scene, language: str
+) -> None:
+    async with running(scene, language=language) as live:
+        await gather_three(live, format="swiss", rounds="3", turn="5m")
+        started = await command(live, scene.amina, "start")
+        assert not started.ephemeral
+        for round_ in (1, 2, 3):
+            await tournaments_tick(live)
+            assert len(threads(live)) == round_, f"round {round_} has its thread"
+            thread = threads(live)[-1]
+            white, black = players_of(live, thread)
+            assert thread.name == said_in(
+                language, notices.PAIRING_NAME(round_, white.display_name, black.display_name)
+            )
+            assert len(pictures(live)) == round_ - 1
+            await play_round(live, thread)
+            assert len(pictures(live)) == round_, "the standings after each round"
+        assert_podium(live, language)
+        assert len(threads(live)) == 3, "no round paired twice"
+        rated = await ratings(live, scene.amina, scene.bashir, scene.cawo)
+        assert len(rated) == 3 and all(r != 1500.0 for r in rated.values())
+
+
+@pytest.mark.parametrize("language", ["en", "so"])
+async def test_an_arena_of_five_minutes_pairs_again_at_once_and_ends_on_the_clock(
+    scene: Scene, language: str
+) -> None:
+    async with running(scene, language=language) as live:
+        opening = await gather_three(live, format="arena", minutes="5", turn="1m")
+        assert [b["label"] for b in opening.buttons()] == [translator(language).gettext("Join")]
+        await command(live, scene.amina, "start")
+        await tournaments_tick(live)
+        [first] = threads(live)
+        white, black = players_of(live, first)
+        assert first.name == said_in(
+            language, notices.PAIRING_NAME(None, white.display_name, black.display_name)
+        )
+        await play_round(live, first)
+        assert len(threads(live)) == 2, "a player who finished is paired again at once"
+        second = threads(live)[-1]
+        assert {u.id for u in players_of(live, second)} != {white.id, black.id}, "a new opponent"
+        await play_round(live, second)
+        assert len(threads(live)) == 3
+        live.clock.advance(minutes=6)
+        await tournaments_tick(live)  # time is up: no new game, the one under way goes on
+        assert len(threads(live)) == 3 and not pictures(live)
+        await play_round(live, threads(live)[-1])
+        assert len(threads(live)) == 3, "no game after the end"
+        assert_podium(live, language)
+        assert len(pictures(live)) == 1, "the final standings"
+
+
+async def test_only_the_creator_or_manage_server_starts_it_and_a_refusal_changes_nothing(
+    live: Live,
+) -> None:
+    scene, fake = live.scene, live.fake
+    await gather_three(live)
+    refused = await fake.slash(bashir := scene.bashir, scene.channel, "shax", "tournament start")
+    assert_refused(refused, scene.amina.display_name)
+    await tournaments_tick(live)
+    assert not threads(live), "a refused start paired nobody"
+    fake.world.members[bashir.id].permissions |= MANAGE_GUILD
+    await command(live, bashir, "start")
+    await tournaments_tick(live)
+    assert len(threads(live)) == 1
+
+
+async def test_a_thread_it_may_not_open_is_said_once_and_the_pairing_waits_for_it(
+    live: Live,
+) -> None:
+    scene, fake = live.scene, live.fake
+    await gather_three(live)
+    channel = fake.channel(scene.channel.id)
+    channel.bot_permissions &= ~PERMISSION["CREATE_PUBLIC_THREADS"]
+    await command(live, scene.amina, "start")
+    await tournaments_tick(live)
+    await tournaments_tick(live)
+    assert not threads(live)
+    told = [m.content for m in in_channel(live) if "Create Public Threads" in m.content]
+    assert len(told) == 1, told
+    assert told[0].startswith("I can't open the thread for the game Round 1 · ")
+    channel.bot_permissions |= PERMISSION["CREATE_PUBLIC_THREADS"]
+    await tournaments_tick(live)
+    [thread] = threads(live)
+    assert len(players_of(live, thread)) == 2, "the pairing kept its game"
+
+
+async def test_a_deleted_channel_is_said_to_the_creator_once(live: Live) -> None:
+    scene, fake = live.scene, live.fake
+    await gather_three(live)
+    channel = fake.channel(scene.channel.id)
+    channel.bot_permissions &= ~PERMISSION["CREATE_PUBLIC_THREADS"]  # no thread before it goes
+    await command(live, scene.amina, "start")
+    await tournaments_tick(live)
+    fake.world.delete_channel(channel)
+    await fake.wait_for(lambda: live.bot.get_channel(channel.id) is None, what="the channel gone")
+    await tournaments_tick(live)
+    await tournaments_tick(live)
+    [told] = fake.messages(fake.dm_channel(scene.amina))
+    assert told.content.startswith("I can't open the thread for the game Round 1 · ")
+    assert "its channel is gone" in told.content
