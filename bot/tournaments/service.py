@@ -124,10 +124,16 @@ class Tournaments:
         raise UserError(notices.NO_TOURNAMENT_HERE())
 
     async def _step(self, t: TournamentRow, rule: Callable[[Event], tuple[Changes, R]]) -> R:
-        try:
-            return await self.store.step(t.id, rule, self.kernel.now())
-        except LookupError:
-            raise UserError(notices.NO_TOURNAMENT_HERE()) from None
+        """One step of ``t``: its rule decides from the tournament as it is (in a thread: a
+        large Swiss's pairing takes a while), and the store writes the changes if nothing
+        changed meanwhile, else it is decided again. A refusal changes nothing."""
+        while True:
+            event = await self.store.event(t.id)
+            if event is None:
+                raise UserError(notices.NO_TOURNAMENT_HERE())
+            changes, said = await asyncio.to_thread(rule, event)
+            if await self.store.apply(event, changes, self.kernel.now()):
+                return said
 
     # -- the commands --------------------------------------------------------------------
 
@@ -181,7 +187,7 @@ class Tournaments:
             new.turn.total_seconds(),
             None if starts is None else starts.total_seconds(),
         )
-        return Reply(text=text)
+        return Reply(text=text, announcement=True)
 
     async def join(self, user: User, place: Place) -> Reply:
         t = await self.here(place)
@@ -189,7 +195,7 @@ class Tournaments:
         now = self.kernel.now()
         happened = await self._step(t, lambda e: rules.join(user.id, user.name, seed, now, e))
         self.due.set()  # an arena pairs a player who joins late at once
-        return Reply(text=notices.JOINED(user, happened.count))
+        return Reply(text=notices.JOINED(user, happened.count), announcement=True)
 
     async def leave(self, user: User, place: Place) -> Reply:
         t = await self.here(place)
@@ -199,10 +205,12 @@ class Tournaments:
             await self._resign(user, happened.game_to_resign)
         self.due.set()
         if t.status is Status.OPEN:
-            return Reply(text=notices.LEFT_BEFORE_START(user, happened.count))
-        if not t.swiss:
-            return Reply(text=notices.PAUSED(user))
-        return Reply(text=notices.WITHDRAWN(user, happened.forfeited))
+            text = notices.LEFT_BEFORE_START(user, happened.count)
+        elif not t.swiss:
+            text = notices.PAUSED(user)
+        else:
+            text = notices.WITHDRAWN(user, happened.forfeited)
+        return Reply(text=text, announcement=True)
 
     async def start(self, user: User, place: Place, *, may_manage: bool) -> Reply:
         """Begin now (its creator, or a member with Manage Server)."""
@@ -220,7 +228,7 @@ class Tournaments:
             raise UserError(notices.ONLY_CREATOR_CANCELS(t.creator_name))
         now = self.kernel.now()
         await self._step(t, lambda e: rules.cancel(now, e))
-        return Reply(text=notices.CANCELLED(user))
+        return Reply(text=notices.CANCELLED(user), announcement=True)
 
     async def standings(self, place: Place) -> Reply:
         """The standings of the channel's tournament (its last one, once it is over)."""
@@ -288,12 +296,12 @@ class Tournaments:
         out: Tick = []
         if t.status is Status.OPEN and t.starts_at is not None:
             if not t.reminded and t.starts_at - REMIND_BEFORE <= now < t.starts_at:
-                h = await self.store.step(t.id, rules.remind, now)
+                h = await self._step(t, rules.remind)
                 if h.count:
                     left = (t.starts_at - now).total_seconds()
                     out.append(self._notice(t, Reply(text=notices.REMINDER(left, h.count))))
             if now >= t.starts_at:
-                h = await self.store.step(t.id, lambda e: rules.timed_start(now, e), now)
+                h = await self._step(t, lambda e: rules.timed_start(now, e))
                 if h.cancelled:
                     text = notices.CANCELLED_TOO_FEW(h.count)
                     return [*out, self._notice(t, Reply(text=text))]
@@ -304,7 +312,7 @@ class Tournaments:
         return out
 
     async def _advance(self, t: TournamentRow, now: datetime) -> Tick:
-        happened = await self.store.step(t.id, lambda e: rules.advance(now, e), now)
+        happened = await self._step(t, lambda e: rules.advance(now, e))
         event = await self.store.event(t.id)
         assert event is not None  # tournaments are never deleted
         out: Tick = []
@@ -351,7 +359,8 @@ class Tournaments:
         paired = {u.id for pair in pairs for u in pair}
         waiting = next((u for u in users.values() if u.id not in paired), None)
         mentions = tuple(sorted(paired))
-        return Reply(text=notices.ARENA_STARTED(t.minutes, pairs, waiting), mentions=mentions)
+        text = notices.ARENA_STARTED(t.minutes, pairs, waiting)
+        return Reply(text=text, mentions=mentions, announcement=True)
 
     @staticmethod
     def _round(event: Event, number: int) -> Reply:
@@ -365,7 +374,7 @@ class Tournaments:
                 pairs.append((users[p.white_id], users[p.black_id]))
         text = notices.ROUND_PAIRED(number, event.tournament.rounds, pairs, bye)
         mentions = tuple(sorted({u.id for pair in pairs for u in pair}))
-        return Reply(text=text, mentions=mentions)
+        return Reply(text=text, mentions=mentions, announcement=True)
 
     @staticmethod
     def _notice(t: TournamentRow, reply: Reply) -> Notice:

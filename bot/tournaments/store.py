@@ -2,19 +2,20 @@
 storage's one statement runner.
 
 What two people (or two bot processes) can do at once rests on one rule: every change to a
-tournament is a *step* (:meth:`TournamentStore.step`), one transaction holding the
-tournament's lock that reads it whole (:class:`~bot.tournaments.rows.Event`, its pairings'
-games among it), asks the service's rule what changes, and writes that. Two joins, two
-starts or two results at the same moment are two steps, one after the other: the second
-sees what the first wrote, so a round is paired once. A pairing's game is made in the
-transaction that records it (:meth:`TournamentStore.open_game`), so it gets one game.
+tournament is decided from the tournament read whole (:class:`~bot.tournaments.rows.Event`,
+its pairings' games among it) and written by :meth:`TournamentStore.apply` in one
+transaction holding the tournament's lock, only if the tournament is still as it was read
+(the service decides again otherwise). Two joins, two starts or two results at the same
+moment are two such steps, one after the other: the second sees what the first wrote, so a
+round is paired once; and the pairing itself is computed off the transaction. A pairing's
+game is made in the transaction that records it (:meth:`TournamentStore.open_game`), so it
+gets one game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import TypeVar
 
 from sqlalchemy import Connection, and_, bindparam, or_, select, update
 
@@ -37,7 +38,6 @@ from bot.tournaments.rows import (
     tournament_row,
 )
 
-R = TypeVar("R")
 MakeGame = Callable[[PairingRow, TournamentRow, dict[int, str]], NewGame]
 """How a pairing's game is made: from the pairing, its tournament, the players' names."""
 T, P, G = tournaments.c, tournament_players.c, tournament_pairings.c
@@ -150,20 +150,17 @@ class TournamentStore:
         row = await self._run.row(self._run.new_row(tournaments, **new.values(), created_at=now))
         return None if row is None else tournament_row(row)
 
-    async def step(
-        self, tournament_id: int, rule: Callable[[Event], tuple[Changes, R]], now: datetime
-    ) -> R:
-        """One step of a tournament: in one transaction holding its lock, read it whole,
-        ask ``rule`` what changes (it may raise: then nothing does), write the changes and
-        return what the rule said. Raises :class:`LookupError` for no such tournament."""
+    async def apply(self, seen: Event, changes: Changes, now: datetime) -> bool:
+        """Write ``changes``, decided from ``seen``, in one transaction holding the
+        tournament's lock, if the tournament is still exactly as seen; else write nothing
+        and return ``False`` (the caller decides again from what is there now)."""
+        tournament_id = seen.tournament.id
 
-        def body(conn: Connection) -> R:
-            event = _event(conn, tournament_id)
-            if event is None:
-                raise LookupError(tournament_id)
-            changes, said = rule(event)
-            _write(conn, event, changes, now)
-            return said
+        def body(conn: Connection) -> bool:
+            if _event(conn, tournament_id) != seen:
+                return False
+            _write(conn, seen, changes, now)
+            return True
 
         return await self._run.transaction(body, lock=_lock(tournament_id))
 

@@ -80,11 +80,30 @@ async def test_a_step_that_fails_half_way_changes_nothing(
         twice = (NewPairing(1, 2, 3), NewPairing(1, 2, 4))
         return Changes(replace(event.tournament, round=1), players=(joined,), pairings=twice), None
 
+    seen = await a.event(t.id)
+    assert seen is not None
+    changes, _ = broken(seen)
     with pytest.raises(Exception, match=r"(?i)unique|duplicate"):
-        await a.step(t.id, broken, NOW)
+        await a.apply(seen, changes, NOW)
     event = await a.event(t.id)
     assert event is not None
     assert (event.players, event.pairings, event.tournament.round) == ((), (), 0)
+
+
+async def test_changes_decided_from_a_tournament_that_changed_meanwhile_are_not_written(
+    two: tuple[TournamentStore, TournamentStore],
+) -> None:
+    a, b = two
+    t = await a.create(swiss(), NOW)
+    assert t is not None
+    seen = await a.event(t.id)
+    assert seen is not None
+    bashir = Changes(seen.tournament, players=(PlayerRow(t.id, 2, "Bashir", 0.0, NOW),))
+    cawo = Changes(seen.tournament, players=(PlayerRow(t.id, 3, "Cawo", 0.0, NOW),))
+    assert await b.apply(seen, bashir, NOW)
+    assert not await a.apply(seen, cawo, NOW), "decided from a tournament that is gone"
+    event = await a.event(t.id)
+    assert event is not None and [p.name for p in event.players] == ["Bashir"]
 
 
 async def test_a_pairing_whose_place_is_taken_gets_no_game(
@@ -100,7 +119,9 @@ async def test_a_pairing_whose_place_is_taken_gets_no_game(
         started = replace(event.tournament, status=Status.PLAYING, round=1)
         return Changes(started, players=players, pairings=(NewPairing(1, 1, 2),)), None
 
-    await a.step(t.id, paired, NOW)
+    seen = await a.event(t.id)
+    assert seen is not None
+    assert await a.apply(seen, paired(seen)[0], NOW)
     storage = await Storage.open(database)
     try:
         taken = NewGame(10, 900, None, "shax", 3, "Cawo", 4, "Dahir")

@@ -32,6 +32,9 @@ async def test_a_swiss_of_four_plays_its_rounds_and_ends_with_a_podium(events: O
     assert "4 players now" in words(joined.text)
     started = await t.start(AMINA, HALL, may_manage=False)
     assert started.text.id == notices.ROUND_PAIRED.id
+    assert made.announcement and joined.announcement and started.announcement, (
+        "said to the channel in the server's language, not the asker's"
+    )
     assert len(started.mentions) == 4
     met: set[frozenset[int]] = set()
     said, games = await tick(service)
