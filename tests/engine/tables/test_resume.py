@@ -50,8 +50,9 @@ def stopping_at(level: int, handles: list[int]) -> tables.Progress:
     return progress
 
 
+@pytest.mark.parametrize("threads", [1, 2])
 def test_a_stopped_table_build_resumes_from_its_checkpoint_and_writes_the_same_tables(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, threads: int
 ) -> None:
     whole = tmp_path / "whole"
     seen_whole, progress = levels_seen()
@@ -72,7 +73,7 @@ def test_a_stopped_table_build_resumes_from_its_checkpoint_and_writes_the_same_t
             SMALL,
             5,
             parted,
-            threads=1,
+            threads=threads,
             progress=stopping_at(STOP_AT, handles),
             max_total=9,
             checkpoint_seconds=0,
@@ -84,7 +85,7 @@ def test_a_stopped_table_build_resumes_from_its_checkpoint_and_writes_the_same_t
     assert {i.material for i in read_info(parted)} == {"3v3", "4v3", "3v4", "4v4", "5v3", "3v5"}
 
     seen_again, progress = levels_seen()
-    build(SMALL, 5, parted, threads=1, progress=progress, max_total=9)
+    build(SMALL, 5, parted, threads=3 - threads, progress=progress, max_total=9)
     again = seen_again[SYSTEM]
     assert 0 not in again, "the first pass was done again"
     assert again[0] == STOP_AT + 1
