@@ -245,11 +245,12 @@ class GameThreads:
 
 
 async def _spare(thread: discord.Thread) -> None:
-    """Delete a thread the bot opened for a game that is not played there."""
+    """Hide a thread the bot opened for a game that is not played there (archived, as
+    its owner may; deleting it would need Manage Threads, which the bot does not ask)."""
     try:
-        await thread.delete()
+        await thread.edit(archived=True)
     except discord.HTTPException:
-        log.warning("Could not delete the spare thread %s", thread.id)
+        log.warning("Could not archive the spare thread %s", thread.id)
 
 
 def _mine(channel: discord.TextChannel) -> discord.Permissions:

@@ -18,6 +18,7 @@ from bot.discord.render import voice
 from bot.service.ratings import family_of
 from bot.service.replies import Said
 from bot.tournaments import notices
+from bot.tournaments.notices import PairingToOpen
 from shax_i18n import translator
 from tests.bot.discord.helpers import (
     Scene,
@@ -241,3 +242,27 @@ async def test_a_deleted_channel_is_said_to_the_creator_once(live: Live) -> None
     [told] = fake.messages(fake.dm_channel(scene.amina))
     assert told.content.startswith("I can't open the thread for the game Round 1 · ")
     assert "its channel is gone" in told.content
+
+
+async def test_a_pairing_offered_again_keeps_its_one_game_and_hides_the_spare_thread(
+    live: Live,
+) -> None:
+    scene, threads_of_bot = live.scene, live.bot.threads
+    offered: list[PairingToOpen] = []
+    opening = threads_of_bot.open_pairing
+
+    async def seen(pairing: PairingToOpen) -> None:
+        offered.append(pairing)
+        await opening(pairing)
+
+    threads_of_bot.open_pairing = seen  # type: ignore[method-assign]
+    await gather_three(live)
+    await command(live, scene.amina, "start")
+    await tournaments_tick(live)
+    [pairing] = offered
+    await opening(pairing)  # another process, or a tick that overlapped, offers it again
+    first, spare = threads(live)
+    assert len(live.fake.messages(first)) == 1 and not live.fake.messages(spare)
+    assert spare.archived and not first.archived
+    games = await live.service.storage.games.active_games()
+    assert [g.channel_id for g in games] == [first.id], "one game, in the first thread"
