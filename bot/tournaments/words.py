@@ -30,12 +30,14 @@ def _points(t: Translator, points: Fraction | int) -> str:
 # -- refusals -------------------------------------------------------------------------------
 
 
+@speaks(n.NO_TOURNAMENT_HERE)
 def no_tournament_here(t: Translator) -> str:
     return t.gettext(
         "There is no tournament in this channel: make one with `/shax tournament create`."
     )
 
 
+@speaks(n.TOURNAMENT_HERE_ALREADY)
 def tournament_here_already(t: Translator) -> str:
     return t.gettext(
         "This channel has a tournament already: join it with `/shax tournament join`, "
@@ -43,12 +45,14 @@ def tournament_here_already(t: Translator) -> str:
     )
 
 
+@speaks(n.ALREADY_IN)
 def already_in_tournament(t: Translator) -> str:
     return t.gettext(
         "You are in this tournament already: wait for your games (or `/shax tournament leave`)."
     )
 
 
+@speaks(n.SWISS_BEGUN)
 def swiss_begun(t: Translator) -> str:
     return t.gettext(
         "This Swiss has begun and takes no new players: follow it with "
@@ -57,6 +61,7 @@ def swiss_begun(t: Translator) -> str:
     )
 
 
+@speaks(n.LEFT_FOR_GOOD)
 def left_swiss_for_good(t: Translator) -> str:
     return t.gettext(
         "You left this Swiss, and a Swiss takes no one back: follow it with "
@@ -64,16 +69,19 @@ def left_swiss_for_good(t: Translator) -> str:
     )
 
 
+@speaks(n.ARENA_OVER)
 def arena_over(t: Translator) -> str:
     return t.gettext(
         "This arena's time is up and its last games are being played: join the next one."
     )
 
 
+@speaks(n.NOT_IN_IT)
 def not_in_tournament(t: Translator) -> str:
     return t.gettext("You are not playing in this tournament: `/shax tournament join` enters it.")
 
 
+@speaks(n.TOO_FEW_PLAYERS)
 def too_few_players(t: Translator, count: int) -> str:
     return t.gettext(
         "A tournament needs at least 3 players and this one has {n}: ask others to "
@@ -82,6 +90,7 @@ def too_few_players(t: Translator, count: int) -> str:
     )
 
 
+@speaks(n.ONLY_CREATOR_STARTS)
 def only_creator_starts(t: Translator, creator: str) -> str:
     return t.gettext(
         "Only {creator}, who made this tournament, or a member with Manage Server can "
@@ -90,6 +99,7 @@ def only_creator_starts(t: Translator, creator: str) -> str:
     )
 
 
+@speaks(n.ONLY_CREATOR_CANCELS)
 def only_creator_cancels(t: Translator, creator: str) -> str:
     return t.gettext(
         "Only {creator}, who made this tournament, or a member with Manage Server can "
@@ -98,12 +108,14 @@ def only_creator_cancels(t: Translator, creator: str) -> str:
     )
 
 
+@speaks(n.ALREADY_STARTED)
 def tournament_started_already(t: Translator) -> str:
     return t.gettext(
         "This tournament has started already: `/shax tournament standings` shows how it stands."
     )
 
 
+@speaks(n.NOT_A_NUMBER)
 def not_a_tournament_number(t: Translator, option: str, text: str, low: int, high: int) -> str:
     return t.gettext(
         "`{option}` takes a whole number from {low} to {high}, not {text}.",
@@ -114,6 +126,7 @@ def not_a_tournament_number(t: Translator, option: str, text: str, low: int, hig
     )
 
 
+@speaks(n.NOT_A_LENGTH)
 def not_a_tournament_length(t: Translator, option: str, text: str, low: float, high: float) -> str:
     return t.gettext(
         "`{option}` takes a length of time from {low} to {high}, like 5m, not {text}.",
@@ -124,6 +137,7 @@ def not_a_tournament_length(t: Translator, option: str, text: str, low: float, h
     )
 
 
+@speaks(n.UNKNOWN_FORMAT)
 def unknown_tournament_format(t: Translator, text: str) -> str:
     return t.gettext("Unknown format {text}: choose swiss or arena.", text=repr(text))
 
@@ -131,6 +145,7 @@ def unknown_tournament_format(t: Translator, text: str) -> str:
 # -- answers and announcements ---------------------------------------------------------------
 
 
+@speaks_with_voice(n.CREATED)
 def tournament_created(
     voice: Voice,
     creator: User,
@@ -174,6 +189,7 @@ def tournament_created(
     return f"{made} {begins}"
 
 
+@speaks_with_voice(n.JOINED)
 def tournament_joined(voice: Voice, player: User, count: int) -> str:
     return voice.t.ngettext(
         "{player} joined the tournament: {n} player now.",
@@ -183,6 +199,7 @@ def tournament_joined(voice: Voice, player: User, count: int) -> str:
     )
 
 
+@speaks_with_voice(n.LEFT_BEFORE_START)
 def tournament_left(voice: Voice, player: User, count: int) -> str:
     return voice.t.ngettext(
         "{player} left the tournament before its start: {n} player now.",
@@ -192,6 +209,7 @@ def tournament_left(voice: Voice, player: User, count: int) -> str:
     )
 
 
+@speaks_with_voice(n.WITHDRAWN)
 def tournament_withdrawn(voice: Voice, player: User, lost: bool) -> str:
     if lost:
         return voice.t.gettext(
@@ -205,6 +223,7 @@ def tournament_withdrawn(voice: Voice, player: User, lost: bool) -> str:
     )
 
 
+@speaks_with_voice(n.PAUSED)
 def tournament_paused(voice: Voice, player: User) -> str:
     return voice.t.gettext(
         "{player} pauses: no new game until `/shax tournament join` again; the points so far stay.",
@@ -212,6 +231,7 @@ def tournament_paused(voice: Voice, player: User) -> str:
     )
 
 
+@speaks(n.REMINDER)
 def tournament_reminder(t: Translator, seconds: float, count: int) -> str:
     return t.ngettext(
         "The tournament here begins in {time}, with {n} player so far: "
@@ -241,6 +261,7 @@ def _where_played(voice: Voice) -> str:
     return voice.t.gettext("Each game has a thread of its own.")
 
 
+@speaks_with_voice(n.ROUND_PAIRED)
 def tournament_round_paired(
     voice: Voice, number: int, rounds: int, pairs: Sequence[tuple[User, User]], bye: User | None
 ) -> str:
@@ -253,6 +274,7 @@ def tournament_round_paired(
     return "\n".join(lines)
 
 
+@speaks_with_voice(n.ARENA_STARTED)
 def arena_started(
     voice: Voice, minutes: int, pairs: Sequence[tuple[User, User]], waiting: User | None
 ) -> str:
@@ -280,6 +302,7 @@ def standing_line(t: Translator, line: StandingLine, format: Format, fire: bool)
     return f"{text} {FIRE}" if fire else text
 
 
+@speaks(n.STANDINGS)
 def tournament_standings(
     t: Translator,
     format: Format,
@@ -296,6 +319,7 @@ def tournament_standings(
     return "\n".join([head, *(standing_line(t, x, format, x.name in fire) for x in lines)])
 
 
+@speaks(n.STANDINGS_TITLE)
 def tournament_standings_title(
     t: Translator, format: Format, variant: str, played: int, rounds: int
 ) -> str:
@@ -309,22 +333,27 @@ def tournament_standings_title(
     )
 
 
+@speaks(n.POINTS_HEADING)
 def tournament_points_heading(t: Translator) -> str:
     return t.pgettext("standings", "Points")
 
 
+@speaks(n.SB_HEADING)
 def tournament_sb_heading(t: Translator) -> str:
     return t.pgettext("standings", "SB")
 
 
+@speaks(n.GAMES_HEADING)
 def tournament_games_heading(t: Translator) -> str:
     return t.pgettext("standings", "Games")
 
 
+@speaks(n.NEXT_ROUND_IN)
 def tournament_next_round_in(t: Translator, number: int, seconds: float) -> str:
     return t.gettext("Round {round} begins in {time}.", round=number, time=duration(seconds, t))
 
 
+@speaks(n.NO_STANDINGS_YET)
 def tournament_no_standings_yet(t: Translator, count: int) -> str:
     return t.ngettext(
         "Nothing has been played yet: {n} player is in.",
@@ -333,6 +362,7 @@ def tournament_no_standings_yet(t: Translator, count: int) -> str:
     )
 
 
+@speaks(n.PODIUM)
 def tournament_podium(t: Translator, lines: Sequence[StandingLine]) -> str:
     places = [
         f"{MEDALS[min(x.rank, len(MEDALS)) - 1]} {x.name} ({_points(t, x.points)})" for x in lines
@@ -340,6 +370,7 @@ def tournament_podium(t: Translator, lines: Sequence[StandingLine]) -> str:
     return t.gettext("The tournament is over! {podium}", podium=" · ".join(places))
 
 
+@speaks_with_voice(n.CANCELLED)
 def tournament_cancelled(voice: Voice, player: User) -> str:
     return voice.t.gettext(
         "{player} cancelled the tournament here; games under way go on as ordinary games.",
@@ -347,6 +378,7 @@ def tournament_cancelled(voice: Voice, player: User) -> str:
     )
 
 
+@speaks(n.CANCELLED_TOO_FEW)
 def tournament_cancelled_too_few(t: Translator, count: int) -> str:
     return t.ngettext(
         "The tournament did not begin: it had {n} player, and 3 are needed. Make a new "
@@ -357,12 +389,14 @@ def tournament_cancelled_too_few(t: Translator, count: int) -> str:
     )
 
 
+@speaks(n.PAIRING_NAME)
 def tournament_pairing_name(t: Translator, number: int | None, white: str, black: str) -> str:
     if number is None:
         return t.gettext("Arena · {white} vs {black}", white=white, black=black)
     return t.gettext("Round {round} · {white} vs {black}", round=number, white=white, black=black)
 
 
+@speaks_with_voice(n.GAME_INTRO)
 def tournament_game_intro(voice: Voice, number: int | None, white: User, black: User) -> str:
     values = {"white": voice.player(white), "black": voice.player(black)}
     if number is None:
@@ -372,39 +406,3 @@ def tournament_game_intro(voice: Voice, number: int | None, white: User, black: 
         round=number,
         **values,
     )
-
-
-speaks(n.NO_TOURNAMENT_HERE, no_tournament_here)
-speaks(n.TOURNAMENT_HERE_ALREADY, tournament_here_already)
-speaks(n.ALREADY_IN, already_in_tournament)
-speaks(n.SWISS_BEGUN, swiss_begun)
-speaks(n.LEFT_FOR_GOOD, left_swiss_for_good)
-speaks(n.ARENA_OVER, arena_over)
-speaks(n.NOT_IN_IT, not_in_tournament)
-speaks(n.TOO_FEW_PLAYERS, too_few_players)
-speaks(n.ONLY_CREATOR_STARTS, only_creator_starts)
-speaks(n.ONLY_CREATOR_CANCELS, only_creator_cancels)
-speaks(n.ALREADY_STARTED, tournament_started_already)
-speaks(n.NOT_A_NUMBER, not_a_tournament_number)
-speaks(n.NOT_A_LENGTH, not_a_tournament_length)
-speaks(n.UNKNOWN_FORMAT, unknown_tournament_format)
-speaks_with_voice(n.CREATED, tournament_created)
-speaks_with_voice(n.JOINED, tournament_joined)
-speaks_with_voice(n.LEFT_BEFORE_START, tournament_left)
-speaks_with_voice(n.WITHDRAWN, tournament_withdrawn)
-speaks_with_voice(n.PAUSED, tournament_paused)
-speaks(n.REMINDER, tournament_reminder)
-speaks_with_voice(n.ROUND_PAIRED, tournament_round_paired)
-speaks_with_voice(n.ARENA_STARTED, arena_started)
-speaks(n.STANDINGS, tournament_standings)
-speaks(n.STANDINGS_TITLE, tournament_standings_title)
-speaks(n.POINTS_HEADING, tournament_points_heading)
-speaks(n.SB_HEADING, tournament_sb_heading)
-speaks(n.GAMES_HEADING, tournament_games_heading)
-speaks(n.NEXT_ROUND_IN, tournament_next_round_in)
-speaks(n.NO_STANDINGS_YET, tournament_no_standings_yet)
-speaks(n.PODIUM, tournament_podium)
-speaks_with_voice(n.CANCELLED, tournament_cancelled)
-speaks(n.CANCELLED_TOO_FEW, tournament_cancelled_too_few)
-speaks(n.PAIRING_NAME, tournament_pairing_name)
-speaks_with_voice(n.GAME_INTRO, tournament_game_intro)

@@ -29,6 +29,7 @@ from shax_i18n import N_, Translator
 # -- actions ----------------------------------------------------------------------------
 
 
+@speaks(DESCRIBE_ACTION)
 def describe_action(
     t: Translator, before: Position, action: Action, after: Position, name: str, them: str
 ) -> str:
@@ -105,6 +106,7 @@ def action_events(
     return events
 
 
+@speaks(ACTION_LINE)
 def action_line(
     t: Translator, before: Position, action: Action, after: Position, name: str, them: str
 ) -> str:
@@ -143,6 +145,7 @@ def turn_prompt(position: Position, t: Translator = EN) -> str:
 # -- refusing an action ----------------------------------------------------------------
 
 
+@speaks_with_voice(ILLEGAL)
 def illegal_sentence(voice: Voice, action: str, refused: Said, legal: list[str]) -> str:
     """``refused`` is the rule that refuses it (:func:`illegal_reason`)."""
     t, reason = voice.t, voice.say(refused)
@@ -156,6 +159,7 @@ def illegal_sentence(voice: Voice, action: str, refused: Said, legal: list[str])
     return t.gettext("{action} is not allowed now: {reason}.", action=action, reason=reason)
 
 
+@speaks(REFUSED)
 def illegal_reason(t: Translator, refusal: Refusal, params: Mapping[str, object]) -> str:
     """The rule that refuses an action (the engine's :class:`~engine.Refusal`), in the
     reply's language, with the colours, points and the game's end it is about."""
@@ -214,6 +218,7 @@ SHOWN_INPUT = 16
 """At most this much of what a user typed is quoted back (actions are 5 characters)."""
 
 
+@speaks(MALFORMED)
 def malformed_sentence(t: Translator, text: str, variant: Variant, legal: list[str]) -> str:
     """Text that is not an action on this board: the point it names that the board lacks,
     or else how actions are written here (the engine's reason stays on the exception)."""
@@ -264,10 +269,3 @@ def _unknown_point(text: str, variant: Variant) -> str | None:
         if looks_like_a_point and name not in variant.index:
             return name
     return None
-
-
-speaks(DESCRIBE_ACTION, describe_action)
-speaks(ACTION_LINE, action_line)
-speaks_with_voice(ILLEGAL, illegal_sentence)
-speaks(REFUSED, illegal_reason)
-speaks(MALFORMED, malformed_sentence)

@@ -99,6 +99,7 @@ def series_sentence(t: Translator) -> str:
     )
 
 
+@speaks(RULES_TEXT)
 def rules_text(t: Translator, variant: Variant) -> str:
     """The rules in short, with notation examples that exist on this board, in the
     language of ``t``."""
@@ -129,6 +130,3 @@ def board_key(variant: Variant, t: Translator) -> str:
         grid=variant.grid,
         points=point_names(variant),
     )
-
-
-speaks(RULES_TEXT, rules_text)

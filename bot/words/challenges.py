@@ -32,6 +32,7 @@ from shax_i18n import N_, Translator
 # -- challenges ------------------------------------------------------------------------
 
 
+@speaks(CHALLENGE_THE_BOT)
 def challenge_the_bot(t: Translator, levels: Sequence[str]) -> str:
     return t.gettext(
         "To play against me, use /shax play-bot (choose a level: {levels}).",
@@ -39,6 +40,7 @@ def challenge_the_bot(t: Translator, levels: Sequence[str]) -> str:
     )
 
 
+@speaks(CHALLENGE_A_BOT_ACCOUNT)
 def challenge_a_bot_account(t: Translator, name: str) -> str:
     return t.gettext(
         "{name} is a bot account and can't play Shax — challenge a person, "
@@ -47,6 +49,7 @@ def challenge_a_bot_account(t: Translator, name: str) -> str:
     )
 
 
+@speaks_with_voice(ALREADY_CHALLENGED)
 def already_challenged(voice: Voice, name: str) -> str:
     t = voice.t
     if voice.surface is Surface.CONSOLE:
@@ -61,6 +64,7 @@ def already_challenged(voice: Voice, name: str) -> str:
     )
 
 
+@speaks_with_voice(CHALLENGE_SENT)
 def challenge_sent(
     voice: Voice, opponent: User, challenger: str, variant: Said | None, expiry_seconds: float
 ) -> str:
@@ -103,14 +107,17 @@ def challenge_sent(
     )
 
 
+@speaks(ACCEPT_OWN_CHALLENGE)
 def accept_own_challenge(t: Translator, opponent: str) -> str:
     return t.gettext("You can't accept your own challenge — wait for {name}.", name=opponent)
 
 
+@speaks(CHALLENGE_FOR_SOMEONE_ELSE)
 def challenge_for_someone_else(t: Translator, opponent: str) -> str:
     return t.gettext("This challenge is for {name}, not for you.", name=opponent)
 
 
+@speaks(CHALLENGE_ACCEPTED)
 def challenge_accepted(
     t: Translator, name: str, challenger: str, white: str, last_winner: bool, after_draw: bool
 ) -> str:
@@ -134,16 +141,19 @@ def challenge_accepted(
     )
 
 
+@speaks(CHALLENGE_DECLINED)
 def challenge_declined(t: Translator, name: str, challenger: str) -> str:
     return t.gettext(
         "{player} declined {challenger}'s challenge.", player=name, challenger=challenger
     )
 
 
+@speaks(ONLY_CHALLENGER_WITHDRAWS)
 def only_challenger_withdraws(t: Translator, challenger: str) -> str:
     return t.gettext("Only {name} can withdraw this challenge.", name=challenger)
 
 
+@speaks(CHALLENGE_WITHDRAWN)
 def challenge_withdrawn(t: Translator, challenger: str, opponent: str) -> str:
     return t.gettext(
         "{challenger} withdrew the challenge to {opponent}.",
@@ -160,16 +170,19 @@ _NOT_OPEN: Mapping[str, str] = {
 }
 
 
+@speaks(CHALLENGE_NOT_OPEN)
 def challenge_not_open(t: Translator, status: str) -> str:
     return t.gettext(_NOT_OPEN.get(status, CHALLENGE_CLOSED))
 
 
+@speaks(NOTHING_TO)
 def nothing_to(t: Translator, verb: str) -> str:
     if verb == "accept":
         return t.gettext("No challenge is waiting for you here, so there is nothing to accept.")
     return t.gettext("No challenge is waiting for you here, so there is nothing to decline.")
 
 
+@speaks(UNKNOWN_LEVEL)
 def unknown_level(t: Translator, level: str, levels: Sequence[str]) -> str:
     return t.gettext(
         "Unknown level {level} — choose one of: {levels}.",
@@ -178,10 +191,12 @@ def unknown_level(t: Translator, level: str, levels: Sequence[str]) -> str:
     )
 
 
+@speaks(UNKNOWN_FIRST)
 def unknown_first(t: Translator, first: str) -> str:
     return t.gettext("first must be me, bot or random, not {first}.", first=repr(first))
 
 
+@speaks(REMATCH_ALREADY_ASKED)
 def rematch_already_asked(t: Translator, them: str) -> str:
     return t.gettext("You have already asked for a rematch; it's up to {name}.", name=them)
 
@@ -189,12 +204,14 @@ def rematch_already_asked(t: Translator, them: str) -> str:
 # -- the clock -------------------------------------------------------------------------
 
 
+@speaks(CHALLENGE_EXPIRED)
 def challenge_expired(t: Translator, challenger: str, opponent: str) -> str:
     return t.gettext(
         "{challenger}'s challenge to {opponent} expired.", challenger=challenger, opponent=opponent
     )
 
 
+@speaks_with_voice(TURN_WARNING)
 def turn_warning(
     voice: Voice,
     player: User,
@@ -227,6 +244,7 @@ def turn_warning(
     )
 
 
+@speaks_with_voice(CLOCK_RESUMED)
 def clock_resumed(
     voice: Voice,
     player: User,
@@ -250,23 +268,3 @@ def clock_resumed(
         black=black_name,
         duration=duration(seconds_left, t),
     )
-
-
-speaks(CHALLENGE_THE_BOT, challenge_the_bot)
-speaks(CHALLENGE_A_BOT_ACCOUNT, challenge_a_bot_account)
-speaks_with_voice(ALREADY_CHALLENGED, already_challenged)
-speaks_with_voice(CHALLENGE_SENT, challenge_sent)
-speaks(ACCEPT_OWN_CHALLENGE, accept_own_challenge)
-speaks(CHALLENGE_FOR_SOMEONE_ELSE, challenge_for_someone_else)
-speaks(CHALLENGE_ACCEPTED, challenge_accepted)
-speaks(CHALLENGE_DECLINED, challenge_declined)
-speaks(ONLY_CHALLENGER_WITHDRAWS, only_challenger_withdraws)
-speaks(CHALLENGE_WITHDRAWN, challenge_withdrawn)
-speaks(CHALLENGE_NOT_OPEN, challenge_not_open)
-speaks(NOTHING_TO, nothing_to)
-speaks(UNKNOWN_LEVEL, unknown_level)
-speaks(UNKNOWN_FIRST, unknown_first)
-speaks(REMATCH_ALREADY_ASKED, rematch_already_asked)
-speaks(CHALLENGE_EXPIRED, challenge_expired)
-speaks_with_voice(TURN_WARNING, turn_warning)
-speaks_with_voice(CLOCK_RESUMED, clock_resumed)

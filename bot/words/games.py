@@ -53,6 +53,7 @@ from shax_i18n import Translator
 # -- games: finding and checking --------------------------------------------------
 
 
+@speaks_with_voice(STALE)
 def stale(voice: Voice) -> str:
     """The game changed since the board that was acted on."""
     t = voice.t
@@ -61,6 +62,7 @@ def stale(voice: Voice) -> str:
     return t.gettext("This board is out of date — use the latest board below (or /shax board).")
 
 
+@speaks(UNKNOWN_VARIANT)
 def unknown_variant(t: Translator, variant: str) -> str:
     return t.gettext(
         "Unknown variant {variant} — choose one of: {variants}.",
@@ -69,6 +71,7 @@ def unknown_variant(t: Translator, variant: str) -> str:
     )
 
 
+@speaks(NOT_YOUR_GAME)
 def not_your_game(t: Translator, white_name: str, black_name: str) -> str:
     return t.gettext(
         "This is {white} and {black}'s game — only they can play it. "
@@ -78,6 +81,7 @@ def not_your_game(t: Translator, white_name: str, black_name: str) -> str:
     )
 
 
+@speaks_with_voice(GAME_OVER)
 def game_over(voice: Voice, game_id: int) -> str:
     t = voice.t
     if voice.surface is Surface.CONSOLE:
@@ -92,12 +96,14 @@ def game_over(voice: Voice, game_id: int) -> str:
     )
 
 
+@speaks(NOT_YOUR_TURN)
 def not_your_turn(t: Translator, them: str, them_is_bot: bool) -> str:
     if them_is_bot:
         return t.gettext("{name} is thinking — wait for its move.", name=them)
     return t.gettext("It's {name}'s turn — wait for their move.", name=them)
 
 
+@speaks_with_voice(CHANNEL_BUSY)
 def channel_busy(voice: Voice, in_thread: bool, game: tuple[int, str, str] | None) -> str:
     """``game`` is the game being played: (id, white's name, black's name), if known."""
     t = voice.t
@@ -147,11 +153,13 @@ def channel_busy(voice: Voice, in_thread: bool, game: tuple[int, str, str] | Non
 # -- the live board ------------------------------------------------------------------
 
 
+@speaks_with_voice(EVENTS)
 def events_sentence(voice: Voice, events: Sequence[Said]) -> str:
     """The actions since the last board, each a sentence of its own."""
     return "; ".join(voice.say(event) for event in events) + "."
 
 
+@speaks(RESULT_LINE)
 def result_line(t: Translator, outcome: Outcome, white_name: str, black_name: str) -> str:
     return f"**{result_sentence(outcome, white_name, black_name, t)}.**"
 
@@ -162,6 +170,7 @@ def result_elsewhere(result: str, channel: str, t: Translator) -> str:
     return t.gettext("{result} (the game: {channel})", result=result, channel=channel)
 
 
+@speaks(SERIES_HOLDER)
 def series_holder(t: Translator, name: str, stones: int) -> str:
     return t.ngettext(
         "{player} holds {n} stone in this series.",
@@ -171,6 +180,7 @@ def series_holder(t: Translator, name: str, stones: int) -> str:
     )
 
 
+@speaks_with_voice(GOOD_GAME)
 def good_game(voice: Voice, players: Sequence[User]) -> str:
     t, refs = voice.t, [voice.player(player) for player in players]
     if len(refs) == 1:
@@ -180,10 +190,12 @@ def good_game(voice: Voice, players: Sequence[User]) -> str:
     return t.gettext("Good game!")
 
 
+@speaks(THINKING)
 def thinking(t: Translator, bot_name: str) -> str:
     return t.gettext("{name} is thinking…", name=bot_name)
 
 
+@speaks_with_voice(YOUR_TURN)
 def your_turn(voice: Voice, player: User, color: Color, position: Position) -> str:
     t, ref = voice.t, voice.player(player)
     return t.gettext(
@@ -195,10 +207,12 @@ def your_turn(voice: Voice, player: User, color: Color, position: Position) -> s
     )
 
 
+@speaks(DRAW_OFFERED)
 def draw_offered(t: Translator, name: str) -> str:
     return t.gettext("{name} offers a draw.", name=name)
 
 
+@speaks(CHOICE_DESCRIPTION)
 def choice_description(t: Translator, kind: Kind) -> str:
     if kind is Kind.PLACE:
         return t.gettext("place a stone here")
@@ -207,10 +221,12 @@ def choice_description(t: Translator, kind: Kind) -> str:
     return t.gettext("move this stone")
 
 
+@speaks(STONE_DESTINATIONS)
 def stone_destinations(t: Translator, points: Sequence[str]) -> str:
     return t.gettext("to {points}", points=", ".join(points))
 
 
+@speaks(CHOOSE_PLACEHOLDER)
 def choose_placeholder(t: Translator, step: Step) -> str:
     if step is Step.PLACE:
         return t.gettext("Choose a point to place on")
@@ -219,6 +235,7 @@ def choose_placeholder(t: Translator, step: Step) -> str:
     return t.gettext("Choose a move")
 
 
+@speaks(RULES_CAPTION)
 def rules_caption(t: Translator, variant: Variant) -> str:
     return t.gettext(
         "{variant}: each point is named by its file letter and rank number",
@@ -229,22 +246,26 @@ def rules_caption(t: Translator, variant: Variant) -> str:
 # -- turns -----------------------------------------------------------------------------
 
 
+@speaks_with_voice(BOT_GAME_INTRO)
 def bot_game_intro(voice: Voice, user_name: str, bot_name: str, variant: Said) -> str:
     """``variant`` is the variant's title (:func:`~bot.words.terms.variant_title`)."""
     t, title = voice.t, voice.say(variant)
     return t.gettext("{player} vs {bot}, {variant}.", player=user_name, bot=bot_name, variant=title)
 
 
+@speaks(BOT_DECLINES_DRAWS)
 def bot_declines_draws(t: Translator, bot_name: str) -> str:
     return t.gettext(
         "{name} doesn't accept draws — play on, or resign with /shax resign.", name=bot_name
     )
 
 
+@speaks(DRAW_ALREADY_OFFERED)
 def draw_already_offered(t: Translator, them: str) -> str:
     return t.gettext("You have already offered a draw; it's up to {name}.", name=them)
 
 
+@speaks_with_voice(DRAW_OFFER_INTRO)
 def draw_offer_intro(voice: Voice, name: str, them: User) -> str:
     t, them_ref = voice.t, voice.player(them)
     if voice.surface is Surface.CONSOLE:
@@ -262,52 +283,30 @@ def draw_offer_intro(voice: Voice, name: str, them: User) -> str:
     )
 
 
+@speaks(DRAW_DECLINED)
 def draw_declined(t: Translator, name: str, withdrawn: bool) -> str:
     if withdrawn:
         return t.gettext("{player} withdrew the draw offer.", player=name)
     return t.gettext("{player} declined the draw.", player=name)
 
 
+@speaks(NO_MOVABLE_STONE)
 def no_movable_stone(t: Translator, src: str) -> str:
     return t.gettext("no stone of yours on {point} can move now", point=src)
 
 
+@speaks(WHERE_TO)
 def where_to(t: Translator, src: str, moves: Sequence[str]) -> str:
     return t.gettext(
         "Where should the stone on {point} go? {moves}.", point=src, moves=", ".join(moves)
     )
 
 
-def played(t: Translator, action: str) -> str:
-    """The receipt that closes the destination picker."""
-    return t.gettext("You played **{action}**.", action=action)
-
-
 PLAYED: Saying[[str]] = Saying("played")
 """The receipt that closes the destination picker (said by the Discord adapter)."""
 
-speaks_with_voice(STALE, stale)
-speaks(UNKNOWN_VARIANT, unknown_variant)
-speaks(NOT_YOUR_GAME, not_your_game)
-speaks_with_voice(GAME_OVER, game_over)
-speaks(NOT_YOUR_TURN, not_your_turn)
-speaks_with_voice(CHANNEL_BUSY, channel_busy)
-speaks_with_voice(EVENTS, events_sentence)
-speaks(RESULT_LINE, result_line)
-speaks(SERIES_HOLDER, series_holder)
-speaks_with_voice(GOOD_GAME, good_game)
-speaks(THINKING, thinking)
-speaks_with_voice(YOUR_TURN, your_turn)
-speaks(DRAW_OFFERED, draw_offered)
-speaks(CHOICE_DESCRIPTION, choice_description)
-speaks(STONE_DESTINATIONS, stone_destinations)
-speaks(CHOOSE_PLACEHOLDER, choose_placeholder)
-speaks(RULES_CAPTION, rules_caption)
-speaks_with_voice(BOT_GAME_INTRO, bot_game_intro)
-speaks(BOT_DECLINES_DRAWS, bot_declines_draws)
-speaks(DRAW_ALREADY_OFFERED, draw_already_offered)
-speaks_with_voice(DRAW_OFFER_INTRO, draw_offer_intro)
-speaks(DRAW_DECLINED, draw_declined)
-speaks(NO_MOVABLE_STONE, no_movable_stone)
-speaks(WHERE_TO, where_to)
-speaks(PLAYED, played)
+
+@speaks(PLAYED)
+def played(t: Translator, action: str) -> str:
+    """The receipt that closes the destination picker."""
+    return t.gettext("You played **{action}**.", action=action)

@@ -58,6 +58,7 @@ def themes_typed(themes: Sequence[PuzzleTheme], t: Translator) -> str:
     return ", ".join(f"{theme_name(theme, t)} (`{theme.value}`)" for theme in themes)
 
 
+@speaks(NO_THEME_LEFT)
 def no_theme_left(
     t: Translator, theme: PuzzleTheme, variant: Variant, left: Sequence[PuzzleTheme]
 ) -> str:
@@ -76,6 +77,7 @@ def no_theme_left(
     )
 
 
+@speaks(UNKNOWN_THEME)
 def unknown_puzzle_theme(t: Translator, text: str) -> str:
     return t.gettext(
         "Unknown puzzle theme {theme} — choose one of: {themes}.",
@@ -84,6 +86,7 @@ def unknown_puzzle_theme(t: Translator, text: str) -> str:
     )
 
 
+@speaks(PUZZLE_THEMES)
 def puzzle_themes(t: Translator, themes: Sequence[PuzzleTheme]) -> str:
     """What a puzzle was about, once its try is over."""
     return t.ngettext(
@@ -94,6 +97,7 @@ def puzzle_themes(t: Translator, themes: Sequence[PuzzleTheme]) -> str:
     )
 
 
+@speaks(THEME_FAR)
 def puzzle_theme_far(t: Translator, theme: PuzzleTheme) -> str:
     return t.gettext(
         "No {theme} puzzle is left near your puzzle rating: this is the nearest one.",
@@ -101,6 +105,7 @@ def puzzle_theme_far(t: Translator, theme: PuzzleTheme) -> str:
     )
 
 
+@speaks(PUZZLE_RECORD)
 def puzzle_record(
     t: Translator, rating: str, solved: int, tried: int, streak: int, best: int
 ) -> str:
@@ -118,6 +123,7 @@ def puzzle_record(
     )
 
 
+@speaks(PUZZLE_TABLE)
 def puzzle_table(t: Translator, rows: Sequence[tuple[str, str, int]]) -> str:
     """A server's puzzle leaderboard: name, puzzle rating as shown, puzzles solved."""
     heading = t.gettext("**Puzzles** — the puzzle ratings of those who tried puzzles here")
@@ -127,14 +133,7 @@ def puzzle_table(t: Translator, rows: Sequence[tuple[str, str, int]]) -> str:
     )
 
 
-speaks(NO_THEME_LEFT, no_theme_left)
-speaks(UNKNOWN_THEME, unknown_puzzle_theme)
-speaks(PUZZLE_THEMES, puzzle_themes)
-speaks(THEME_FAR, puzzle_theme_far)
-speaks(PUZZLE_RECORD, puzzle_record)
-speaks(PUZZLE_TABLE, puzzle_table)
-
-
+@speaks(NO_PUZZLE_LEFT)
 def no_puzzle_left(t: Translator, variant: Variant, other: Variant | None) -> str:
     """No puzzle of ``variant`` is left to try, and what to do next: the command for
     ``other``, a board with one left, else the puzzle of the day."""
@@ -154,9 +153,7 @@ def no_puzzle_left(t: Translator, variant: Variant, other: Variant | None) -> st
     )
 
 
-speaks(NO_PUZZLE_LEFT, no_puzzle_left)
-
-
+@speaks(NOT_AN_ACTION)
 def puzzle_not_an_action(t: Translator, text: str, legal: Sequence[str]) -> str:
     return t.gettext(
         "`{text}` is not an action you can take in this puzzle. You can take: {legal}.",
@@ -165,6 +162,7 @@ def puzzle_not_an_action(t: Translator, text: str, legal: Sequence[str]) -> str:
     )
 
 
+@speaks(PUZZLE_TASK)
 def puzzle_task(t: Translator, color: Color, moves: int | None) -> str:
     """What the puzzle asks (also the picture's caption): ``"White to play and win in 2"``;
     with no ``moves`` (a puzzle of the placement or an opening removal), the one action
@@ -182,6 +180,7 @@ def puzzle_task(t: Translator, color: Color, moves: int | None) -> str:
     )
 
 
+@speaks_with_voice(PUZZLE_HOW_TO_ANSWER)
 def puzzle_how_to_answer(voice: Voice, in_game_here: bool) -> str:
     """How to answer, and, where ``/shax move`` means the player's game, that it does."""
     t = voice.t
@@ -195,6 +194,7 @@ def puzzle_how_to_answer(voice: Voice, in_game_here: bool) -> str:
     return t.gettext("Answer with `/shax move`, or `/shax puzzle give-up:true` for the solution.")
 
 
+@speaks(PUZZLE_HEADING)
 def puzzle_heading(
     t: Translator, number: int, variant: Variant, rating: float, resumed: bool
 ) -> str:
@@ -213,6 +213,7 @@ def puzzle_heading(
     )
 
 
+@speaks(PUZZLE_FIND_THE_WIN)
 def puzzle_find_the_win(t: Translator, color: Color, moves: int | None) -> str:
     """The task at the start; with no ``moves``, the one action that keeps the win."""
     if moves is None:
@@ -228,6 +229,7 @@ def puzzle_find_the_win(t: Translator, color: Color, moves: int | None) -> str:
     )
 
 
+@speaks(PUZZLE_RIGHT_STEP)
 def puzzle_right_step(t: Translator, action: str, defence: Sequence[str], moves_left: int) -> str:
     """A right action: the removal is next, or the defence answered and ``moves_left``
     remain."""
@@ -242,6 +244,7 @@ def puzzle_right_step(t: Translator, action: str, defence: Sequence[str], moves_
     )
 
 
+@speaks(PUZZLE_SOLVED)
 def puzzle_solved(t: Translator, action: str) -> str:
     return t.gettext("**{action}** wins. Solved!", action=action)
 
@@ -251,6 +254,7 @@ def line(steps: Sequence[tuple[str, bool]], t: Translator) -> str:
     return " ".join(f"**{a}**" if mine else a for a, mine in steps)
 
 
+@speaks(PUZZLE_WRONG)
 def puzzle_wrong(t: Translator, action: str, steps: Sequence[tuple[str, bool]], first: bool) -> str:
     """A wrong action, not played, and the line that wins from there. On the first step
     every other action draws or loses; later, another may still win, but not as soon."""
@@ -269,10 +273,12 @@ def puzzle_wrong(t: Translator, action: str, steps: Sequence[tuple[str, bool]], 
     )
 
 
+@speaks(PUZZLE_GIVEN_UP)
 def puzzle_given_up(t: Translator, steps: Sequence[tuple[str, bool]]) -> str:
     return t.gettext("The win was {line}.", line=line(steps, t))
 
 
+@speaks(PUZZLE_RATING_CHANGE)
 def puzzle_rating_change(t: Translator, before: str, after: str, change: int) -> str:
     """The puzzle rating a try moved, each side as shown (``1500?`` while provisional),
     and the change as under a game's result: ``Puzzle rating: 1500? → 1347? (−153).``"""
@@ -284,6 +290,7 @@ def puzzle_rating_change(t: Translator, before: str, after: str, change: int) ->
     )
 
 
+@speaks(PUZZLE_STREAK)
 def puzzle_streak(t: Translator, streak: int, ended: int, best: int) -> str:
     """The puzzle streak after a try: ``streak`` solved in a row now, or, after a failure,
     the run of ``ended`` it ends (nothing to say when there was none)."""
@@ -301,6 +308,7 @@ def puzzle_streak(t: Translator, streak: int, ended: int, best: int) -> str:
     )
 
 
+@speaks(PUZZLE_STANDING)
 def puzzle_standing(t: Translator, rating: str, streak: int) -> str:
     return t.ngettext(
         "Your puzzle rating: {rating} · streak {n}.",
@@ -310,6 +318,7 @@ def puzzle_standing(t: Translator, rating: str, streak: int) -> str:
     )
 
 
+@speaks(DAILY_POST)
 def daily_post(t: Translator, day: str, color: Color, moves: int | None) -> str:
     return t.gettext(
         "**Puzzle of the day**, {day}: {task}. Press *Solve it*: your answers are yours alone.",
@@ -318,6 +327,7 @@ def daily_post(t: Translator, day: str, color: Color, moves: int | None) -> str:
     )
 
 
+@speaks_with_voice(DAILY_YESTERDAY)
 def daily_yesterday(voice: Voice, tried: int, solved_by: int, first: User | None) -> str:
     """Yesterday's puzzle of the day: how many solved it, and who first."""
     t = voice.t
@@ -336,26 +346,8 @@ def daily_yesterday(voice: Voice, tried: int, solved_by: int, first: User | None
     )
 
 
+@speaks(DAILY_DONE)
 def daily_done(t: Translator, solved: bool) -> str:
     if solved:
         return t.gettext("You solved this puzzle of the day already. Well done!")
     return t.gettext("You tried this puzzle of the day already: tomorrow brings another.")
-
-
-speaks_with_voice(PUZZLE_HOW_TO_ANSWER, puzzle_how_to_answer)
-speaks_with_voice(DAILY_YESTERDAY, daily_yesterday)
-
-
-speaks(NOT_AN_ACTION, puzzle_not_an_action)
-speaks(PUZZLE_TASK, puzzle_task)
-speaks(PUZZLE_HEADING, puzzle_heading)
-speaks(PUZZLE_FIND_THE_WIN, puzzle_find_the_win)
-speaks(PUZZLE_RIGHT_STEP, puzzle_right_step)
-speaks(PUZZLE_SOLVED, puzzle_solved)
-speaks(PUZZLE_WRONG, puzzle_wrong)
-speaks(PUZZLE_GIVEN_UP, puzzle_given_up)
-speaks(PUZZLE_RATING_CHANGE, puzzle_rating_change)
-speaks(PUZZLE_STREAK, puzzle_streak)
-speaks(PUZZLE_STANDING, puzzle_standing)
-speaks(DAILY_POST, daily_post)
-speaks(DAILY_DONE, daily_done)

@@ -28,6 +28,7 @@ def signed(change: int) -> str:
     return "\u00b10"
 
 
+@speaks(RATING_CHANGES)
 def rating_changes(t: Translator, changes: Sequence[tuple[str, str, int]]) -> str:
     """The ratings under a rated game's result: each person's name, rating now as shown
     (``1532``, ``1500?``) and change: ``Ratings: Cali 1532 (+14) · Bashir 1468 (−14).``"""
@@ -38,10 +39,12 @@ def rating_changes(t: Translator, changes: Sequence[tuple[str, str, int]]) -> st
     return t.gettext("Ratings: {changes}.", changes=listed)
 
 
+@speaks(RATING_HEADING)
 def rating_heading(t: Translator, name: str) -> str:
     return t.gettext("**{player}** — rating on this server (shax and shax-small)", player=name)
 
 
+@speaks(RATING_LINE)
 def rating_line(t: Translator, shown: str, deviation: int, games: int, best: int | None) -> str:
     """A player's rating, its deviation, the rated games and the best rating reached."""
     counted = t.ngettext("{n} rated game", "{n} rated games", games)
@@ -61,6 +64,7 @@ def rating_line(t: Translator, shown: str, deviation: int, games: int, best: int
     )
 
 
+@speaks(PROVISIONAL_NOTE)
 def provisional_note(t: Translator) -> str:
     return t.gettext(
         "The ? means provisional: the rating settles with more rated games, and then it "
@@ -68,6 +72,7 @@ def provisional_note(t: Translator) -> str:
     )
 
 
+@speaks(NO_RATING_YET)
 def no_rating_yet(t: Translator, name: str) -> str:
     return t.gettext(
         "{player} has no rating here yet: games of shax and shax-small, against people or "
@@ -76,6 +81,7 @@ def no_rating_yet(t: Translator, name: str) -> str:
     )
 
 
+@speaks(BOT_RATINGS)
 def bot_ratings(t: Translator, name: str, levels: Sequence[tuple[str, int]]) -> str:
     """The bot's fixed rating at each level."""
     listed = ", ".join(
@@ -90,6 +96,7 @@ def bot_ratings(t: Translator, name: str, levels: Sequence[tuple[str, int]]) -> 
     )
 
 
+@speaks(RATING_TABLE)
 def rating_table(t: Translator, rows: Sequence[tuple[str, int, int]]) -> str:
     """The server's established ratings, highest first: name, rating, rated games."""
     heading = t.gettext("**Ratings** — established ratings on this server (shax and shax-small)")
@@ -121,17 +128,8 @@ def ranked_table(
     return "\n".join([heading, *(lines or [nobody])])
 
 
+@speaks(UNKNOWN_TABLE)
 def unknown_table(t: Translator, table: str) -> str:
     return t.gettext(
         "Unknown table {table} — choose streaks, ratings, both or puzzles.", table=repr(table)
     )
-
-
-speaks(RATING_CHANGES, rating_changes)
-speaks(RATING_HEADING, rating_heading)
-speaks(RATING_LINE, rating_line)
-speaks(PROVISIONAL_NOTE, provisional_note)
-speaks(NO_RATING_YET, no_rating_yet)
-speaks(BOT_RATINGS, bot_ratings)
-speaks(RATING_TABLE, rating_table)
-speaks(UNKNOWN_TABLE, unknown_table)

@@ -8,12 +8,12 @@ English to a reader nobody named. The reader is what the words need: the reader'
 (:func:`speaks_with_voice`) for the words that write a player, a channel or another
 sentence among their values, or name a control (``voice.surface``). mypy checks both
 sides: the values the service passes the ``Saying`` and that the words take exactly them
-(``tests/bot/words/test_ids.py`` checks that every ``Saying`` has its words).
+(``@speaks(SAYING)`` fixes the values first; ``tests/bot/words/test_ids.py`` checks that
+every ``Saying`` has its words).
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Mapping
 from typing import Concatenate, ParamSpec
 
@@ -27,57 +27,56 @@ SENTENCES: Mapping[str, Spoken] = SPOKEN
 """Each sentence's words by its id (complete once :mod:`bot.words` is imported)."""
 
 
-def speaks(saying: Saying[P], words: Callable[Concatenate[Translator, P], str]) -> None:
-    """Register ``words`` as the sentence ``saying`` names: the words take the reader's
-    translator, then the values the service says it with. A bot's name among them comes
-    already in the reader's words (:meth:`~bot.words.voice.Voice.named`)."""
-    _named_for(saying, words)
-
-    def spoken(voice: Voice, said: Said) -> str:
-        args = [voice.named(a) for a in said.args]
-        values = {k: voice.named(v) for k, v in said.values.items()}
-        return words(voice.t, *args, **values)  # type: ignore[arg-type]
-
-    register(saying.id, spoken)
+TranslatorWords = Callable[Concatenate[Translator, P], str]
+"""Words of a sentence that take the reader's translator, then the sentence's values."""
+VoiceWords = Callable[Concatenate[Voice, P], str]
+"""Words of a sentence that take the reader's whole voice, then the sentence's values."""
 
 
-def speaks_with_voice(saying: Saying[P], words: Callable[Concatenate[Voice, P], str]) -> None:
-    """Register ``words`` as the sentence ``saying`` names, for words that take the whole
+def speaks(saying: Saying[P]) -> Callable[[TranslatorWords[P]], TranslatorWords[P]]:
+    """``@speaks(SAYING)`` above the words of the sentence ``saying`` names registers them:
+    they take the reader's translator, then exactly the values the service says it with
+    (mypy holds them to the Saying's, which are fixed before the words are read). A bot's
+    name among the values comes already in the reader's words
+    (:meth:`~bot.words.voice.Voice.named`)."""
+
+    def register_words(words: TranslatorWords[P]) -> TranslatorWords[P]:
+        _named_for(saying, words)
+
+        def spoken(voice: Voice, said: Said) -> str:
+            args = [voice.named(a) for a in said.args]
+            values = {k: voice.named(v) for k, v in said.values.items()}
+            return words(voice.t, *args, **values)  # type: ignore[arg-type]
+
+        register(saying.id, spoken)
+        return words
+
+    return register_words
+
+
+def speaks_with_voice(saying: Saying[P]) -> Callable[[VoiceWords[P]], VoiceWords[P]]:
+    """``@speaks_with_voice(SAYING)``: as :func:`speaks`, for words that take the whole
     voice: they write the players, channels and sentences among their values with it
     (``voice.player(user)``, ``voice.say(said)``), or name its ``voice.surface``'s
-    controls. A bot's name comes already in the reader's words, as for :func:`speaks`."""
-    _named_for(saying, words)
+    controls."""
 
-    def spoken(voice: Voice, said: Said) -> str:
-        args = [voice.named(a) for a in said.args]
-        values = {k: voice.named(v) for k, v in said.values.items()}
-        return words(voice, *args, **values)  # type: ignore[arg-type]
+    def register_words(words: VoiceWords[P]) -> VoiceWords[P]:
+        _named_for(saying, words)
 
-    register(saying.id, spoken)
+        def spoken(voice: Voice, said: Said) -> str:
+            args = [voice.named(a) for a in said.args]
+            values = {k: voice.named(v) for k, v in said.values.items()}
+            return words(voice, *args, **values)  # type: ignore[arg-type]
+
+        register(saying.id, spoken)
+        return words
+
+    return register_words
 
 
 def _named_for(saying: Saying[P], words: Callable[..., str]) -> None:
     if words.__name__ != saying.id:
         raise ValueError(f"{words.__name__} does not speak {saying.id}")
-
-
-def sentence(function: Callable[..., str]) -> Callable[..., str]:
-    """Register ``function`` by its name, its values written before it sees them and the
-    keywords ``t`` and ``surface`` given if it takes them (the untyped form, while
-    sentences move to :func:`speaks`)."""
-    takes = frozenset(inspect.signature(function).parameters) & {"t", "surface"}
-
-    def spoken(voice: Voice, said: Said) -> str:
-        args = [voice.written(a) for a in said.args]
-        values = {k: voice.written(v) for k, v in said.values.items()}
-        if "surface" in takes:
-            values["surface"] = voice.surface
-        if "t" in takes:
-            values["t"] = voice.t
-        return function(*args, **values)
-
-    register(function.__name__, spoken)
-    return function
 
 
 def _message(voice: Voice, said: Said) -> str:

@@ -51,6 +51,7 @@ def label(name: str, t: Translator) -> str:
     return t.gettext(LABELS[name]) if name in LABELS else name
 
 
+@speaks(NOT_A_SETTING)
 def not_a_setting(t: Translator, name: str) -> str:
     return t.gettext(
         "`{name}` is not a setting: choose one of {settings}.",
@@ -59,6 +60,7 @@ def not_a_setting(t: Translator, name: str) -> str:
     )
 
 
+@speaks(NOT_A_DURATION)
 def not_a_duration(t: Translator, text: str) -> str:
     return t.gettext(
         "`{text}` is not a length of time. Write it like `30m`, `24h`, `2d` or `1h30m` "
@@ -67,6 +69,7 @@ def not_a_duration(t: Translator, text: str) -> str:
     )
 
 
+@speaks(DURATION_OUT_OF_RANGE)
 def duration_out_of_range(t: Translator, name: str, low: float, high: float) -> str:
     return t.gettext(
         "The {setting} must be between {low} and {high}.",
@@ -76,6 +79,7 @@ def duration_out_of_range(t: Translator, name: str, low: float, high: float) -> 
     )
 
 
+@speaks(NOT_A_CHOICE)
 def not_a_choice(t: Translator, name: str, value: str, allowed: Sequence[str]) -> str:
     return t.gettext(
         "`{value}` is not a {setting} setting: choose one of {choices}.",
@@ -85,6 +89,7 @@ def not_a_choice(t: Translator, name: str, value: str, allowed: Sequence[str]) -
     )
 
 
+@speaks_with_voice(CHANNEL_NOT_LISTED)
 def channel_not_listed(voice: Voice, channel: Channel) -> str:
     return voice.t.gettext(
         "{channel} is not one of the game channels. `/shax settings` shows them; "
@@ -93,6 +98,7 @@ def channel_not_listed(voice: Voice, channel: Channel) -> str:
     )
 
 
+@speaks(NOT_AN_HOUR)
 def not_an_hour(t: Translator, hour: int | str) -> str:
     return t.gettext(
         "`{hour}` is not an hour: the puzzle of the day's hour is a whole hour from 0 to 23 (UTC).",
@@ -100,12 +106,14 @@ def not_an_hour(t: Translator, hour: int | str) -> str:
     )
 
 
+@speaks(TOO_MANY_CHANNELS)
 def too_many_channels(t: Translator, limit: int) -> str:
     return t.gettext(
         "At most {limit} game channels. Remove one with `disallow-channel` first.", limit=limit
     )
 
 
+@speaks_with_voice(GAMES_NOT_HERE)
 def games_not_here(voice: Voice, channels: Sequence[Channel]) -> str:
     return voice.t.gettext(
         "Games on this server are played in {channels} (and their threads). Start yours there.",
@@ -113,6 +121,7 @@ def games_not_here(voice: Voice, channels: Sequence[Channel]) -> str:
     )
 
 
+@speaks_with_voice(SETTINGS_SUMMARY)
 def settings_summary(
     voice: Voice,
     settings: ServerSettings,
@@ -161,14 +170,3 @@ def settings_summary(
         )
     )
     return "\n".join(lines)
-
-
-speaks(NOT_A_SETTING, not_a_setting)
-speaks(NOT_A_DURATION, not_a_duration)
-speaks(DURATION_OUT_OF_RANGE, duration_out_of_range)
-speaks(NOT_A_CHOICE, not_a_choice)
-speaks_with_voice(CHANNEL_NOT_LISTED, channel_not_listed)
-speaks(NOT_AN_HOUR, not_an_hour)
-speaks(TOO_MANY_CHANNELS, too_many_channels)
-speaks_with_voice(GAMES_NOT_HERE, games_not_here)
-speaks_with_voice(SETTINGS_SUMMARY, settings_summary)

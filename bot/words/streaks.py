@@ -42,6 +42,7 @@ def streak_phrase(streak: int, t: Translator = EN) -> str:
     return t.gettext("{n} in a row — past a gabad!", n=streak)
 
 
+@speaks(STREAK_CHANGE)
 def change_text(
     t: Translator,
     winner_name: str | None,
@@ -96,28 +97,34 @@ def tally_line(tally: Tally, t: Translator = EN) -> str:
     ) + _badges(tally, t)
 
 
+@speaks(NO_GAMES_YET)
 def no_games_yet(t: Translator, name: str) -> str:
     return t.gettext("{player} hasn't finished a game here yet.", player=name)
 
 
+@speaks(STREAKS_HEADING)
 def streaks_heading(t: Translator, name: str) -> str:
     return t.gettext("**{player}** — streaks on this server", player=name)
 
 
+@speaks(AGAINST_PEOPLE)
 def against_people(t: Translator, tally: Tally) -> str:
     return t.gettext("Against people: {tally}", tally=tally_line(tally, t))
 
 
+@speaks(AGAINST_BOT)
 def against_bot(t: Translator, level: str, tally: Tally) -> str:
     return t.gettext(
         "Against the {level} bot: {tally}", level=level_name(level, t), tally=tally_line(tally, t)
     )
 
 
+@speaks(BOT_RECORD_HEADING)
 def bot_record_heading(t: Translator, name: str) -> str:
     return t.gettext("**{player}** — its games on this server", player=name)
 
 
+@speaks(BOT_RECORD_LINE)
 def bot_record_line(t: Translator, level: str, won: int, lost: int, drawn: int) -> str:
     return t.gettext(
         # Translators: {won}, {lost} and {drawn} are the counted "{n} won" and so on.
@@ -127,6 +134,7 @@ def bot_record_line(t: Translator, level: str, won: int, lost: int, drawn: int) 
     )
 
 
+@speaks(BOT_NO_GAMES_YET)
 def bot_no_games_yet(t: Translator, name: str) -> str:
     return t.gettext(
         "{player} hasn't finished a game here yet: challenge it with /shax play-bot.",
@@ -134,6 +142,7 @@ def bot_no_games_yet(t: Translator, name: str) -> str:
     )
 
 
+@speaks(LEADERBOARD)
 def leaderboard(
     t: Translator, current: Sequence[tuple[str, Tally]], best: Sequence[tuple[str, Tally]]
 ) -> str:
@@ -162,6 +171,7 @@ def leaderboard(
 # -- the language -----------------------------------------------------------------------
 
 
+@speaks(LANGUAGE_SET)
 def language_set(t: Translator) -> str:
     """The answer to ``/shax language``, read in the language just chosen."""
     return t.gettext(
@@ -170,6 +180,7 @@ def language_set(t: Translator) -> str:
     )
 
 
+@speaks(LANGUAGE_RESET)
 def language_reset(t: Translator) -> str:
     """The answer to ``/shax language`` without one, read in the language now in force."""
     return t.gettext(
@@ -179,23 +190,10 @@ def language_reset(t: Translator) -> str:
     )
 
 
+@speaks(UNKNOWN_LANGUAGE)
 def unknown_language(t: Translator, language: str) -> str:
     return t.gettext(
         "Unknown language {language} — choose one of: {languages}.",
         language=repr(language),
         languages=", ".join(f"{code} ({name})" for code, name in LANGUAGES.items()),
     )
-
-
-speaks(STREAK_CHANGE, change_text)
-speaks(NO_GAMES_YET, no_games_yet)
-speaks(STREAKS_HEADING, streaks_heading)
-speaks(AGAINST_PEOPLE, against_people)
-speaks(AGAINST_BOT, against_bot)
-speaks(BOT_RECORD_HEADING, bot_record_heading)
-speaks(BOT_RECORD_LINE, bot_record_line)
-speaks(BOT_NO_GAMES_YET, bot_no_games_yet)
-speaks(LEADERBOARD, leaderboard)
-speaks(LANGUAGE_SET, language_set)
-speaks(LANGUAGE_RESET, language_reset)
-speaks(UNKNOWN_LANGUAGE, unknown_language)

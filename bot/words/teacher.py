@@ -51,6 +51,7 @@ REASONS = {
 BALANCED = N_("it keeps the position best balanced")
 
 
+@speaks(REASON_WORDS)
 def reason_words(t: Translator, reason: str, points: Sequence[str], moves: int) -> str:
     """Why an action is good, from an :class:`engine.explain.Reason` value, its points
     and, for a proven win, its moves."""
@@ -67,6 +68,7 @@ def reason_words(t: Translator, reason: str, points: Sequence[str], moves: int) 
     return t.gettext(REASONS.get(reason, BALANCED), points=line_words(points))
 
 
+@speaks_with_voice(ANSWER_WORDS)
 def answer_words(voice: Voice, played: str, reply: str, why: Said) -> str:
     """Why the action played was worse: the answer it allows, and what that answer does
     (``why``, :func:`reason_words`)."""
@@ -78,6 +80,7 @@ def answer_words(voice: Voice, played: str, reply: str, why: Said) -> str:
     )
 
 
+@speaks_with_voice(HINT_LINE)
 def hint_line(voice: Voice, action: str, why: Said, used: int, limit: int) -> str:
     return voice.t.gettext(
         "Hint {used} of {limit}: **{action}** — {why}.",
@@ -88,6 +91,7 @@ def hint_line(voice: Voice, action: str, why: Said, used: int, limit: int) -> st
     )
 
 
+@speaks(NO_HINTS_LEFT)
 def no_hints_left(t: Translator, limit: int) -> str:
     return t.ngettext(
         "You have used the {n} hint of this game — the rest is yours to find.",
@@ -96,6 +100,7 @@ def no_hints_left(t: Translator, limit: int) -> str:
     )
 
 
+@speaks(HINTS_USED)
 def hints_used(t: Translator, used: int, limit: int) -> str:
     return t.gettext("Hints used: {used} of {limit}.", used=used, limit=limit)
 
@@ -103,6 +108,7 @@ def hints_used(t: Translator, used: int, limit: int) -> str:
 REVIEWING = N_("Reviewing the game…")
 
 
+@speaks(REVIEW_HEADING)
 def review_heading(t: Translator, white: str, black: str, actions: int) -> str:
     return t.ngettext(
         "**Review of {white} vs {black}** ({n} action): the curve shows who stood "
@@ -115,6 +121,7 @@ def review_heading(t: Translator, white: str, black: str, actions: int) -> str:
     )
 
 
+@speaks(LOSS_WORDS)
 def loss_words(t: Translator, loss: int, gave_away_win: bool, walked_into_loss: bool) -> str:
     """What an action lost, in stones (100 centi-stones) or in the game's result."""
     if gave_away_win:
@@ -124,6 +131,7 @@ def loss_words(t: Translator, loss: int, gave_away_win: bool, walked_into_loss: 
     return t.gettext("lost {stones} stones", stones=f"{loss / 100:.1f}")
 
 
+@speaks_with_voice(TURNING_POINT)
 def turning_point(
     voice: Voice,
     number: int,
@@ -147,6 +155,7 @@ def turning_point(
     )
 
 
+@speaks(TURNING_POINT_CAPTION)
 def turning_point_caption(
     t: Translator, number: int, action_number: int, played: str, best: str
 ) -> str:
@@ -159,6 +168,7 @@ def turning_point_caption(
     )
 
 
+@speaks(SERIES_STONES)
 def series_stones(t: Translator, name: str, stones: int) -> str:
     """The series stones on the picture, explained: whose, how many, what comes next."""
     if stones < GAL:
@@ -178,11 +188,13 @@ def series_stones(t: Translator, name: str, stones: int) -> str:
     return t.gettext("Series stones: {name}, {n} wins in a row (a gabad).", name=name, n=stones)
 
 
+@speaks(THEME_CHOSEN)
 def theme_chosen(t: Translator, theme: str) -> str:
     # Translators: The answer to /shax theme; {theme} is the theme's name ("dark", "light").
     return t.gettext("Your boards are now drawn in the {theme} theme.", theme=theme_name(theme, t))
 
 
+@speaks(THEME_CURRENT)
 def theme_current(t: Translator, theme: str, themes: Sequence[str]) -> str:
     return t.gettext(
         "Your boards are drawn in the {theme} theme; choose with /shax theme: {themes}.",
@@ -191,26 +203,10 @@ def theme_current(t: Translator, theme: str, themes: Sequence[str]) -> str:
     )
 
 
+@speaks(UNKNOWN_THEME)
 def unknown_theme(t: Translator, theme: str, themes: Sequence[str]) -> str:
     return t.gettext(
         "Unknown theme {theme} — choose one of: {themes}.",
         theme=repr(theme),
         themes=option_list(themes, theme_name, t),
     )
-
-
-speaks(REASON_WORDS, reason_words)
-speaks_with_voice(ANSWER_WORDS, answer_words)
-speaks_with_voice(HINT_LINE, hint_line)
-speaks_with_voice(TURNING_POINT, turning_point)
-
-
-speaks(NO_HINTS_LEFT, no_hints_left)
-speaks(HINTS_USED, hints_used)
-speaks(REVIEW_HEADING, review_heading)
-speaks(LOSS_WORDS, loss_words)
-speaks(TURNING_POINT_CAPTION, turning_point_caption)
-speaks(SERIES_STONES, series_stones)
-speaks(THEME_CHOSEN, theme_chosen)
-speaks(THEME_CURRENT, theme_current)
-speaks(UNKNOWN_THEME, unknown_theme)

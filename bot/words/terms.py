@@ -32,6 +32,7 @@ def color_name(color: Color, t: Translator = EN) -> str:
     return t.pgettext("color", "white") if color is Color.WHITE else t.pgettext("color", "black")
 
 
+@speaks(VARIANT_TITLE)
 def variant_title(t: Translator, variant: Variant) -> str:
     """The variant's title (``"Shax (small board)"``) in the reply's language."""
     if variant.id == "shax":
@@ -56,6 +57,7 @@ def level_name(level: str, t: Translator = EN) -> str:
     return level
 
 
+@speaks(BOT_PLAYER)
 def bot_player(t: Translator, bot: str, level: str) -> str:
     """The bot playing at ``level``, named as a player: to an English reader by its own
     name with the level (``Shax bot (easy)``, as a game stores it); in another language
@@ -66,16 +68,10 @@ def bot_player(t: Translator, bot: str, level: str) -> str:
     return t.pgettext("player", "The bot ({level})", level=level_name(level, t))
 
 
-speaks(BOT_PLAYER, bot_player)
-
-
+@speaks(PLAYER_NAME)
 def player_name(t: Translator, name: str) -> str:
     """A player's name as its reader reads it (the voice writes a bot's in their words)."""
     return name
-
-
-speaks(VARIANT_TITLE, variant_title)
-speaks(PLAYER_NAME, player_name)
 
 
 def theme_name(theme: str, t: Translator = EN) -> str:

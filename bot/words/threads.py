@@ -38,6 +38,7 @@ CANNOT_PLAY_HERE: Saying[[Sequence[str]]] = Saying("cannot_play_here")
 """The permissions a game needs that the bot lacks in this channel."""
 
 
+@speaks(THREAD_POINTER)
 def thread_pointer(t: Translator, thread_mention: str, busy: bool) -> str:
     if busy:
         return t.gettext(
@@ -47,6 +48,7 @@ def thread_pointer(t: Translator, thread_mention: str, busy: bool) -> str:
     return t.gettext("Your game has a thread of its own: {thread}", thread=thread_mention)
 
 
+@speaks(THREAD_BOARD_COMING)
 def thread_board_coming(t: Translator, thread_mention: str) -> str:
     return t.gettext(
         "Your game has started in a thread of its own: {thread}. Discord did not take its "
@@ -55,6 +57,7 @@ def thread_board_coming(t: Translator, thread_mention: str) -> str:
     )
 
 
+@speaks(MISSING_PERMISSIONS)
 def missing_permissions(t: Translator, names: Sequence[str]) -> str:
     return t.gettext(
         "I can't open a thread for your game here: I'm missing {permissions} in this channel. "
@@ -63,6 +66,7 @@ def missing_permissions(t: Translator, names: Sequence[str]) -> str:
     )
 
 
+@speaks(CANNOT_PLAY_HERE)
 def cannot_play_here(t: Translator, names: Sequence[str]) -> str:
     return t.gettext(
         "I can't run a game in this channel: I'm missing {permissions} here. Ask a server "
@@ -70,9 +74,3 @@ def cannot_play_here(t: Translator, names: Sequence[str]) -> str:
         "channel.",
         permissions=", ".join(f"**{name}**" for name in names),
     )
-
-
-speaks(THREAD_POINTER, thread_pointer)
-speaks(THREAD_BOARD_COMING, thread_board_coming)
-speaks(MISSING_PERMISSIONS, missing_permissions)
-speaks(CANNOT_PLAY_HERE, cannot_play_here)

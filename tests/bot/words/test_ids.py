@@ -1,10 +1,12 @@
-"""Where two places must agree: every id the service and the adapters say is a sentence
-of :mod:`bot.words` or a message of the catalogue, and every sentence is said somewhere.
+"""Where two places must agree: every sentence the service and the adapters say is
+declared as a typed :class:`~bot.service.replies.Saying` with words in :mod:`bot.words`,
+every plain message is a message of the catalogue, and every sentence is said somewhere.
 
-The service names what to say by id (:class:`~bot.service.replies.Said`); the words are
-looked up only at the edge. A scan of the source with ``ast`` finds every ``Said(...)``
-and ``Said.message(...)`` in ``bot/``, so an id nobody wrote words for fails here, not in
-front of a player."""
+mypy checks the values a sentence is said with and that its words take exactly them
+(:func:`bot.words.registry.speaks`); what it cannot see is a Saying whose words were never
+registered, or an untyped ``Said("id", …)``. A scan of the source with ``ast`` finds every
+``Saying(...)`` declared in ``bot/``, every call of one, and every ``Said.message(...)``,
+so a sentence nobody wrote words for fails here, not in front of a player."""
 
 from __future__ import annotations
 
@@ -17,25 +19,28 @@ import pytest
 from babel.messages.pofile import read_po
 
 import bot.service.messages
-from bot.service.replies import JOIN, MESSAGE
-from bot.words.registry import SENTENCES, sentence
+from bot.service.replies import JOIN, MESSAGE, Saying
+from bot.words.registry import SENTENCES, speaks
+from shax_i18n import Translator
 from shax_i18n.catalogue import template_path
 
 ROOT = Path(__file__).resolve().parents[3]
+SAID_MODULE = "bot.service.said"
+"""Where :class:`~bot.service.replies.Said` is made: the one module that may call it."""
+
+
+def trees(package: str) -> Iterator[tuple[str, ast.Module]]:
+    for path in sorted((ROOT / package.replace(".", "/")).rglob("*.py")):
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        yield module, ast.parse(path.read_text(encoding="utf-8"))
 
 
 def calls(package: str) -> Iterator[tuple[str, ast.Call]]:
-    """(module name, call) of every ``Said(...)`` and ``Said.message(...)`` in a package."""
-    for path in sorted((ROOT / package.replace(".", "/")).rglob("*.py")):
-        module = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    """(module name, call) of every call in a package."""
+    for module, tree in trees(package):
+        for node in ast.walk(tree):
             if isinstance(node, ast.Call):
                 yield module, node
-
-
-def is_said(call: ast.Call) -> bool:
-    """``Said("id", …)``, or ``Saying("id")``: a sentence the service says with typed values."""
-    return isinstance(call.func, ast.Name) and call.func.id in ("Said", "Saying")
 
 
 def is_message(call: ast.Call) -> bool:
@@ -48,43 +53,72 @@ def is_message(call: ast.Call) -> bool:
     )
 
 
-def said_ids(package: str) -> dict[str, list[str]]:
-    """Each sentence id said in ``package``, with where."""
-    found: dict[str, list[str]] = {}
-    for module, call in calls(package):
-        if is_said(call):
-            first = call.args[0]
-            if module == "bot.service.said" and ast.unparse(first) == "self.id":
-                continue  # Saying's own call: its ids are found where each is declared
+def sayings(package: str) -> dict[str, list[tuple[str, str]]]:
+    """Each sentence id declared by a ``NAME: Saying[...] = Saying("id")`` in ``package``,
+    with the name it is declared as and where."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for module, tree in trees(package):
+        for node in ast.walk(tree):
+            value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
+            if not (isinstance(value, ast.Call) and ast.unparse(value.func) == "Saying"):
+                continue
+            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+            [first] = value.args
             assert isinstance(first, ast.Constant) and isinstance(first.value, str), (
-                f"{module}:{call.lineno}: a Said's id is written out, so this scan sees it"
+                f"{module}:{node.lineno}: a Saying's id is written out, so this scan sees it"
             )
-            found.setdefault(first.value, []).append(f"{module}:{call.lineno}")
+            assert isinstance(target, ast.Name), f"{module}:{node.lineno}: a Saying has a name"
+            found.setdefault(first.value, []).append((target.id, f"{module}:{node.lineno}"))
     return found
+
+
+def called_names(package: str) -> set[str]:
+    """The names called in ``package`` (``NAME(…)`` and ``module.NAME(…)``)."""
+    names = set()
+    for _, call in calls(package):
+        if isinstance(call.func, ast.Name):
+            names.add(call.func.id)
+        elif isinstance(call.func, ast.Attribute):
+            names.add(call.func.attr)
+    return names
+
+
+def test_every_saying_declared_in_bot_has_its_words() -> None:
+    declared = sayings("bot")
+    assert len(declared) > 100, "the scan found the sentences"
+    missing = {id: where for id, where in declared.items() if id not in SENTENCES}
+    assert not missing, f"declared, but bot.words registers no words for: {missing}"
+
+
+def test_each_sentence_is_declared_once() -> None:
+    twice = {id: where for id, where in sayings("bot").items() if len(where) > 1}
+    assert not twice, f"two Sayings of one id would share its words: {twice}"
+
+
+def test_no_sentence_is_said_by_its_name_alone() -> None:
+    """An untyped ``Said("id", …)`` is what mypy cannot check: outside the module that
+    makes them, every sentence is said through its Saying."""
+    untyped = [
+        f"{module}:{call.lineno}"
+        for module, call in calls("bot")
+        if isinstance(call.func, ast.Name) and call.func.id == "Said" and module != SAID_MODULE
+    ]
+    assert not untyped, f"say these through a Saying: {untyped}"
+
+
+def test_every_sentence_of_the_words_package_is_declared_and_said() -> None:
+    declared = sayings("bot")
+    registered = set(SENTENCES) - {MESSAGE, JOIN}
+    undeclared = registered - set(declared)
+    assert not undeclared, f"words registered for no Saying: {sorted(undeclared)}"
+    called = called_names("bot")
+    unsaid = sorted(id for id in registered if not any(name in called for name, _ in declared[id]))
+    assert not unsaid, f"declared, but never said: {unsaid}"
 
 
 def catalogue_ids() -> set[str]:
     with template_path().open("rb") as pot:
         return {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(pot) if m.id}
-
-
-def test_every_sentence_the_service_says_is_in_the_words_package() -> None:
-    said = said_ids("bot.service") | said_ids("bot.tournaments")
-    assert said, "the scan found the service's sentences"
-    missing = {name: where for name, where in said.items() if name not in SENTENCES}
-    assert not missing, f"said, but no sentence of bot.words has the name: {missing}"
-
-
-def test_every_sentence_the_adapters_say_is_in_the_words_package() -> None:
-    for package in ("bot.discord", "bot.console", "bot.commands"):
-        missing = {n: where for n, where in said_ids(package).items() if n not in SENTENCES}
-        assert not missing, f"{package} says what bot.words cannot: {missing}"
-
-
-def test_every_sentence_of_the_words_package_is_said() -> None:
-    said = set(said_ids("bot"))
-    unsaid = set(SENTENCES) - said - {MESSAGE, JOIN}
-    assert not unsaid, f"registered, but never said: {sorted(unsaid)}"
 
 
 def test_the_service_says_plain_messages_by_their_catalogue_ids() -> None:
@@ -121,12 +155,12 @@ def test_every_plain_message_an_adapter_says_is_in_the_catalogue() -> None:
 
 
 def test_a_second_sentence_with_a_taken_name_is_refused() -> None:
-    """Ids are function names, so two sentences of one name would say each other's words."""
+    """One id has one set of words: a second would say the other's."""
     first = SENTENCES["rules_text"]
 
-    def rules_text() -> str:
+    def rules_text(t: Translator) -> str:
         return "another"
 
     with pytest.raises(ValueError, match="two sentences are named rules_text"):
-        sentence(rules_text)
+        speaks(Saying[[]]("rules_text"))(rules_text)
     assert SENTENCES["rules_text"] is first

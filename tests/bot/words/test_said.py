@@ -66,27 +66,38 @@ def test_a_plain_message_is_said_by_its_catalogue_id() -> None:
 
 
 @pytest.mark.slow  # mypy reads the bot's whole import graph, from an empty cache
-def test_mypy_refuses_a_typed_sentence_given_a_board_name(tmp_path: Path) -> None:
+def test_mypy_refuses_a_sentence_with_wrong_values_or_no_reader(tmp_path: Path) -> None:
     """A sentence said through a :class:`~bot.service.replies.Saying` has its values
     checked by mypy: a board's name where the board is wanted was a crash in front of a
-    player. (:func:`~bot.words.registry.speaks` holds its words to the same types.)"""
+    player. Its words are held to the same values and take the reader first, required:
+    words that forget the reader, or take other values, are refused where they are
+    registered, and words called without a reader do not speak English silently."""
     wrong = tmp_path / "wrong.py"
     wrong.write_text(
+        "from bot.service.kernel import NOT_YOUR_TURN\n"
         "from bot.service.puzzles import NO_PUZZLE_LEFT\n"
+        "from bot.words.games import not_your_turn\n"
+        "from bot.words.registry import speaks\n"
         "from engine import get_variant\n"
+        "from shax_i18n import Translator\n"
         "NO_PUZZLE_LEFT(get_variant('jar'), None)\n"
-        "NO_PUZZLE_LEFT('jar', None)\n",
+        "NO_PUZZLE_LEFT('jar', None)\n"
+        "not_your_turn('Amina', False)\n"
+        "def words(t: Translator, them: str) -> str:\n"
+        "    return them\n"
+        "speaks(NOT_YOUR_TURN)(words)\n",
         encoding="utf-8",
     )
     out, _, status = mypy.api.run(
         ["--strict", "--no-error-summary", "--cache-dir", str(tmp_path / "cache"), str(wrong)]
     )
-    errors = [line for line in out.splitlines() if ": error:" in line]
-    assert status == 1 and len(errors) == 1, out
-    assert (
-        ':4: error: Argument 1 to "__call__" of "Saying" has incompatible type "str"; '
-        in (errors[0])
-    )
+    errors = [
+        line.split(": error: ")[0].rsplit(":", 1)[1]
+        for line in out.splitlines()
+        if ": error:" in line
+    ]
+    assert status == 1 and sorted(set(errors)) == ["12", "8", "9"], out
+    assert ':8: error: Argument 1 to "__call__" of "Saying" has incompatible type "str"; ' in out
 
 
 def test_words_registered_for_another_sentence_are_refused() -> None:
@@ -94,4 +105,4 @@ def test_words_registered_for_another_sentence_are_refused() -> None:
         return "lost"
 
     with pytest.raises(ValueError, match="puzzle_lost does not speak no_puzzle_left"):
-        speaks(NO_PUZZLE_LEFT, puzzle_lost)  # type: ignore[arg-type]
+        speaks(NO_PUZZLE_LEFT)(puzzle_lost)  # type: ignore[arg-type]
