@@ -19,6 +19,7 @@ from bot.service.ratings import family_of
 from bot.service.replies import Said
 from bot.tournaments import notices
 from bot.tournaments.notices import PairingToOpen
+from bot.words.threads import THREAD_PERMISSION_MISSING
 from shax_i18n import translator
 from tests.bot.discord.helpers import (
     Scene,
@@ -33,6 +34,10 @@ from tests.fakediscord import FakeChannel, FakeMessage, FakeUser
 from tests.fakediscord.models import PERMISSION
 
 STANDINGS_PICTURE = "standings.png"
+JOIN = {"en": "Join", "so": "Ku biir"}
+"""The Join button under the opening, in each language."""
+ROUND = {"en": "Round 1 · ", "so": "Wareegga 1 · "}
+"""How a first round's thread name begins, in each language."""
 MANAGE_GUILD = 1 << 5
 
 
@@ -155,6 +160,7 @@ async def test_a_swiss_of_three_is_paired_played_in_threads_and_ends_with_a_podi
             assert thread.name == said_in(
                 language, notices.PAIRING_NAME(round_, white.display_name, black.display_name)
             )
+            assert thread.name.startswith(ROUND[language].replace("1", str(round_)))
             assert len(pictures(live)) == round_ - 1
             await play_round(live, thread)
             assert len(pictures(live)) == round_, "the standings after each round"
@@ -170,7 +176,7 @@ async def test_an_arena_of_five_minutes_pairs_again_at_once_and_ends_on_the_cloc
 ) -> None:
     async with running(scene, language=language) as live:
         opening = await gather_three(live, format="arena", minutes="5", turn="1m")
-        assert [b["label"] for b in opening.buttons()] == [translator(language).gettext("Join")]
+        assert [b["label"] for b in opening.buttons()] == [JOIN[language]]
         await command(live, scene.amina, "start")
         await tournaments_tick(live)
         [first] = threads(live)
@@ -208,24 +214,27 @@ async def test_only_the_creator_or_manage_server_starts_it_and_a_refusal_changes
     assert len(threads(live)) == 1
 
 
+@pytest.mark.parametrize("language", ["en", "so"])
 async def test_a_thread_it_may_not_open_is_said_once_and_the_pairing_waits_for_it(
-    live: Live,
+    scene: Scene, language: str
 ) -> None:
-    scene, fake = live.scene, live.fake
-    await gather_three(live)
-    channel = fake.channel(scene.channel.id)
-    channel.bot_permissions &= ~PERMISSION["CREATE_PUBLIC_THREADS"]
-    await command(live, scene.amina, "start")
-    await tournaments_tick(live)
-    await tournaments_tick(live)
-    assert not threads(live)
-    told = [m.content for m in in_channel(live) if "Create Public Threads" in m.content]
-    assert len(told) == 1, told
-    assert told[0].startswith("I can't open the thread for the game Round 1 · ")
-    channel.bot_permissions |= PERMISSION["CREATE_PUBLIC_THREADS"]
-    await tournaments_tick(live)
-    [thread] = threads(live)
-    assert len(players_of(live, thread)) == 2, "the pairing kept its game"
+    async with running(scene, language=language) as live:
+        fake = live.fake
+        await gather_three(live)
+        channel = fake.channel(scene.channel.id)
+        channel.bot_permissions &= ~PERMISSION["CREATE_PUBLIC_THREADS"]
+        await command(live, scene.amina, "start")
+        await tournaments_tick(live)
+        await tournaments_tick(live)
+        assert not threads(live)
+        told = [m.content for m in in_channel(live) if "Create Public Threads" in m.content]
+        assert len(told) == 1, told
+        words = translator(language).gettext(THREAD_PERMISSION_MISSING, game="<>", permissions="")
+        assert told[0].startswith(words.split("<>")[0] + ROUND[language]), told[0]
+        channel.bot_permissions |= PERMISSION["CREATE_PUBLIC_THREADS"]
+        await tournaments_tick(live)
+        [thread] = threads(live)
+        assert len(players_of(live, thread)) == 2, "the pairing kept its game"
 
 
 async def test_a_deleted_channel_is_said_to_the_creator_once(live: Live) -> None:
