@@ -2,15 +2,12 @@
 once (:mod:`bot.storage.store`) and compiled for the engine at hand.
 
 * running: each call of the storage is one function over a SQLAlchemy connection, run
-  whole where its engine runs best. SQLite runs on SQLAlchemy's async engine with the
-  aiosqlite driver: one connection (the engine opens it, makes the start-up checks on
-  it, and closes it), living in aiosqlite's thread, and a call is one trip to that
-  thread, however many statements it makes. A trip is a thread switch, and under load
-  each costs far more than the statement (four trips a statement through the async
-  adapter: the cursor, the statement, its rows, closing the cursor). The trips queue
-  up, so a transaction is never interleaved with another call. PostgreSQL's calls run
-  on the event loop, each whole in one greenlet (asyncpg awaited underneath) on a
-  connection of the pool;
+  whole where its engine runs best. SQLite's one connection (the standard library's
+  ``sqlite3`` under SQLAlchemy) lives in a thread of its own, and a call is one task for
+  that thread, however many statements it makes: a thread switch costs far more under
+  load than the statement. The tasks queue up, so a transaction is never interleaved
+  with another call. PostgreSQL's calls run on the event loop, each whole on a
+  connection of the pool (``AsyncConnection.run_sync``, asyncpg awaited underneath);
 * transactions: both drivers run in autocommit, so a single statement commits on its
   own; a read-modify-write says ``BEGIN IMMEDIATE`` on SQLite (the write lock at once:
   two writers never both read the old value) and ``BEGIN`` on PostgreSQL, where rows are
@@ -24,12 +21,13 @@ once (:mod:`bot.storage.store`) and compiled for the engine at hand.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-import aiosqlite
 import asyncpg
 from sqlalchemy import Connection, create_engine, func, text
 from sqlalchemy import exc as sa_exc
@@ -37,7 +35,6 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.elements import ColumnElement
-from sqlalchemy.util import greenlet_spawn
 
 from bot.storage.base import StorageError, is_postgres, redacted, scrubbed, sqlite_path
 from bot.storage.checks import (
@@ -55,19 +52,6 @@ T = TypeVar("T")
 P = ParamSpec("P")
 Call = Callable[Concatenate[Connection, P], T]
 """One call of the storage: a function of a connection (and its arguments)."""
-
-
-def in_thread(connection: sqlite3.Connection) -> Connection:
-    """A SQLAlchemy connection over ``connection``, to be used in its own thread only
-    (each statement compiled for SQLite, run on the driver's connection directly)."""
-    engine = create_engine(
-        "sqlite://",
-        creator=lambda: connection,
-        poolclass=StaticPool,
-        isolation_level="AUTOCOMMIT",
-        pool_reset_on_return=None,
-    )
-    return engine.connect()
 
 
 def driver_error(exc: BaseException) -> BaseException:
@@ -132,17 +116,10 @@ class Sqlite(Dialect):
     def __init__(self, path: Path) -> None:
         self.path = path
         self.where = str(path)
-        # The file is opened by name, never read as a URL (a "?" or "#" in it is a name).
-        self.engine = create_async_engine(
-            "sqlite+aiosqlite://",
-            async_creator=lambda: aiosqlite.connect(self.path),
-            poolclass=StaticPool,
-            isolation_level="AUTOCOMMIT",
-            pool_reset_on_return=None,
-        )
-        self._driver: aiosqlite.Connection | None = None
+        self._thread: ThreadPoolExecutor | None = None
+        """The one thread the connection lives in; a call is one task for it, queued."""
         self._conn: Connection | None = None
-        """The same SQLite connection, seen from its own thread (where calls run)."""
+        """The connection, used in its thread only (``None`` once closed)."""
 
     def greatest(self, *values: Any) -> ColumnElement[Any]:
         return func.max(*values)
@@ -150,59 +127,70 @@ class Sqlite(Dialect):
     async def run(self, call: Call[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         def whole() -> T:
             if self._conn is None:
-                self._conn = in_thread(self._driver_connection())
+                raise StorageError(f"The database {self.where} is closed.")
             return call(self._conn, *args, **kwargs)
 
         return await self._in_thread(whole)
 
-    def _driver_connection(self) -> sqlite3.Connection:
-        if self._driver is None:
-            raise StorageError(f"The database {self.where} is closed.")
-        return self._driver._conn
-
     async def _in_thread(self, function: Callable[[], T]) -> T:
-        """``function()`` in aiosqlite's thread, behind every call queued before it: one
-        trip, where aiosqlite's own ``execute`` takes one each for the cursor, the
-        statement, its rows and closing the cursor, as SQLAlchemy's adapter calls it."""
-        driver = self._driver
-        if driver is None:
-            raise StorageError(f"The database {self.where} is closed.")
-        queued: Callable[[Callable[[], T]], Awaitable[T]] = driver._execute
+        """``function()`` in the connection's thread, behind every call queued before it:
+        one trip, however many statements it makes."""
+        thread = self._thread
         try:
-            return await queued(function)
-        except ValueError as exc:  # aiosqlite's word for a connection already closed
-            if driver._connection is None:
-                raise StorageError(f"The database {self.where} is closed.") from exc
+            if thread is None:
+                raise RuntimeError("no thread")
+            done = thread.submit(function)
+        except RuntimeError:  # the executor's word for one shut down
+            raise StorageError(f"The database {self.where} is closed.") from None
+        return await asyncio.wrap_future(done)
+
+    def _connect(self) -> list[str]:
+        """In the thread: open the file by name (never read as a URL: a "?" or "#" in it
+        is a name), set it up, and check it."""
+        engine = create_engine(
+            "sqlite://",
+            creator=lambda: sqlite3.connect(self.path),
+            poolclass=StaticPool,
+            isolation_level="AUTOCOMMIT",
+            pool_reset_on_return=None,
+        )
+        conn = engine.connect()
+        try:
+            conn.exec_driver_sql("PRAGMA journal_mode = WAL")
+            conn.exec_driver_sql("PRAGMA foreign_keys = ON")
+            conn.exec_driver_sql("PRAGMA busy_timeout = 5000")
+            problems = [str(r[0]) for r in conn.exec_driver_sql("PRAGMA quick_check")]
+        except BaseException:
+            conn.close()
+            engine.dispose()
             raise
+        self._conn = conn
+        return problems
 
     async def open(self) -> None:
         check_file(self.path)
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="shax-sqlite")
         try:
-            async with self.engine.connect() as conn:
-                await conn.exec_driver_sql("PRAGMA journal_mode = WAL")
-                await conn.exec_driver_sql("PRAGMA foreign_keys = ON")
-                await conn.exec_driver_sql("PRAGMA busy_timeout = 5000")
-                checked = await conn.exec_driver_sql("PRAGMA quick_check")
-                problems = [str(r[0]) for r in checked]
-                self._driver = (await conn.get_raw_connection()).driver_connection
+            problems = await self._in_thread(self._connect)
         except sa_exc.DBAPIError as exc:
-            await self.engine.dispose()
+            await self.close()
             raise self.failure(exc) or exc from None
         if problems != ["ok"]:
             await self.close()
             raise damaged(self.path, problems[0])
 
     async def close(self) -> None:
-        if self._driver is not None:
-            await self._in_thread(self._let_go)
-            self._driver = None
-        await self.engine.dispose()
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            # Behind every call queued before it: they finish first.
+            await asyncio.wrap_future(thread.submit(self._let_go))
+            thread.shutdown(wait=False)
 
     def _let_go(self) -> None:
-        """In the connection's thread: the calls' view of it is closed (the connection
-        itself is the engine's to close)."""
+        """In the connection's thread: close it."""
         if self._conn is not None:
             self._conn.close()
+            self._conn.engine.dispose()
             self._conn = None
 
     def schema_number(self, conn: Connection) -> int:
@@ -262,14 +250,9 @@ class Postgres(Dialect):
         return func.greatest(*values)
 
     async def run(self, call: Call[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        # One greenlet for the whole call, from the pool's connection to its return
-        # (``engine.connect()`` and ``run_sync`` would take one each, and a task more).
-        def whole() -> T:
-            with self.engine.sync_engine.connect() as conn:
-                return call(conn, *args, **kwargs)
-
-        result: T = await greenlet_spawn(whole)
-        return result
+        # The call runs whole on the pool's connection, its statements awaited underneath.
+        async with self.engine.connect() as conn:
+            return await conn.run_sync(call, *args, **kwargs)
 
     async def close(self) -> None:
         await self.engine.dispose()

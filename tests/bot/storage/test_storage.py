@@ -4,11 +4,12 @@ tallies and series in one transaction, challenges, the bot's facts and preferenc
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import aiosqlite
 import asyncpg
 import pytest
 
@@ -328,39 +329,19 @@ async def test_a_file_named_with_url_characters_is_that_file(tmp_path: Path) -> 
         assert raw.execute("SELECT id FROM games").fetchall() == [(game.id,)]
 
 
-async def test_the_parts_of_aiosqlite_a_call_runs_on_are_there(tmp_path: Path) -> None:
-    """A storage call runs whole in aiosqlite's thread through three of its private parts
-    (``bot/storage/dialects.py``); pyproject bounds the versions, and this says which
-    parts, should a new version change them."""
-    import threading
-
-    driver = await aiosqlite.connect(tmp_path / "a.db")
-    try:
-        raw = driver._conn
-        assert isinstance(raw, sqlite3.Connection)
-        thread = await driver._execute(threading.get_ident)
-        assert thread != threading.get_ident()
-        assert await driver._execute(lambda: raw.execute("SELECT 41 + 1").fetchone()) == (42,)
-    finally:
-        await driver.close()
-    assert driver._connection is None
-    with pytest.raises(ValueError):
-        await driver._execute(threading.get_ident)
-
-
 async def test_each_sqlite_call_is_one_trip_to_its_thread(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A call runs whole in aiosqlite's thread, a transaction included: one trip each."""
+    """A call runs whole in the connection's thread, a transaction included: one trip each."""
     storage = await Storage.open(tmp_path / "s.db")
     trips: list[object] = []
-    queued = aiosqlite.Connection._execute
+    queued = ThreadPoolExecutor.submit
 
-    async def counted(self: aiosqlite.Connection, fn: object, *args: object) -> object:
+    def counted(self: ThreadPoolExecutor, fn: Callable[[], object]) -> Future[object]:
         trips.append(fn)
-        return await queued(self, fn, *args)
+        return queued(self, fn)
 
-    monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
+    monkeypatch.setattr(ThreadPoolExecutor, "submit", counted)
     try:
         game = await storage.games.create_game(new_game(), NOW)
         moved = await storage.games.update_game(
