@@ -55,7 +55,7 @@ async def test_its_component_carries_the_declaration_and_a_click_reads_it_back()
         discord.ButtonStyle.primary,
         "🚪",
     )
-    match = re.fullmatch(item_type.__discord_ui_compiled_template__, "shax:knock:7:2")
+    match = re.fullmatch(Knock.template(), "shax:knock:7:2")
     assert match is not None
     clicked: Any = await item_type.from_custom_id(None, item.item, match)  # type: ignore[arg-type]
     assert clicked.button == Knock(7, 2)
