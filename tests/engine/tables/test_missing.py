@@ -152,6 +152,7 @@ def test_build_without_max_builds_what_missing_lists(
     assert "nothing is missing" in capsys.readouterr().out
 
 
+@pytest.mark.usefixtures("nothing_shipped")
 def test_the_start_line_says_how_long_the_build_takes() -> None:
     work = missing_work(Path("/nonexistent"))
     line = missing.announcement(work, cores=2)
