@@ -759,6 +759,16 @@ typedef struct {
 #define CHUNK_ENTRIES (1u << 20) /* entries written between two looks at the stop request */
 #define CHECKPOINT_RESERVE ((uint64_t)64 << 20) /* free disk left over after a checkpoint */
 
+static int read_chunks(const Ctx *c, FILE *f, void *data, size_t size, uint64_t count) {
+    char *p = (char *)data;
+    for (uint64_t i = 0; i < count; i += CHUNK_ENTRIES) {
+        if (stopping(c)) return 0;
+        size_t m = count - i < CHUNK_ENTRIES ? (size_t)(count - i) : CHUNK_ENTRIES;
+        if (fread(p + i * size, size, m, f) != m) return 0;
+    }
+    return 1;
+}
+
 /* Whether the disk of `path` has room for `bytes` more and the reserve. */
 static int room_for(const char *path, uint64_t bytes) {
     char dir[4096];
@@ -826,7 +836,8 @@ static inline int level_of(uint32_t v) {
 }
 
 /* Take up a checkpoint of this system: the last level done (0 after the first pass), or
- * -1 when there is none that fits (the values then start over). */
+ * -1 when there is none that fits, or a stop request came while reading it (the values
+ * then start over, or the build stops at its first look at the request). */
 static int load_checkpoint(Sys *S, const char *path, uint64_t build, int64_t *decided,
                            double *seconds) {
     const Ctx *c = S->c;
@@ -836,7 +847,7 @@ static int load_checkpoint(Sys *S, const char *path, uint64_t build, int64_t *de
     int ok = fread(&h, sizeof h, 1, f) == 1 && !memcmp(h.magic, "SHAXCK01", 8) &&
              h.n == (uint32_t)c->G.n && h.a == (uint32_t)S->X[0] && h.b == (uint32_t)S->Y[0] &&
              h.key == c->G.key && h.build == build && h.total == S->total;
-    ok = ok && fread(S->val, 2, S->total, f) == S->total && fread(S->cnt, 1, S->total, f) == S->total;
+    ok = ok && read_chunks(c, f, S->val, 2, S->total) && read_chunks(c, f, S->cnt, 1, S->total);
     for (uint64_t i = 0; ok && i < h.ncand; i++) {
         uint32_t e[2];
         ok = fread(e, 4, 2, f) == 2 && e[0] > h.level && e[1] < S->total &&
@@ -845,8 +856,11 @@ static int load_checkpoint(Sys *S, const char *path, uint64_t build, int64_t *de
     ok = ok && fgetc(f) == EOF;
     fclose(f);
     /* The states decided beyond the level: passed on to their predecessors at theirs. */
-    for (uint64_t g = 0; ok && g < S->total; g++)
-        if (level_of(S->val[g]) > (int)h.level) ok = !level_push(&S->done[0], level_of(S->val[g]), (uint32_t)g);
+    for (uint64_t g = 0; ok && g < S->total; g++) {
+        if (g % CHUNK_ENTRIES == 0 && stopping(c)) ok = 0;
+        else if (level_of(S->val[g]) > (int)h.level)
+            ok = !level_push(&S->done[0], level_of(S->val[g]), (uint32_t)g);
+    }
     if (!ok) {
         for (int l = 0; l < S->cand[0].nlv; l++) S->cand[0].lv[l].n = 0;
         for (int l = 0; l < S->done[0].nlv; l++) S->done[0].lv[l].n = 0;
