@@ -290,7 +290,11 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--dir", default=None, help="where to write (default: $SHAX_TABLES_DIR)")
     b.add_argument("--threads", type=int, default=None, help="default: every core")
     b.set_defaults(run=_build)
-    f = sub.add_parser("full", help="search every full board (the end of the placement)")
+    f = sub.add_parser(
+        "full",
+        help="search every full board (the end of the placement) into the folder and, at "
+        "the default depth, ship the values with the package",
+    )
     f.add_argument(
         "--depth",
         type=int,
