@@ -23,6 +23,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     markers.mark(items)
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Stop the process's throwaway PostgreSQL server, if a test started it."""
+    from tests.bot.storage.pgserver import stop_shared_server
+
+    stop_shared_server()
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _no_endgame_tables() -> Iterator[None]:
     """Point ``SHAX_TABLES_DIR`` at an empty directory for the whole session (worker

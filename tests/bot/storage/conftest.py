@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -22,14 +22,16 @@ from sqlalchemy import Connection
 from bot.service.ratings import after_game, current
 from bot.service.streaks import Result, standings_after
 from bot.storage import NewGame, RateGame, Standings, Storage, StoredRating, TallyKey
-from tests.bot.storage.pgserver import PostgresServer, find_binaries, start_server
+from tests.bot.storage.pgserver import PostgresServer, find_binaries, shared_server
 
 ENGINES = ("sqlite", "postgresql")
 _names = itertools.count(1)
 
 
 @pytest.fixture(scope="session")
-def postgres_server() -> Iterator[PostgresServer]:
+def postgres_server() -> PostgresServer:
+    """The test process's server (one for every module using this fixture; stopped at the
+    session's end by ``tests/conftest.py``)."""
     binaries = find_binaries()
     if binaries is None:
         reason = (
@@ -40,9 +42,7 @@ def postgres_server() -> Iterator[PostgresServer]:
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(reason)
         pytest.skip(reason)
-    server = start_server(binaries)
-    yield server
-    server.stop()
+    return shared_server(binaries)
 
 
 async def fresh_postgres(server: PostgresServer) -> str:

@@ -8,7 +8,8 @@ machine's own binaries remain for platforms the package has no wheel for.
 
 The server listens only on a Unix socket in its own temporary folder, trusts local
 connections and keeps nothing (``fsync=off``); it is stopped and removed at the end of the
-session. PostgreSQL refuses to run as root, so under root the server runs as an
+session. A test process starts one server (:func:`shared_server`), however many modules
+use it. PostgreSQL refuses to run as root, so under root the server runs as an
 unprivileged user (``postgres`` or ``nobody``, created when neither exists); when that
 user cannot reach the binaries (a virtual environment under ``/root``), they are linked
 into the server's temporary folder first.
@@ -194,6 +195,18 @@ class PostgresServer:
             "start",
         )
 
+    def running(self) -> bool:
+        """Whether the server is up (a test may have killed it and failed before
+        :meth:`run`)."""
+        status = subprocess.run(
+            [str(self.binaries / "pg_ctl"), "-D", str(self.data), "status"],
+            user=self.user,
+            capture_output=True,
+            check=False,
+            timeout=60,
+        )
+        return status.returncode == 0
+
     def kill(self) -> None:
         """Stop the server at once, as a crash would (its data stays for :meth:`run`)."""
         subprocess.run(
@@ -225,3 +238,27 @@ def start_server(binaries: Path) -> PostgresServer:
         server.stop()
         raise
     return server
+
+
+_shared: PostgresServer | None = None
+
+
+def shared_server(binaries: Path) -> PostgresServer:
+    """This process's server, started at its first use and started again if a test left
+    it stopped: every module that takes the ``postgres_server`` fixture (a session fixture
+    imported into a module is set up once for each module) gets the same server, each test
+    its own database or schema on it."""
+    global _shared
+    if _shared is None:
+        _shared = start_server(binaries)
+    elif not _shared.running():
+        _shared.run()
+    return _shared
+
+
+def stop_shared_server() -> None:
+    """Stop and remove this process's server, if it started one (at the session's end)."""
+    global _shared
+    if _shared is not None:
+        _shared.stop()
+        _shared = None
