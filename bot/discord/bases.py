@@ -78,7 +78,7 @@ class NumberedButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"
     groups: tuple[str, ...] = ("challenge_id",)
     placement = Placement.REPLACE
 
-    def __init__(self, *numbers: int, row: int | None = None, t: Translator = EN) -> None:
+    def __init__(self, *numbers: int, t: Translator, row: int | None = None) -> None:
         super().__init__(
             discord.ui.Button(
                 custom_id=self.make_id(*numbers),
@@ -108,7 +108,8 @@ class NumberedButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Self:
-        return cls(*(int(match[group]) for group in cls.groups))
+        # Rebuilt from a click: its label is never shown again, so no reader needs it.
+        return cls(*(int(match[group]) for group in cls.groups), t=EN)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         service = service_of(interaction)

@@ -70,7 +70,7 @@ class ToSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLATE
         *,
         options: list[discord.SelectOption] | None = None,
         row: int | None = None,
-        t: Translator = EN,
+        t: Translator,
     ) -> None:
         super().__init__(
             discord.ui.Select(
@@ -90,7 +90,8 @@ class ToSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLATE
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Self:
-        return cls(int(match["game_id"]), int(match["version"]), match["src"])
+        # Rebuilt from a click: its placeholder is never shown again, so no reader needs it.
+        return cls(int(match["game_id"]), int(match["version"]), match["src"], t=EN)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         service = service_of(interaction)
@@ -159,7 +160,7 @@ class DrawButton(_GameButton, template=TEMPLATES["draw"]):
         *,
         accept: bool = False,
         row: int | None = None,
-        t: Translator = EN,
+        t: Translator,
     ) -> None:
         super().__init__(game_id, version, row=row, t=t)
         if accept:

@@ -10,7 +10,7 @@ from bot.service.shown import DESCRIBE_ACTION
 from bot.service.turns import ILLEGAL, MALFORMED, REFUSED
 from bot.words.boards import examples, point_names
 from bot.words.registry import speaks, speaks_with_voice
-from bot.words.terms import EN, color_name, legal_list, outcome_headline, outcome_reason
+from bot.words.terms import color_name, legal_list, outcome_headline, outcome_reason
 from bot.words.voice import Voice
 from engine import (
     Action,
@@ -78,7 +78,7 @@ ANNOUNCED = (Moment.LABA_QAAD, Moment.IRMAAN)
 own sentences (the turn prompt, the freeing move)."""
 
 
-def moment_sentence(moment: Moment, name: str, them: str, t: Translator = EN) -> str:
+def moment_sentence(moment: Moment, name: str, them: str, t: Translator) -> str:
     """A named moment in words, for the move line: ``"Irmaan! Amina can shunt…"``."""
     if moment is Moment.IRMAAN:
         return t.gettext(
@@ -92,7 +92,7 @@ def moment_sentence(moment: Moment, name: str, them: str, t: Translator = EN) ->
 
 
 def action_events(
-    before: Position, action: Action, after: Position, name: str, them: str, t: Translator = EN
+    before: Position, action: Action, after: Position, name: str, them: str, t: Translator
 ) -> list[str]:
     """The action in words, then the moments it made that the move line names: the
     player's own, then an irmaan it gave the opponent (by moving the only blocker away,
@@ -114,7 +114,7 @@ def action_line(
     return "; ".join(action_events(before, action, after, name, them, t))
 
 
-def turn_prompt(position: Position, t: Translator = EN) -> str:
+def turn_prompt(position: Position, t: Translator) -> str:
     """What the player to act must do: ``"place a stone (11 in hand)"``."""
     me = Color(position.turn)
     them = color_name(me.other, t)
@@ -245,7 +245,7 @@ def malformed_sentence(t: Translator, text: str, variant: Variant, legal: list[s
     return t.gettext("I can't read {text} as an action: {reason}.", text=repr(shown), reason=reason)
 
 
-def notation_phrase(variant: Variant, t: Translator = EN) -> str:
+def notation_phrase(variant: Variant, t: Translator) -> str:
     """How actions are written on this board: ``"write a point (b2) or a move from-to (a1-a2)"``."""
     ex = examples(variant)
     if ex.remove is None:

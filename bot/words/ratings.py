@@ -15,7 +15,7 @@ from bot.service.rating_replies import (
 )
 from bot.service.statistics import UNKNOWN_TABLE
 from bot.words.registry import speaks
-from bot.words.terms import EN, level_name
+from bot.words.terms import level_name
 from shax_i18n import Translator
 
 
@@ -111,7 +111,7 @@ def ranked_table(
     nobody: str,
     rows: Sequence[tuple[str, object, int]],
     counted: Callable[[int], str],
-    t: Translator = EN,
+    t: Translator,
 ) -> str:
     """A table of ratings under its ``heading``: each player's rank, name, rating and what
     it counts (in words, ``counted``), best first; ``nobody`` when it has no rows."""

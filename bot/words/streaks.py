@@ -18,13 +18,13 @@ from bot.service.statistics import (
 )
 from bot.service.streaks import GABAD, GAL, Tally
 from bot.words.registry import speaks
-from bot.words.terms import EN, level_name
+from bot.words.terms import level_name
 from shax_i18n import LANGUAGES, Translator
 
 # -- streaks ---------------------------------------------------------------------------
 
 
-def streak_phrase(streak: int, t: Translator = EN) -> str:
+def streak_phrase(streak: int, t: Translator) -> str:
     """How a winning streak sounds: ``"3 in a row — one more for a gal"``."""
     if streak <= 0:
         return t.gettext("no wins in a row yet")
@@ -86,7 +86,7 @@ def _counts(won: int, lost: int, drawn: int, t: Translator) -> dict[str, str]:
     }
 
 
-def tally_line(tally: Tally, t: Translator = EN) -> str:
+def tally_line(tally: Tally, t: Translator) -> str:
     now = streak_phrase(tally.streak, t) if tally.streak else t.gettext("no current streak")
     return t.gettext(
         # Translators: {won}, {lost} and {drawn} are the counted "{n} won" and so on.

@@ -3,7 +3,7 @@ lands its endgame tables (:func:`bot.workers.tables.master_strength`)."""
 
 from __future__ import annotations
 
-from bot.words.terms import EN, duration
+from bot.words.terms import duration
 from shax_i18n import N_, Translator
 
 FULL = N_("Master plays at full strength: every endgame table it uses is built.")
@@ -17,7 +17,7 @@ LACKING = N_(
 )
 
 
-def strength_words(seconds_left: float, building: bool, t: Translator = EN) -> str:
+def strength_words(seconds_left: float, building: bool, t: Translator) -> str:
     """Whether master is at full strength: nothing left to build, ``seconds_left`` of
     processor time being built in the background, or missing with no build running."""
     if seconds_left <= 0:

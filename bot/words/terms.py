@@ -27,7 +27,7 @@ STONE = {Color.WHITE: "○", Color.BLACK: "●"}
 # -- the game's own words ---------------------------------------------------------------
 
 
-def color_name(color: Color, t: Translator = EN) -> str:
+def color_name(color: Color, t: Translator) -> str:
     """``"white"`` / ``"black"``: a colour as a word in a sentence."""
     return t.pgettext("color", "white") if color is Color.WHITE else t.pgettext("color", "black")
 
@@ -44,7 +44,7 @@ def variant_title(t: Translator, variant: Variant) -> str:
     return variant.title
 
 
-def level_name(level: str, t: Translator = EN) -> str:
+def level_name(level: str, t: Translator) -> str:
     """A bot level as a word (``"hard"``); an unknown one as it is."""
     if level == "easy":
         return t.pgettext("level", "easy")
@@ -74,7 +74,7 @@ def player_name(t: Translator, name: str) -> str:
     return name
 
 
-def theme_name(theme: str, t: Translator = EN) -> str:
+def theme_name(theme: str, t: Translator) -> str:
     """A board theme as a word (``"dark"``); an unknown one as it is."""
     if theme == "dark":
         return t.pgettext("theme", "dark")
@@ -84,14 +84,14 @@ def theme_name(theme: str, t: Translator = EN) -> str:
 
 
 def option_list(
-    values: Sequence[str], name: Callable[[str, Translator], str], t: Translator = EN
+    values: Sequence[str], name: Callable[[str, Translator], str], t: Translator
 ) -> str:
     """Values a player types, each in the reader's words with the value to type beside it
     where they differ: ``"fudud (easy), adag (hard)"``; in English ``"easy, hard"``."""
     return ", ".join(n if (n := name(v, t)) == v else f"{n} ({v})" for v in values)
 
 
-def duration(seconds: float, t: Translator = EN) -> str:
+def duration(seconds: float, t: Translator) -> str:
     """``600`` → ``"10 minutes"``; ``86400`` → ``"24 hours"``; ``1209600`` → ``"14 days"``;
     ``45`` → ``"45 seconds"``."""
     s = round(seconds)
@@ -107,7 +107,7 @@ def duration(seconds: float, t: Translator = EN) -> str:
 LEGAL_LIMIT = 25
 
 
-def legal_list(legal: list[str], t: Translator = EN) -> str:
+def legal_list(legal: list[str], t: Translator) -> str:
     """The legal actions, the first :data:`LEGAL_LIMIT` of them and how many in all."""
     shown = sorted(legal)
     text = ", ".join(shown[:LEGAL_LIMIT])
@@ -119,7 +119,7 @@ def legal_list(legal: list[str], t: Translator = EN) -> str:
 # -- outcomes ---------------------------------------------------------------------------
 
 
-def outcome_headline(outcome: Outcome, t: Translator = EN) -> str:
+def outcome_headline(outcome: Outcome, t: Translator) -> str:
     """``"White wins"``, ``"Black wins"``, ``"Draw"`` or ``"Game aborted"``."""
     if outcome.termination is Termination.ABORTED:
         return t.gettext("Game aborted")
@@ -131,7 +131,7 @@ def outcome_headline(outcome: Outcome, t: Translator = EN) -> str:
 
 
 def outcome_reason(
-    outcome: Outcome, white: str | None = None, black: str | None = None, t: Translator = EN
+    outcome: Outcome, t: Translator, white: str | None = None, black: str | None = None
 ) -> str:
     """Why the game ended, naming the loser (by colour when no names are given)."""
     white = color_name(Color.WHITE, t) if white is None else white
@@ -140,9 +140,9 @@ def outcome_reason(
     return t.gettext(OUTCOME_REASONS[outcome.termination], loser=loser)
 
 
-def result_sentence(outcome: Outcome, white_name: str, black_name: str, t: Translator = EN) -> str:
+def result_sentence(outcome: Outcome, white_name: str, black_name: str, t: Translator) -> str:
     """The ending with names: ``"Amina wins: Bashir has only two stones left"``."""
-    reason = outcome_reason(outcome, white_name, black_name, t)
+    reason = outcome_reason(outcome, t, white_name, black_name)
     if outcome.termination is Termination.ABORTED:
         return t.gettext("Game aborted: {reason}; it counts for nobody", reason=reason)
     if outcome.winner is None:

@@ -45,7 +45,7 @@ async def test_help_says_when_master_is_at_full_strength(
 
 
 def test_while_the_build_runs_the_words_say_how_long_until_full_strength() -> None:
-    assert strength_words(85 * 60 + 20, building=True) == (
+    assert strength_words(85 * 60 + 20, building=True, t=translator("en")) == (
         "Master gets stronger as its endgame tables are built in the background: full "
         "strength after about 85 minutes of processor time."
     )

@@ -72,11 +72,11 @@ def test_tally_invariants(results: str) -> None:
 
 
 def test_streak_phrases() -> None:
-    assert streak_phrase(1) == "1 in a row — three more for a gal"
-    assert streak_phrase(3) == "3 in a row — one more for a gal"
-    assert streak_phrase(GAL) == "4 in a row: a gal!"
-    assert streak_phrase(GABAD) == "5 in a row: a gabad!"
-    assert "7 in a row" in streak_phrase(7)
+    assert streak_phrase(1, EN) == "1 in a row — three more for a gal"
+    assert streak_phrase(3, EN) == "3 in a row — one more for a gal"
+    assert streak_phrase(GAL, EN) == "4 in a row: a gal!"
+    assert streak_phrase(GABAD, EN) == "5 in a row: a gabad!"
+    assert "7 in a row" in streak_phrase(7, EN)
 
 
 def test_change_text_names_the_winner_and_the_ended_run() -> None:
