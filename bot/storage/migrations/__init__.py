@@ -17,10 +17,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from alembic import op
-from alembic.operations import Operations
+from alembic import command, op
+from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import (
     CheckConstraint,
     Column,
@@ -94,23 +93,29 @@ def upgrade(conn: Connection, number: int, where: str) -> None:
             f"The database {where} has schema version {number}, newer than this bot's "
             f"{SCHEMA_VERSION}: upgrade the bot, or restore a backup made by this one."
         )
-    script = ScriptDirectory(str(HERE))
-    context = MigrationContext.configure(
-        conn,
-        opts={
-            "script": script,
-            "version_table": VERSION_TABLE,
-            "fn": lambda rev, _: script._upgrade_revs("head", rev),
-        },
-    )
+    context = MigrationContext.configure(conn, opts={"version_table": VERSION_TABLE})
     if not context.get_current_heads():
         if number == 0:
             refuse_foreign_tables(conn, where)
         else:
             # Written before the history was Alembic's: it starts where the number says.
-            context.stamp(script, revision(number))
-    with Operations.context(context):
-        context.run_migrations()
+            command.stamp(alembic_config(conn), revision(number))
+    migrate(conn)
+
+
+def alembic_config(conn: Connection) -> Config:
+    """Alembic's configuration for running the history on ``conn`` (``env.py`` reads the
+    connection from its attributes)."""
+    config = Config()
+    config.set_main_option("script_location", str(HERE).replace("%", "%%"))
+    config.attributes["connection"] = conn
+    return config
+
+
+def migrate(conn: Connection, target: str = "head") -> None:
+    """Run the migrations after the database's current revision up to ``target`` (a
+    revision such as ``"0005"``), on ``conn``, inside its transaction."""
+    command.upgrade(alembic_config(conn), target)
 
 
 def refuse_foreign_tables(conn: Connection, where: str) -> None:

@@ -19,9 +19,6 @@ from typing import Any
 
 import asyncpg
 import pytest
-from alembic.operations import Operations
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine
 
 from bot.service.replies import Place, User
@@ -163,17 +160,7 @@ async def test_the_tries_of_a_puzzle_of_the_day_are_its_servers_after_migration_
     path = tmp_path / "shax.db"
     engine = create_engine(f"sqlite:///{path}")
     with engine.begin() as conn:  # the schema as migration 7 left it
-        script = ScriptDirectory(str(migrations.HERE))
-        context = MigrationContext.configure(
-            conn,
-            opts={
-                "script": script,
-                "version_table": migrations.VERSION_TABLE,
-                "fn": lambda rev, _: script._upgrade_revs("0007", rev),
-            },
-        )
-        with Operations.context(context):
-            context.run_migrations()
+        migrations.migrate(conn, "0007")
         conn.exec_driver_sql("PRAGMA user_version = 7")
         conn.exec_driver_sql(
             "INSERT INTO puzzles (variant, record, solution, moves, depth, tempting, rating, "
