@@ -1,18 +1,20 @@
 """Every sentence a player reads, in their language: where a reply becomes words.
 
-The service says *what* to say, as data: a :class:`~bot.service.replies.Said` carries a
-message id with its values — a sentence of this package by its name (registered with
-:func:`~bot.words.registry.sentence`), or a plain message's catalogue id. An adapter
-names the reader of each message it shows (``bot/readers.py`` says who) and speaks to
-them with a :class:`~bot.words.voice.Voice`: ``voice.say(said)`` looks the id up here and
-calls the sentence with the reader's translator as ``t``. A sentence is a pure function
-of engine values and names (players and channels come in already written, each surface
-its own way), and one whole message of the catalogue (``shax_i18n``) with named
-placeholders — never glued from translated pieces; without ``t`` it speaks English.
+The service says *what* to say, as data: a :class:`~bot.service.replies.Said` made by a
+typed :class:`~bot.service.replies.Saying` declared beside the code that says it
+(``NOT_YOUR_TURN(name, is_bot)``), or a plain message's catalogue id. Its words live here,
+registered with ``@speaks(SAYING)`` (:mod:`bot.words.registry`): a function of the reader,
+required and first, then exactly the Saying's values. An adapter names the reader of each
+message it shows (``bot/readers.py`` says who) and speaks to them with a
+:class:`~bot.words.voice.Voice`: ``voice.say(said)`` calls the words with the reader's
+translator, or with the whole voice for the words that write a player, a channel or
+another sentence, or name a control. Each sentence is one whole message of the catalogue
+(``shax_i18n``) with named placeholders — never glued from translated pieces.
 
 Two things make a sentence fit where it is read. The few sentences that name a control
-take the :class:`Surface` the adapter speaks on: Discord has buttons (Decline, Rematch,
-Accept draw) and threads, the console has commands (``/shax cancel``, ``/shax rematch``).
+read the :class:`Surface` the adapter speaks on from the voice: Discord has buttons
+(Decline, Rematch, Accept draw) and threads, the console has commands (``/shax cancel``,
+``/shax rematch``).
 Every example of notation comes from the variant in play (:mod:`bot.words.boards`, where
 the rules are too), so that no message on the 3×3 jar board suggests ``d7`` or a removal.
 
