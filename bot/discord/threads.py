@@ -60,8 +60,9 @@ class GameThreads:
         self.client = client
         self._service = service
         self.mode = mode
-        self._blocked: dict[int, Said] = {}
-        """Why each tournament pairing's thread could not be opened, said once each."""
+        self._blocked: dict[int, object] = {}
+        """Why each tournament's game threads could not be opened (its message), said
+        once until a thread opens again."""
 
     async def start(
         self,
@@ -151,7 +152,8 @@ class GameThreads:
         channel named after it (``Round 2 · Amina vs Bashir``), its first board pinging
         both players. When Discord will not open the thread (a permission taken away, the
         channel gone) the channel (or, the channel gone, the tournament's creator) is told
-        so once; the pairing waits, and is offered again at the next tick."""
+        so once for the tournament; the pairing waits, and is offered again at the next
+        tick."""
         service = self._service()
         speaking = voice(translator(await players_language(service, (), pairing.guild_id)))
         name = speaking.say(pairing.name)
@@ -180,7 +182,7 @@ class GameThreads:
                 pairing, Said.message(CHANNEL_GONE, game=pairing.name), gone=True
             )
             return
-        self._blocked.pop(pairing.pairing_id, None)
+        self._blocked.pop(pairing.tournament_id, None)
         where = Place(pairing.guild_id, thread.id, channel.id)
         try:
             opened = await service.tournaments.open_game(pairing.pairing_id, where)
@@ -200,12 +202,13 @@ class GameThreads:
         await service.posted(opened.reply, sent.id)
 
     async def _say_blocked(self, pairing: PairingToOpen, said: Said, *, gone: bool = False) -> None:
-        """Say once per pairing (and reason) why its game cannot be opened: in the
+        """Say once per tournament (and reason) why its games cannot be opened: in the
         tournament's channel, or, the channel gone, to the tournament's creator in their
         own language."""
-        if self._blocked.get(pairing.pairing_id) == said:
+        reason = said.args[0]  # the message: a missing permission, or the channel gone
+        if self._blocked.get(pairing.tournament_id) == reason:
             return
-        self._blocked[pairing.pairing_id] = said
+        self._blocked[pairing.tournament_id] = reason
         log.warning("Tournament pairing %s waits for its thread: %s", pairing.pairing_id, said)
         reader = (pairing.creator_id,) if gone and pairing.creator_id is not None else ()
         language = await players_language(self._service(), reader, pairing.guild_id)

@@ -13,10 +13,11 @@ THREAD_FAILED = N_(
     "so no game was started. Try again in a minute, or start the game in another channel."
 )
 THREAD_PERMISSION_MISSING = N_(
-    "I can't open the thread for the game {game}: I'm missing {permissions} in this channel. "
-    "Ask a server admin to give it back; the game starts in its thread as soon as I can open it."
+    "I can't open the threads of this tournament's games ({game} is waiting): I'm missing "
+    "{permissions} in this channel. Ask a server admin to give it back; each game starts in "
+    "its thread as soon as I can open it."
 )
-"""Said once in the channel of a game that must have a thread of its own (a tournament's)."""
+"""Said once in the channel of a tournament whose games' threads cannot be opened."""
 CHANNEL_GONE = N_(
     "I can't open the thread for the game {game}: its channel is gone, or hidden from me, so "
     "the game can't start there."
