@@ -10,67 +10,32 @@ says in its ``info`` which migration added it.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import (
-    BigInteger,
     Boolean,
     CheckConstraint,
     Column,
-    DateTime,
-    Dialect,
     Float,
     ForeignKey,
     Identity,
     Index,
     Integer,
-    MetaData,
     Table,
     Text,
     false,
     text,
 )
-from sqlalchemy.types import TypeDecorator, TypeEngine
+from sqlalchemy.types import TypeEngine
 
 from bot.standings import TALLY_FIELDS
+from bot.storage.columns import Id as Id
+from bot.storage.columns import Moment as Moment
+from bot.storage.columns import metadata as metadata
+from bot.storage.columns import since as since
 from bot.storage.puzzle_rows import AttemptStatus
 from bot.storage.rows import AiColor, ChallengeStatus, GameResult, GameStatus
-
-Id = BigInteger().with_variant(Integer(), "sqlite")
-"""A Discord id or a row id: 64 bits on both engines."""
-
-
-class Moment(TypeDecorator[datetime]):
-    """An aware moment: ``timestamptz`` on PostgreSQL, seconds since the epoch on SQLite."""
-
-    impl = DateTime(timezone=True)
-    cache_ok = True
-
-    def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
-        if dialect.name == "sqlite":
-            return dialect.type_descriptor(Float())
-        return dialect.type_descriptor(DateTime(timezone=True))
-
-    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> Any:
-        if value is not None and dialect.name == "sqlite":
-            return value.timestamp()
-        return value
-
-    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
-        if value is None or isinstance(value, datetime):
-            return value
-        return datetime.fromtimestamp(float(value), UTC)
-
-
-metadata = MetaData()
-
-
-def since(number: int) -> dict[str, int]:
-    """The ``info`` of a table, column or index added by migration ``number`` (those
-    without one came with the first): :func:`bot.storage.migrations.grow` reads it."""
-    return {"since": number}
 
 
 def _row_and_place() -> tuple[Column[Any], ...]:
@@ -369,6 +334,8 @@ clock_runs = Table(
 """When each clock last ran, by the servers it runs for (``"all"``, or a process's shards
 such as ``"0,1 of 4"``): the turn clocks count only while the bot runs, and a turn gets
 back the time between a clock's last run and its next (:mod:`bot.service.clock`)."""
+
+from bot.storage import tournament_tables  # noqa: E402, F401 - its tables, after the games
 
 TABLES: dict[str, tuple[str, ...]] = {
     # Every table, in the order defined (each after those it refers to), and its key

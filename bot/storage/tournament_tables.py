@@ -22,7 +22,7 @@ from sqlalchemy import (
     text,
 )
 
-from bot.storage.tables import Id, Moment, metadata, since
+from bot.storage.columns import Id, Moment, metadata, since
 from bot.tournaments.rows import Format, Outcome, Status
 
 SINCE = since(10)

@@ -10,7 +10,12 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
-from bot.storage.rows import moment
+
+def moment(value: Any) -> datetime | None:
+    """A stored moment, read by its column's type (:class:`bot.storage.columns.Moment`) as
+    an aware datetime already."""
+    assert value is None or isinstance(value, datetime), value
+    return value
 
 
 class Format(StrEnum):

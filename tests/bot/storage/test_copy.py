@@ -107,6 +107,9 @@ async def test_everything_is_copied_and_reads_back_the_same(
         "ratings": 2,
         "game_ratings": 2,
         "clock_runs": 1,
+        "tournaments": 0,
+        "tournament_players": 0,
+        "tournament_pairings": 0,
     }
     old, new = await Storage.open(source), await Storage.open(url)
     try:

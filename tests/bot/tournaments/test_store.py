@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import ChannelTaken, NewGame, Storage
+from bot.storage.copy import migrate
 from bot.tournaments.rows import (
     Changes,
     Event,
@@ -25,7 +26,12 @@ from bot.tournaments.rows import (
     TournamentRow,
 )
 from bot.tournaments.store import TournamentStore
-from tests.bot.storage.conftest import database, postgres_server  # noqa: F401 - fixtures
+from tests.bot.storage.conftest import (  # noqa: F401 - fixtures
+    database,
+    fresh_postgres,
+    postgres_server,
+)
+from tests.bot.storage.pgserver import PostgresServer
 
 NOW = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 
@@ -139,3 +145,35 @@ async def test_a_pairing_whose_place_is_taken_gets_no_game(
         assert len(await storage.games.active_games()) == 1
     finally:
         await storage.close()
+
+
+async def test_a_tournament_is_copied_to_postgresql_with_the_rest(
+    tmp_path: Path,
+    postgres_server: PostgresServer,  # noqa: F811 - the storage tests' fixture
+) -> None:
+    """``python -m bot migrate`` copies the tournament tables too (they are in ``TABLES``)."""
+    source = tmp_path / "shax.db"
+    old = await Storage.open(source)
+    store = TournamentStore(old.runner)
+    t = await store.create(swiss(), NOW)
+    assert t is not None
+    seen = await store.event(t.id)
+    assert seen is not None
+    players = tuple(PlayerRow(t.id, u, n, 0.0, NOW) for u, n in ((1, "Amina"), (2, "Bashir")))
+    started = replace(seen.tournament, status=Status.PLAYING, round=1)
+    assert await store.apply(seen, Changes(started, players, pairings=(NewPairing(1, 1, 2),)), NOW)
+    await old.close()
+    url = await fresh_postgres(postgres_server)
+    counts = await migrate(source, url)
+    assert (counts["tournaments"], counts["tournament_players"], counts["tournament_pairings"]) == (
+        1,
+        2,
+        1,
+    )
+    old, new = await Storage.open(source), await Storage.open(url)
+    try:
+        copied = await TournamentStore(new.runner).event(t.id)
+        assert copied == await TournamentStore(old.runner).event(t.id)
+    finally:
+        await old.close()
+        await new.close()

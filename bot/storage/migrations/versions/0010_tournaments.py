@@ -17,7 +17,7 @@ from sqlalchemy import (
     text,
 )
 
-from bot.storage.tables import Moment
+from bot.storage.columns import Moment
 
 revision = "0010"
 down_revision = "0009"
