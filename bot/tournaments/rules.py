@@ -50,6 +50,10 @@ class Happened:
     game_to_resign: int | None = None
     """A game of the player who left a Swiss, lost by leaving."""
     forfeited: bool = False
+    paused: bool = False
+    """An arena's player who left: paused until they join again."""
+    withdrawn: bool = False
+    """A Swiss's player who left it under way: out for good."""
 
 
 def join(
@@ -89,7 +93,8 @@ def leave(user_id: int, now: datetime, event: Event) -> tuple[Changes, Happened]
     if not t.swiss:
         if known.paused:
             raise UserError(notices.NOT_IN_IT())
-        return Changes(t, players=(replace(known, paused=True),)), Happened(count=count)
+        paused = Changes(t, players=(replace(known, paused=True),))
+        return paused, Happened(count=count, paused=True)
     playing = event.unfinished(user_id)
     results: tuple[PairingRow, ...] = ()
     resign = None
@@ -98,7 +103,8 @@ def leave(user_id: int, now: datetime, event: Event) -> tuple[Changes, Happened]
     elif playing is not None:
         resign = playing.game_id
     changes = Changes(t, players=(replace(known, left_at=now),), results=results)
-    return changes, Happened(count=count, game_to_resign=resign, forfeited=playing is not None)
+    lost = playing is not None
+    return changes, Happened(count=count, game_to_resign=resign, forfeited=lost, withdrawn=True)
 
 
 def start(now: datetime, event: Event) -> tuple[Changes, Happened]:

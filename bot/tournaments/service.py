@@ -204,12 +204,12 @@ class Tournaments:
         if happened.game_to_resign is not None:
             await self._resign(user, happened.game_to_resign)
         self.due.set()
-        if t.status is Status.OPEN:
-            text = notices.LEFT_BEFORE_START(user, happened.count)
-        elif not t.swiss:
+        if happened.withdrawn:
+            text = notices.WITHDRAWN(user, happened.forfeited)
+        elif happened.paused:
             text = notices.PAUSED(user)
         else:
-            text = notices.WITHDRAWN(user, happened.forfeited)
+            text = notices.LEFT_BEFORE_START(user, happened.count)
         return Reply(text=text, announcement=True)
 
     async def start(self, user: User, place: Place, *, may_manage: bool) -> Reply:

@@ -4,8 +4,11 @@ after each round, the podium at the end; the games rated as usual."""
 
 from __future__ import annotations
 
+from bot.commands.declare import Asked
+from bot.service.buttons import Buttons
 from bot.service.replies import UserError
 from bot.tournaments import notices
+from bot.tournaments.commands import TOURNAMENT_COMMANDS, JoinTournament
 from bot.tournaments.rows import Status
 from tests.bot.tournaments.conftest import (
     AMINA,
@@ -95,3 +98,17 @@ async def test_refusals_say_what_to_do_and_change_nothing(events: Open, clock: F
         assert "make an arena" in words(refusal.message)
     else:
         raise AssertionError("a Swiss under way took a player")
+
+
+async def test_the_join_button_under_the_opening_joins(events: Open) -> None:
+    service = await events()
+    made = await TOURNAMENT_COMMANDS[0].run(Asked(service, AMINA, HALL, {"format": "swiss"}))
+    assert isinstance(made.controls, Buttons)
+    (button,) = made.controls.items
+    assert isinstance(button, JoinTournament)
+    pressed = await button.press(Asked(service, BASHIR, HALL))
+    assert "Bashir joined the tournament: 2 players now." in words(pressed.text).replace(
+        f"<@{BASHIR.id}>", "Bashir"
+    )
+    left = await service.tournaments.leave(BASHIR, HALL)
+    assert left.text.id == notices.LEFT_BEFORE_START.id
