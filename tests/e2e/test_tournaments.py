@@ -71,8 +71,8 @@ def players_of(live: Live, thread: FakeChannel) -> list[FakeUser]:
     first)."""
     first = live.fake.messages(thread)[0]
     scene = live.scene
-    pinged = [u for u in (scene.amina, scene.bashir, scene.cawo) if u.id in mentioned_ids(first)]
-    assert len(pinged) == 2, first.content
+    pinged = [u for u in (scene.amina, scene.bashir, scene.cawo) if u.id in first.pinged]
+    assert len(pinged) == 2 and set(first.pinged) == mentioned_ids(first), first.content
     return sorted(pinged, key=lambda u: first.content.index(u.mention))
 
 
@@ -275,3 +275,20 @@ async def test_a_pairing_offered_again_keeps_its_one_game_and_hides_the_spare_th
     assert spare.archived and not first.archived
     games = await live.service.storage.games.active_games()
     assert [g.channel_id for g in games] == [first.id], "one game, in the first thread"
+
+
+async def test_after_a_restart_the_round_goes_on_in_its_thread_and_is_not_paired_again(
+    scene: Scene,
+) -> None:
+    async with running(scene) as live:
+        await gather_three(live, rounds="2")
+        await command(live, scene.amina, "start")
+        await tournaments_tick(live)
+        [thread] = threads(live)
+    async with running(scene) as live:  # a new bot and service on the same database
+        await tournaments_tick(live)
+        assert [t.id for t in threads(live)] == [thread.id], "round 1 opened once"
+        await play_round(live, thread)
+        assert len(threads(live)) == 2 and len(pictures(live)) == 1
+        await play_round(live, threads(live)[-1])
+        assert_podium(live, "en")
