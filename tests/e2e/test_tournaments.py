@@ -166,6 +166,8 @@ async def test_a_swiss_of_three_is_paired_played_in_threads_and_ends_with_a_podi
             assert len(pictures(live)) == round_, "the standings after each round"
         assert_podium(live, language)
         assert len(threads(live)) == 3, "no round paired twice"
+        asked = await command(live, scene.cawo, "standings")
+        assert asked.attachment(STANDINGS_PICTURE).data.startswith(b"\x89PNG")
         rated = await ratings(live, scene.amina, scene.bashir, scene.cawo)
         assert len(rated) == 3 and all(r != 1500.0 for r in rated.values())
 
@@ -199,13 +201,15 @@ async def test_an_arena_of_five_minutes_pairs_again_at_once_and_ends_on_the_cloc
         assert len(pictures(live)) == 1, "the final standings"
 
 
-async def test_only_the_creator_or_manage_server_starts_it_and_a_refusal_changes_nothing(
+async def test_only_the_creator_or_manage_server_starts_or_cancels_it_and_a_refusal_changes_nothing(
     live: Live,
 ) -> None:
     scene, fake = live.scene, live.fake
     await gather_three(live)
-    refused = await fake.slash(bashir := scene.bashir, scene.channel, "shax", "tournament start")
-    assert_refused(refused, scene.amina.display_name)
+    bashir = scene.bashir
+    for verb in ("start", "cancel"):
+        refused = await fake.slash(bashir, scene.channel, "shax", f"tournament {verb}")
+        assert_refused(refused, scene.amina.display_name)
     await tournaments_tick(live)
     assert not threads(live), "a refused start paired nobody"
     fake.world.members[bashir.id].permissions |= MANAGE_GUILD
