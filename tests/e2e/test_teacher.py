@@ -11,7 +11,7 @@ from PIL import Image
 from bot.discord.custom_ids import rematch_id, review_id
 from bot.service import messages
 from bot.service.teacher import HINT_FILENAME, HINTS_PER_GAME
-from bot.words import hints_used
+from bot.words import EN, hints_used
 from renderer import PLOT_FILENAME
 from tests.bot.discord.helpers import button_ids, shown
 from tests.e2e.conftest import Live, assert_refused, game_state, game_version, start_game
@@ -76,7 +76,7 @@ async def test_hints_in_a_bot_game_are_private_drawn_and_counted(live: Live) -> 
 
     resigned = await live.fake.slash(live.scene.amina, live.scene.channel, "shax", "resign")
     final = await shown(live.bot, resigned)
-    assert hints_used(HINTS_PER_GAME, HINTS_PER_GAME) in final.content
+    assert hints_used(EN, HINTS_PER_GAME, HINTS_PER_GAME) in final.content
 
 
 async def test_no_hints_in_a_game_between_people(live: Live) -> None:

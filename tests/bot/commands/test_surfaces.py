@@ -145,6 +145,7 @@ def test_reset_names_each_setting_as_its_option_does_on_every_surface() -> None:
     (``reset:puzzle-channel``): on Discord, at the console, in its refusal and in the
     README alike — not ``puzzle_channel`` in one place and "Puzzle of the day" in another."""
     from bot.words.settings import not_a_setting
+    from bot.words.terms import EN
 
     [settings] = [c for c in COMMANDS if c.name == "settings"]
     options = {o.name: o for o in settings.options}
@@ -153,7 +154,7 @@ def test_reset_names_each_setting_as_its_option_does_on_every_surface() -> None:
     assert "puzzle-channel" in [p.value for p in resets]
     for pick in resets:
         assert pick.value in options or pick.value == "channels", pick  # the option's name
-    refusal = not_a_setting("nope")
+    refusal = not_a_setting(EN, "nope")
     assert all(p.value in refusal for p in resets) and "_" not in refusal
     readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
     assert "`reset:puzzle-channel`" in readme and "reset: Puzzle of the day" not in readme
