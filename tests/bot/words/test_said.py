@@ -8,9 +8,13 @@ import mypy.api
 import pytest
 
 from bot.service import messages
-from bot.service.compose import EVENTS
+from bot.service.bot_turns import BOT_GAME_INTRO
+from bot.service.challenges import GAMES_NOT_HERE
+from bot.service.compose import EVENTS, GOOD_GAME, THINKING
+from bot.service.kernel import STALE, VARIANT_TITLE
 from bot.service.puzzles import NO_PUZZLE_LEFT
 from bot.service.replies import Channel, Reply, Said, User
+from bot.service.turns import WHERE_TO
 from bot.words.registry import speaks
 from bot.words.terms import Surface
 from engine import get_variant
@@ -23,26 +27,26 @@ JAR = get_variant("jar")
 
 
 def test_players_and_channels_are_written_by_the_surface() -> None:
-    said = Said("good_game", [AMINA, BOT])
+    said = GOOD_GAME([AMINA, BOT])
     assert words(said) == "Good game, <@101> and Shax bot!"
     assert words(said, surface=Surface.CONSOLE) == "Good game, @Amina and Shax bot!"
-    listed = Said("games_not_here", [Channel(7), Channel(8)])
+    listed = GAMES_NOT_HERE([Channel(7), Channel(8)])
     assert "played in <#7>, <#8> (and" in words(listed)
     assert "played in #7, #8 (and" in words(listed, surface=Surface.CONSOLE)
 
 
 def test_nested_sentences_are_said_in_the_same_language() -> None:
-    said = Said("bot_game_intro", "Amina", "Shax bot", Said("variant_title", JAR))
+    said = BOT_GAME_INTRO("Amina", "Shax bot", VARIANT_TITLE(JAR))
     assert words(said) == "Amina vs Shax bot, Jar (children's game)."
     assert words(said, "so") == "Amina iyo Shax bot, Jar (ciyaarta carruurta)."
-    joined = Said.join([Said("thinking", "Shax bot"), Said.message(messages.NO_DRAW_OFFER)])
+    joined = Said.join([THINKING("Shax bot"), Said.message(messages.NO_DRAW_OFFER)])
     assert words(joined, "so") == (
         "Shax bot wuu fekerayaa… Ma jirto barbaro la soo jeediyay oo la diido."
     )
 
 
 def test_the_surface_reaches_only_the_sentences_that_name_controls() -> None:
-    stale = Said("stale")
+    stale = STALE()
     assert "the latest board below" in words(stale)
     assert "/shax board" in words(stale, surface=Surface.CONSOLE)
     assert "meanwhile" in words(stale, surface=Surface.CONSOLE)
@@ -51,9 +55,9 @@ def test_the_surface_reaches_only_the_sentences_that_name_controls() -> None:
 
 
 def test_a_reply_is_a_value_and_its_log_names_no_language() -> None:
-    one = Reply(text=Said("where_to", "a7", ["a7-d7"]))
-    assert one == Reply(text=Said("where_to", "a7", ["a7-d7"]))
-    assert hash(one) == hash(Reply(text=Said("where_to", "a7", ["a7-d7"])))
+    one = Reply(text=WHERE_TO("a7", ["a7-d7"]))
+    assert one == Reply(text=WHERE_TO("a7", ["a7-d7"]))
+    assert hash(one) == hash(Reply(text=WHERE_TO("a7", ["a7-d7"])))
     assert str(one.text) == "Said(where_to, 'a7', ['a7-d7'])"
 
 
