@@ -296,3 +296,17 @@ async def test_after_a_restart_the_round_goes_on_in_its_thread_and_is_not_paired
         assert len(threads(live)) == 2 and len(pictures(live)) == 1
         await play_round(live, threads(live)[-1])
         assert_podium(live, "en")
+
+
+async def test_a_timed_start_is_reminded_then_begins_by_itself_on_the_clock(live: Live) -> None:
+    await gather_three(live, start="10m")
+    before = len(in_channel(live))
+    live.clock.advance(minutes=6)
+    await tournaments_tick(live)
+    await tournaments_tick(live)
+    [reminder] = in_channel(live)[before:]
+    assert "begins in 4 minutes, with 3 players" in reminder.content, reminder.content
+    assert not threads(live), "reminded once, not begun"
+    live.clock.advance(minutes=5)
+    await tournaments_tick(live)
+    assert len(threads(live)) == 1, "round 1 began by itself"
