@@ -30,8 +30,17 @@ from tests.bot.discord.helpers import (
     shown,
 )
 from tests.e2e.conftest import Live, assert_refused, game_version, running
+from tests.e2e.processes import (
+    ANSWER_SECONDS,
+    BotProcess,
+    assert_stopped_cleanly,
+    process_scene,
+    stop_running,
+)
 from tests.fakediscord import FakeChannel, FakeMessage, FakeUser
 from tests.fakediscord.models import PERMISSION
+
+__all__ = ["process_scene"]  # a fixture
 
 STANDINGS_PICTURE = "standings.png"
 JOIN = {"en": "Join", "so": "Ku biir"}
@@ -310,3 +319,28 @@ async def test_a_timed_start_is_reminded_then_begins_by_itself_on_the_clock(live
     live.clock.advance(minutes=5)
     await tournaments_tick(live)
     assert len(threads(live)) == 1, "round 1 began by itself"
+
+
+async def test_python_m_bot_opens_a_swiss_round_in_a_thread_as_soon_as_it_starts(
+    process_scene: Scene,
+) -> None:
+    """The real entry point: the tournaments' tick runs in the bot process as soon as a
+    start gives it work (not at the clock's next run, 30 s away)."""
+    scene, fake = process_scene, process_scene.fake
+    bot = await BotProcess(scene, "bot").start()
+    try:
+        await fake.wait_for(lambda: fake.commands(fake.guild_id), what="the commands synced")
+        for user, verb in ((scene.amina, "create"), (scene.bashir, "join"), (scene.cawo, "join")):
+            result = await fake.slash(user, scene.channel, "shax", f"tournament {verb}")
+            await result.wait_for_response(timeout=ANSWER_SECONDS)
+        await fake.slash(scene.amina, scene.channel, "shax", "tournament start")
+        thread = await fake.wait_for(
+            lambda: next((t for t in fake.world.threads() if fake.messages(t)), None),
+            timeout=ANSWER_SECONDS,
+            what="round 1's thread with its board",
+        )
+        assert len(fake.messages(thread)[0].pinged) == 2
+    finally:
+        await stop_running(bot)
+    assert_stopped_cleanly(bot)
+    fake.assert_clean()
