@@ -68,9 +68,9 @@ class Saying(Generic[P]):
     beside the code that says it: ``NO_PUZZLE_LEFT: Saying[[Variant, Variant | None]] =
     Saying("no_puzzle_left")``. Calling it makes the :class:`Said`
     (``NO_PUZZLE_LEFT(variant, other)``), and mypy checks the values. Its words are
-    registered with :func:`bot.words.registry.speaks`, whose types say they take the
-    reader, then exactly these values (docs/ARCHITECTURE.md, "Where a reply becomes
-    words")."""
+    registered with ``@speaks(NO_PUZZLE_LEFT)`` (:func:`bot.words.registry.speaks`): they
+    take the reader, then exactly these values (docs/ARCHITECTURE.md, "Where a reply
+    becomes words")."""
 
     __slots__ = ("id",)
 
@@ -83,7 +83,7 @@ class Saying(Generic[P]):
 
 BOT_PLAYER: Saying[[str, str]] = Saying("bot_player")
 """The bot (its own name) playing at a level, as a player: how a voice writes a
-:class:`BotName`."""
+:class:`~bot.service.replies.BotName`."""
 
 MESSAGE = "message"
 """The id of a plain message: its values are the catalogue id and the placeholders."""
