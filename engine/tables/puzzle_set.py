@@ -9,14 +9,21 @@ Puzzles (:mod:`engine.tables.puzzles`) are drawn from positions real play reache
   and on shax-small in the placement and the opening removals too, where the solved
   board values every action exactly;
 * **jar**: every position the game can reach at all (it is small), the placement and the
-  movement, valued by the solved board; the best (the hardest) are kept.
+  movement, valued by the solved board; the best (the hardest) are kept;
+* **walks** from the movement puzzles found so far (an earlier set's and the games'): a few
+  random steps on from each, every position on the way tried (:func:`from_walks`); the
+  records stay real games, so every puzzle is reachable, and the tables prove them;
+* on **shax-small**, random placements too (:func:`from_placements`), where the solved
+  board values every placement (laba-qaad, two lines closed by one stone, is found there).
 
 Each puzzle is a different position up to the board's symmetries
 (:func:`~engine.tables.puzzle_shapes.canonical`); at most :data:`ONE_MOVE_SHARE` of a
-board's set is won in one move. Each is graded (:func:`grade`): ``depth``, how deep the
-evaluation search must look before it picks the answer; ``tempting``, how many wrong
-first actions a shallow search likes at least as much, or that make a jare; and
-``choices``, the legal actions to choose among. They seed its ``rating``
+board's set is won in one move; the rarer themes are kept first (:data:`RARE_THEMES`).
+Each is graded (:func:`grade`): ``depth``, how deep a search must look before the answer
+is the one best action (in the movement a search that counts stones alone, as reading
+ahead does; in the placement the bot's own evaluation); ``tempting``, how many wrong first
+actions a shallow search likes about as much, or that make a jare; and ``choices``, the
+legal actions to choose among. They seed its ``rating``
 (:func:`starting_rating`), which players' results then move (Glicko-2, in the bot).
 """
 
@@ -39,6 +46,7 @@ from engine.tables import Tables, open_tables, tables_dir
 from engine.tables.puzzle_shapes import Canonical, canonical, themes_of
 from engine.tables.puzzles import (
     Puzzle,
+    PuzzleTheme,
     StepActions,
     after,
     check,
@@ -57,6 +65,9 @@ GRADE_DEPTH = 8
 """The deepest search :func:`grade` tries; an answer it never finds grades one deeper."""
 SHALLOW_DEPTH = 2
 """The search whose preferences make a wrong action tempting."""
+TEMPT_MARGIN = 25
+"""A wrong action scored this close to the answer by that search (a quarter of a stone)
+tempts."""
 ONE_MOVE_SHARE = 0.25
 """The most of a board's set that is won in one move (the commonest puzzles by far)."""
 PLACEMENT_SHARE = 0.45
@@ -67,10 +78,25 @@ PER_GAME = 6
 """The most puzzles taken from one game's movement and the positions one step off it."""
 PLACEMENT_PER_GAME = 1
 """The most placement puzzles (the opening removals' included) taken from one game."""
-TARGETS: dict[str, int] = {"shax": 850, "shax-small": 850, "jar": 40}
-"""How many puzzles the set has of each board."""
+TARGETS: dict[str, int] = {"shax": 1000, "shax-small": 1000, "jar": 60}
+"""How many puzzles the set has of each board (fewer where the shares allow no more)."""
 GAMES: dict[str, int] = {"shax": 16000, "shax-small": 3000, "jar": 0}
 """How many games the set's puzzles are drawn from, on each board."""
+WALKS: dict[str, int] = {"shax": 12000, "shax-small": 6000, "jar": 0}
+"""How many random walks go on from the movement puzzles found, on each board."""
+WALK_STEPS = 24
+"""The most random steps of one walk."""
+PLACEMENTS: dict[str, int] = {"shax": 0, "shax-small": 12000, "jar": 0}
+"""How many random placements (whole placement phases) are tried, on each board."""
+RARE_THEMES = (
+    PuzzleTheme.DOUBLE_THREAT,
+    PuzzleTheme.OODAN,
+    PuzzleTheme.LABA_QAAD,
+    PuzzleTheme.XADHIG,
+    PuzzleTheme.IRMAAN,
+    PuzzleTheme.SACRIFICE,
+)
+"""Themes few puzzles show: a puzzle of one is chosen before the others of its kind."""
 SEED = 40
 """The seed of the shipped set."""
 
@@ -79,29 +105,43 @@ SEED = 40
 
 
 def grade(position: Position, first: Action) -> tuple[int, int]:
-    """``(depth, tempting)`` for a puzzle whose winning first action is ``first``:
-    the shallowest search that picks it, and how many wrong first actions tempt: those
-    that make a jare (a capture is what the eye looks for first) and those that a search
-    of :data:`SHALLOW_DEPTH` plies likes at least as much."""
+    """``(depth, tempting)`` for a puzzle whose winning first action is ``first``: the
+    shallowest search in which it scores above every other action, and how many wrong
+    first actions tempt. In the movement the search counts stones alone (it sees a win
+    only when the captures that make it are inside its depth, as reading ahead does), and
+    a wrong action tempts when it makes a jare (a capture is what the eye looks for
+    first) or when that search one ply short of ``depth`` scores it as high as the
+    answer. In the placement, where nothing is captured, the search is the bot's own
+    evaluation, and a wrong action tempts when its search of :data:`SHALLOW_DEPTH` plies
+    scores it within :data:`TEMPT_MARGIN` of the answer or above."""
     from engine.ai import core
     from engine.ai.levels import weights_for
 
     weights = weights_for(position.variant.id)
-    depth = GRADE_DEPTH + 1
+    movement = position.phase is Phase.MOVEMENT
+    seeing = {name: value if name == "mat" else 0 for name, value in weights.items()}
+    depth, short = GRADE_DEPTH + 1, dict[Action, int]()
     for d in range(1, GRADE_DEPTH + 1):
-        params = core.make_params(weights, max_depth=d, tt_log2=16)
-        if core.search(position, params).action == first:
+        params = core.make_params(
+            seeing if movement else weights, max_depth=d, tt_log2=16, all_scores=True
+        )
+        scores = dict(core.search(position, params).root)
+        right = scores.get(first)
+        if right is not None and all(v < right for a, v in scores.items() if a != first):
             depth = d
             break
-    params = core.make_params(weights, max_depth=SHALLOW_DEPTH, tt_log2=16, all_scores=True)
-    root = dict(core.search(position, params).root)
-    right = root.get(first, -(10**9))
+        short = scores
+    margin = 0
+    if not movement:
+        params = core.make_params(weights, max_depth=SHALLOW_DEPTH, tt_log2=16, all_scores=True)
+        short, margin = dict(core.search(position, params).root), TEMPT_MARGIN
+    right = short.get(first, 10**9) - margin  # one ply in: nothing tempts but a jare
     tempting = 0
     for action in position.legal_actions():
         if action == first:
             continue
-        jare = position.phase is Phase.MOVEMENT and position.play(action).step is Step.REMOVE
-        tempting += jare or root.get(action, -(10**9)) >= right
+        jare = movement and position.play(action).step is Step.REMOVE
+        tempting += jare or short.get(action, -(10**9)) >= right
     return depth, tempting
 
 
@@ -266,6 +306,61 @@ def from_puzzles(
             yield puzzle
 
 
+def from_walks(
+    tables: Tables,
+    solved: Solved | None,
+    seed: int,
+    seen: set[Canonical],
+    starts: Sequence[Puzzle],
+    *,
+    walks: int,
+) -> Iterator[Puzzle]:
+    """The puzzles met on ``walks`` random walks, each from one of the movement puzzles
+    ``starts`` (chosen at random) up to :data:`WALK_STEPS` random steps on (a move and the
+    removal it earns one step), each a position not in ``seen`` (which gains every
+    position tried). The walks play on from real games, so each record is one."""
+    rng = random.Random(f"walks {seed}")
+    movement = [p for p in starts if _movement(p)]
+    for _ in range(walks if movement else 0):
+        start = rng.choice(movement)
+        position, record = start.position(), list(start.record)
+        v = position.variant
+        for _ in range(rng.randint(1, WALK_STEPS)):
+            step = rng.choice(steps(position))
+            position = after(position, step)
+            record += [a.notation(v) for a in step]
+            if position.outcome is not None:
+                break
+            key = canonical(position)
+            if key in seen:
+                continue
+            seen.add(key)
+            puzzle = make_puzzle(tables, solved, record, position)
+            if puzzle is not None:
+                yield puzzle
+
+
+def from_placements(
+    tables: Tables, solved: Solved, seed: int, seen: set[Canonical], *, games: int
+) -> Iterator[Puzzle]:
+    """The placement puzzles (the opening removals' too) of ``games`` placement phases
+    played at random, each a position not in ``seen`` (which gains every position
+    tried)."""
+    rng = random.Random(f"placements {seed}")
+    for _ in range(games):
+        position, record = Position.initial(tables.variant.id), list[str]()
+        while position.outcome is None and position.phase is not Phase.MOVEMENT:
+            key = canonical(position)
+            if key not in seen:
+                seen.add(key)
+                puzzle = make_puzzle(tables, solved, record, position)
+                if puzzle is not None:
+                    yield puzzle
+            action = rng.choice(position.legal_actions())
+            record.append(action.notation(position.variant))
+            position = position.play(action)
+
+
 def every_position(variant: str) -> Iterator[tuple[list[str], Position]]:
     """Every position of a (small) board the game reaches, one of each class up to the
     symmetries, by the shortest record (breadth first, actions in order)."""
@@ -305,11 +400,12 @@ def from_every_position(tables: Tables, solved: Solved) -> list[Puzzle]:
 def choose(puzzles: Sequence[Puzzle], count: int, *, hardest: bool = False) -> list[Puzzle]:
     """``count`` of ``puzzles`` (fewer, if the shares allow no more): as many placement
     puzzles as :data:`PLACEMENT_SHARE` and won in one as :data:`ONE_MOVE_SHARE` allow,
-    the rest the other movement puzzles; each kind in their order, or the hardest first
-    (by starting rating) with ``hardest``; the chosen in their order."""
+    the rest the other movement puzzles; of each kind those of a :data:`RARE_THEMES`
+    theme first, then the others, each in their order, or the hardest first (by starting
+    rating) with ``hardest``; the chosen in their order."""
     pool = sorted(puzzles, key=lambda p: -p.rating) if hardest else list(puzzles)
     kinds: dict[str, list[Puzzle]] = {"one": [], "place": [], "move": []}
-    for puzzle in pool:
+    for puzzle in sorted(pool, key=lambda p: not set(p.themes) & set(RARE_THEMES)):
         kind = "one" if won_in_one(puzzle) else "move" if _movement(puzzle) else "place"
         kinds[kind].append(puzzle)
     place = min(len(kinds["place"]), int(PLACEMENT_SHARE * count))
@@ -338,7 +434,9 @@ def make_set(
     earlier: Sequence[Puzzle] = (),
 ) -> list[Puzzle]:
     """A board's set of ``count`` puzzles (see :func:`choose`): those of an ``earlier``
-    set that still are, then those of ``games`` games (jar: of every position)."""
+    set that still are, then those of ``games`` games, of the walks from all these
+    (:data:`WALKS`) and of random placements (:data:`PLACEMENTS`); jar's of every
+    position."""
     if variant == "jar":
         if solved is None:
             raise ValueError("jar's puzzles come from its solved board")
@@ -346,6 +444,9 @@ def make_set(
     seen: set[Canonical] = set()
     found = list(from_puzzles(tables, solved, earlier, seen))
     found += from_games(tables, solved, seed, seen, games=games, progress=progress)
+    found += from_walks(tables, solved, seed, seen, list(found), walks=WALKS[variant])
+    if solved is not None:
+        found += from_placements(tables, solved, seed, seen, games=PLACEMENTS[variant])
     return choose(found, count)
 
 

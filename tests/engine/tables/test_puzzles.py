@@ -16,9 +16,16 @@ from pathlib import Path
 import pytest
 
 from engine.errors import ShaxError
-from engine.position import Position, Step
+from engine.position import Phase, Position, Step
 from engine.tables import Tables, table_action
-from engine.tables.puzzle_set import from_games, starting_rating
+from engine.tables.puzzle_set import (
+    from_games,
+    from_placements,
+    from_walks,
+    grade,
+    starting_rating,
+)
+from engine.tables.puzzle_shapes import canonical
 from engine.tables.puzzles import (
     MAX_MOVES,
     Puzzle,
@@ -29,6 +36,7 @@ from engine.tables.puzzles import (
     solve,
     steps,
 )
+from engine.tables.solved import open_solved
 
 ROOT = Path(__file__).resolve().parents[3]
 GAMES = 30
@@ -195,6 +203,46 @@ def test_puzzles_are_graded_and_checked(
     # Harder to find, longer, more tempting, more to choose among: a higher rating.
     assert starting_rating(1, 1, 0, 5) < starting_rating(1, 4, 0, 5) < starting_rating(3, 4, 0, 5)
     assert starting_rating(2, 2, 0, 5) < starting_rating(2, 2, 3, 5) < starting_rating(2, 2, 3, 9)
+
+
+def test_walks_from_puzzles_and_random_placements_give_more_reproducibly(
+    puzzles: list[Puzzle], small_tables: dict[str, Tables], tables_root: Path
+) -> None:
+    """Walks on from the games' puzzles find others, each a real record the tables prove,
+    none twice up to symmetry nor one of the starts; random placements find placement
+    puzzles by the solved board; the same seed finds the same."""
+    tables = small_tables["shax-small"]
+    solved = open_solved("shax-small", tables_root)
+    assert solved is not None
+    starts = {canonical(p.position()) for p in puzzles}
+
+    def walked(seed: int) -> list[Puzzle]:
+        return list(from_walks(tables, None, seed, set(starts), puzzles, walks=60))
+
+    found = walked(4)
+    assert len(found) >= 10 and found == walked(4) and found != walked(5)
+    keys = [canonical(p.position()) for p in found]
+    assert len(set(keys)) == len(keys) and not set(keys) & starts
+    for puzzle in found:
+        assert check(tables, puzzle) == [], puzzle
+        assert puzzle.position().step is Step.MOVE
+    placed = list(from_placements(tables, solved, 4, set(), games=40))
+    assert placed and placed == list(from_placements(tables, solved, 4, set(), games=40))
+    for puzzle in placed:
+        assert puzzle.position().phase is not Phase.MOVEMENT
+        assert check(tables, puzzle, solved) == [], puzzle
+
+
+def test_the_depth_is_what_a_search_counting_stones_needs() -> None:
+    """A win in one by a capture is seen at once; a quiet move whose capture comes a move
+    later needs a deeper look, and the moves that look as good until then tempt."""
+    position = Position.setup("shax-small", ["a1", "a3", "c5", "e1"], ["b3", "d4", "c1"], "white")
+    assert grade(position, position.parse("c5-a5")) == (1, 0)
+    quiet = Position.setup(
+        "shax-small", ["e5", "a5", "b4", "d3", "d4"], ["a3", "e3", "a1", "b3"], "white"
+    )
+    depth, tempting = grade(quiet, quiet.parse("d4-c4"))
+    assert depth >= 2 and tempting >= 1
 
 
 def test_a_changed_puzzle_is_caught(puzzles: list[Puzzle], small_tables: dict[str, Tables]) -> None:
