@@ -130,12 +130,7 @@ class GameThreads:
             if lacking:
                 raise UserError(MISSING_PERMISSIONS(lacking))
         try:
-            return await channel.create_thread(
-                name=title[:THREAD_NAME_MAX],
-                type=discord.ChannelType.public_thread,
-                auto_archive_duration=ARCHIVE_AFTER_MINUTES,
-                reason=AUDIT_REASON,
-            )
+            return await _new_thread(channel, title)
         except discord.Forbidden:
             raise UserError(MISSING_PERMISSIONS(["Create Public Threads"])) from None
         except discord.HTTPException as error:
@@ -156,7 +151,6 @@ class GameThreads:
         tick."""
         service = self._service()
         speaking = voice(translator(await players_language(service, (), pairing.guild_id)))
-        name = speaking.say(pairing.name)
         channel = self.client.get_channel(pairing.channel_id)
         if not isinstance(channel, discord.TextChannel):
             await self._say_blocked(
@@ -164,12 +158,7 @@ class GameThreads:
             )
             return
         try:
-            thread = await channel.create_thread(
-                name=name[:THREAD_NAME_MAX],
-                type=discord.ChannelType.public_thread,
-                auto_archive_duration=ARCHIVE_AFTER_MINUTES,
-                reason=AUDIT_REASON,
-            )
+            thread = await _new_thread(channel, speaking.say(pairing.name))
         except discord.Forbidden:
             lacking = missing(_mine(channel), THREAD_PERMISSIONS) or ["Create Public Threads"]
             said = Said.message(
@@ -245,6 +234,16 @@ class GameThreads:
             await thread.edit(archived=True)
         except discord.HTTPException:
             log.warning("Could not close the game thread %s", channel_id, exc_info=True)
+
+
+async def _new_thread(channel: discord.TextChannel, title: str) -> discord.Thread:
+    """A public thread of ``channel`` for a game, named ``title``."""
+    return await channel.create_thread(
+        name=title[:THREAD_NAME_MAX],
+        type=discord.ChannelType.public_thread,
+        auto_archive_duration=ARCHIVE_AFTER_MINUTES,
+        reason=AUDIT_REASON,
+    )
 
 
 async def _spare(thread: discord.Thread) -> None:
