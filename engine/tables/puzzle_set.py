@@ -519,7 +519,9 @@ def add_parser(sub: Any) -> None:
         "puzzles",
         help="make the puzzle set from the endgame tables, or report on it",
         description="Make the puzzle set: positions where one move wins, by the endgame "
-        "tables, from games between the bot's levels (and every position of jar). Build "
+        "tables, from games between the bot's levels, random walks on from the puzzles "
+        "found, random placements on shax-small (by its solved board) and every position "
+        "of jar; the shipped set: --keep the set before it, --games 0. Build "
         "the tables first: python -m engine.tables build --max 6 --max-total 11, and "
         "python -m engine.tables solve --variant shax-small and --variant jar. Writes one "
         "JSON-lines file a board and prints a report; progress goes to standard error.",
