@@ -6,6 +6,7 @@ what it uses (``tests/markers.py``)."""
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,10 +25,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """Stop the process's throwaway PostgreSQL server, if a test started it."""
+    """Stop the process's throwaway PostgreSQL server, if a test started it, and remove
+    the migrated database the services' files are copied from."""
     from tests.bot.storage.pgserver import stop_shared_server
 
     stop_shared_server()
+    services = sys.modules.get("tests.services")  # not imported where no test used it
+    if services is not None:
+        services.forget_migrated_database()
 
 
 @pytest.fixture(autouse=True, scope="session")
