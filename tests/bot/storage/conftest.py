@@ -23,6 +23,7 @@ from bot.service.ratings import after_game, current
 from bot.service.streaks import Result, standings_after
 from bot.storage import NewGame, RateGame, Standings, Storage, StoredRating, TallyKey
 from tests.bot.storage.pgserver import PostgresServer, find_binaries, shared_server
+from tests.services import migrated_database
 
 ENGINES = ("sqlite", "postgresql")
 _names = itertools.count(1)
@@ -68,7 +69,10 @@ async def database(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path
 
 @pytest.fixture
 async def storage(database: str | Path) -> AsyncIterator[Storage]:
-    """The database opened (migrated), closed afterwards."""
+    """The database opened (migrated; a SQLite file as a copy of one migrated once, see
+    :func:`tests.services.migrated_database`), closed afterwards."""
+    if isinstance(database, Path):
+        await migrated_database(database)
     opened = await Storage.open(database)
     yield opened
     await opened.close()
@@ -76,7 +80,10 @@ async def storage(database: str | Path) -> AsyncIterator[Storage]:
 
 @pytest.fixture
 async def two(database: str | Path) -> AsyncIterator[tuple[Storage, Storage]]:
-    """Two separate connections to the same database (two bot processes)."""
+    """Two separate connections to the same database (two bot processes), migrated as
+    :func:`storage`'s."""
+    if isinstance(database, Path):
+        await migrated_database(database)
     first = await Storage.open(database)
     second = await Storage.open(database)
     yield first, second
