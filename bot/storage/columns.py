@@ -1,6 +1,6 @@
 """What every table is built from: the one :class:`MetaData` the tables are defined on (in
-:mod:`bot.storage.tables` and :mod:`bot.storage.tournament_tables`), the 64-bit id, the
-aware moment, and the migration each table, column or index came with."""
+:mod:`bot.storage.tables` and :mod:`bot.storage.tournament_tables`), the 64-bit id, and the
+aware moment."""
 
 from __future__ import annotations
 
@@ -37,9 +37,3 @@ class Moment(TypeDecorator[datetime]):
 
 
 metadata = MetaData()
-
-
-def since(number: int) -> dict[str, int]:
-    """The ``info`` of a table, column or index added by migration ``number`` (those
-    without one came with the first): :func:`bot.storage.migrations.grow` reads it."""
-    return {"since": number}

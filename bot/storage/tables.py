@@ -4,8 +4,8 @@ Each engine stores a value its own way, and the column types say how: a moment i
 ``timestamptz`` on PostgreSQL and seconds since the epoch (``REAL``) on SQLite, as
 :class:`Moment`; a flag is a ``boolean`` or 0/1; a Discord id a ``bigint`` (SQLite's
 ``INTEGER`` holds 64 bits, and a key ``INTEGER`` is the row id). The migrations in
-:mod:`bot.storage.migrations` create exactly these tables: each table, column and index
-says in its ``info`` which migration added it.
+:mod:`bot.storage.migrations` create exactly these tables, each migration writing out its
+own shapes (``tests/bot/storage/test_schema.py`` compares the two).
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ from bot.standings import TALLY_FIELDS
 from bot.storage.columns import Id as Id
 from bot.storage.columns import Moment as Moment
 from bot.storage.columns import metadata as metadata
-from bot.storage.columns import since as since
 from bot.storage.puzzle_rows import AttemptStatus
 from bot.storage.rows import AiColor, ChallengeStatus, GameResult, GameStatus
 
@@ -97,7 +96,7 @@ games = Table(
     Column("updated_at", Moment, nullable=False),
     Column("turn_started_at", Moment, nullable=False),
     Column("ended_at", Moment),
-    Column("shown_version", Integer, nullable=False, server_default="0", info=since(2)),
+    Column("shown_version", Integer, nullable=False, server_default="0"),
     Index(
         "games_one_active_per_channel",
         "channel_id",
@@ -106,7 +105,7 @@ games = Table(
         postgresql_where=text("status = 'active'"),
     ),
     Index("games_status", "status"),
-    Index("games_unshown", "status", "shown_version", "version", info=since(2)),
+    Index("games_unshown", "status", "shown_version", "version"),
 )
 
 OPEN = text("status = 'open'")
@@ -136,7 +135,6 @@ challenges = Table(
         unique=True,
         sqlite_where=OPEN_CHALLENGE,
         postgresql_where=OPEN_CHALLENGE,
-        info=since(4),
     ),
     Index(
         "challenges_one_open_rematch",
@@ -144,7 +142,6 @@ challenges = Table(
         unique=True,
         sqlite_where=OPEN,
         postgresql_where=OPEN,
-        info=since(4),
     ),
 )
 
@@ -178,7 +175,6 @@ def _key_values(name: str, *owner: str) -> Table:
         *(Column(column, Id, primary_key=True) for column in owner),
         Column("key", Text, primary_key=True),
         Column("value", Text, nullable=False),
-        info=since(2),
     )
 
 
@@ -192,7 +188,6 @@ hints = Table(
     metadata,
     Column("game_id", Id, ForeignKey("games.id"), primary_key=True),
     Column("used", Integer, nullable=False, server_default="0"),
-    info=since(3),
 )
 
 
@@ -215,8 +210,6 @@ ratings = Table(
     Column("games", Integer, nullable=False, server_default="0"),
     Column("best", Float),
     Column("rated_at", Moment),
-    Index("ratings_ranked", "guild_id", "family", "rating"),
-    info=since(5),
 )
 """Each person's rating per server and variant family (``"shax"``: shax and shax-small)."""
 
@@ -229,8 +222,6 @@ game_ratings = Table(
     Column("family", Text, nullable=False),
     *_glicko("_before"),
     *_glicko(),
-    Index("game_ratings_by_player", "guild_id", "family", "user_id"),
-    info=since(5),
 )
 """A rated game's rating of each person in it, before and after: the history a player's
 rating is drawn from, and what recomputing the ratings from the games must give again."""
@@ -248,10 +239,9 @@ puzzles = Table(
     *_glicko(),
     Column("tries", Integer, nullable=False, server_default="0"),
     Column("solves", Integer, nullable=False, server_default="0"),
-    Column("themes", Text, nullable=False, server_default="", info=since(8)),
-    Index("puzzles_one_per_position", "variant", "record", unique=True, info=since(6)),
-    Index("puzzles_by_rating", "variant", "rating", info=since(6)),
-    info=since(6),
+    Column("themes", Text, nullable=False, server_default=""),
+    Index("puzzles_one_per_position", "variant", "record", unique=True),
+    Index("puzzles_by_rating", "variant", "rating"),
 )
 """The puzzles (:mod:`engine.tables.puzzles`), each with its own puzzle rating and its
 themes (:class:`engine.tables.puzzles.PuzzleTheme` ids, space-separated)."""
@@ -267,7 +257,6 @@ puzzle_solvers = Table(
     Column("failed", Integer, nullable=False, server_default="0"),
     Column("streak", Integer, nullable=False, server_default="0"),
     Column("best", Integer, nullable=False, server_default="0"),
-    info=since(6),
 )
 """A player's puzzle rating (apart from games) and puzzle streak."""
 
@@ -281,8 +270,7 @@ daily_puzzles = Table(
     Column("channel_id", Id, nullable=False),
     Column("message_id", Id),
     Column("claimed_at", Moment, nullable=False),
-    Index("daily_puzzles_one_a_day", "guild_id", "day", unique=True, info=since(6)),
-    info=since(6),
+    Index("daily_puzzles_one_a_day", "guild_id", "day", unique=True),
 )
 """A server's puzzle of the day: the row is the claim (one per server and day, whichever
 process makes it first), ``message_id`` once it is posted."""
@@ -303,20 +291,18 @@ puzzle_attempts = Table(
     Column("version", Integer, nullable=False, server_default="0"),
     Column("started_at", Moment, nullable=False),
     Column("ended_at", Moment),
-    Column("guild_id", Id, info=since(8)),
-    Column("theme", Text, info=since(9)),
+    Column("guild_id", Id),
+    Column("theme", Text),
     Index(
         "puzzle_attempts_one_open",
         "user_id",
         unique=True,
         sqlite_where=OPEN_ATTEMPT,
         postgresql_where=OPEN_ATTEMPT,
-        info=since(6),
     ),
-    Index("puzzle_attempts_by_player", "user_id", "puzzle_id", info=since(6)),
-    Index("puzzle_attempts_of_daily", "daily_id", "status", info=since(6)),
-    Index("puzzle_attempts_by_server", "guild_id", "user_id", info=since(8)),
-    info=since(6),
+    Index("puzzle_attempts_by_player", "user_id", "puzzle_id"),
+    Index("puzzle_attempts_of_daily", "daily_id", "status"),
+    Index("puzzle_attempts_by_server", "guild_id", "user_id"),
 )
 """Each try of a puzzle by a player: the actions played so far (the defence's among
 them), how it ended, the server it was asked on (``None`` in DMs and before
@@ -329,7 +315,6 @@ clock_runs = Table(
     metadata,
     Column("clock", Text, primary_key=True),
     Column("ran_at", Moment, nullable=False),
-    info=since(7),
 )
 """When each clock last ran, by the servers it runs for (``"all"``, or a process's shards
 such as ``"0,1 of 4"``): the turn clocks count only while the bot runs, and a turn gets

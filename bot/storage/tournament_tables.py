@@ -22,10 +22,9 @@ from sqlalchemy import (
     text,
 )
 
-from bot.storage.columns import Id, Moment, metadata, since
+from bot.storage.columns import Id, Moment, metadata
 from bot.tournaments.rows import Format, Outcome, Status
 
-SINCE = since(10)
 RUNNING_WHERE = text("status IN ('open', 'playing')")
 
 
@@ -64,10 +63,8 @@ tournaments = Table(
         unique=True,
         sqlite_where=RUNNING_WHERE,
         postgresql_where=RUNNING_WHERE,
-        info=SINCE,
     ),
-    Index("tournaments_by_status", "status", info=SINCE),
-    info=SINCE,
+    Index("tournaments_by_status", "status"),
 )
 """Each tournament: how it pairs and plays, where it is announced, and how far it is."""
 
@@ -81,7 +78,6 @@ tournament_players = Table(
     Column("joined_at", Moment, nullable=False),
     Column("left_at", Moment),
     Column("paused", Boolean(create_constraint=False), nullable=False, server_default=false()),
-    info=SINCE,
 )
 """A tournament's players: a Swiss player who left is withdrawn for good; an arena player
 who left is paused until they join again."""
@@ -106,10 +102,8 @@ tournament_pairings = Table(
         "round",
         "white_id",
         unique=True,
-        info=SINCE,
     ),
-    Index("tournament_pairings_one_game", "game_id", unique=True, info=SINCE),
-    info=SINCE,
+    Index("tournament_pairings_one_game", "game_id", unique=True),
 )
 """Each round's pairings (an arena's waves of them): white and black, or one player with a
 bye; the game once opened; the result once known (``forfeit``: a player left)."""

@@ -3,9 +3,13 @@ bot itself when it opens its database (no ``alembic.ini``; the versions ship in 
 package).
 
 Migration ``n`` (``versions/000n_….py``) takes a database from schema version ``n - 1``
-to ``n``. Most of each is :func:`grow`: the tables, columns and indexes of
-:mod:`bot.storage.tables` whose ``info`` names that migration; what only data can do
-(filling a new column, closing duplicates before a unique index) is written beside it.
+to ``n``. Each is frozen: it writes out the tables, columns and indexes it makes as they
+were then (never today's :mod:`bot.storage.tables`, which may have grown since), and
+what only data can do (filling a new column, closing duplicates before a unique index)
+over lightweight ``table()`` views of the columns it reads. A new migration is a new file
+of the same kind; ``tests/bot/storage/test_schema.py`` checks that the history and the
+tables agree. ``env.py`` runs the history on the bot's own connection and transaction.
+
 Alembic keeps its history in ``shax_migrations`` (so another application's Alembic in
 the same database is never mistaken for ours), and the number of the schema is also
 kept where bots before Alembic kept it (see :mod:`bot.storage.dialects`), so that an
@@ -15,23 +19,14 @@ older bot refuses a newer database.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from alembic import command, op
+from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import (
-    CheckConstraint,
-    Column,
-    Connection,
-    ForeignKeyConstraint,
-    Index,
-    Table,
-    inspect,
-)
+from sqlalchemy import Connection, inspect
 
 from bot.storage.base import StorageError
-from bot.storage.tables import TABLES, metadata
+from bot.storage.tables import TABLES
 
 HERE = Path(__file__).resolve().parent
 VERSION_TABLE = "shax_migrations"
@@ -41,47 +36,6 @@ SCHEMA_VERSION = len(list((HERE / "versions").glob("[0-9][0-9][0-9][0-9]_*.py"))
 
 def revision(number: int) -> str:
     return f"{number:04d}"
-
-
-def _since(item: Table | Column[Any] | Index) -> int:
-    return int(item.info.get("since", 1))
-
-
-def grow(number: int) -> None:
-    """Create what migration ``number`` adds to the tables: new tables (with the columns
-    they had then), new columns of older tables, and new indexes."""
-    for table in metadata.sorted_tables:
-        if _since(table) > number:
-            continue
-        if _since(table) == number:
-            columns = [c._copy() for c in table.columns if _since(c) <= number]
-            # A column's copy keeps its own checks, not its references nor the table's checks.
-            references = [
-                ForeignKeyConstraint(
-                    [c.name for c in key.columns], [e.target_fullname for e in key.elements]
-                )
-                for key in table.foreign_key_constraints
-            ]
-            checks = [
-                CheckConstraint(c.sqltext)
-                for c in table.constraints
-                if isinstance(c, CheckConstraint)
-                and not any(c in column.constraints for column in table.columns)
-            ]
-            op.create_table(table.name, *columns, *references, *checks)
-        else:
-            for column in table.columns:
-                if _since(column) == number:
-                    op.add_column(table.name, column._copy())
-        for index in sorted(table.indexes, key=lambda i: str(i.name)):
-            if _since(index) == number:
-                op.create_index(
-                    str(index.name),
-                    table.name,
-                    [c.name for c in index.columns],
-                    unique=index.unique,
-                    **index.dialect_kwargs,
-                )
 
 
 def upgrade(conn: Connection, number: int, where: str) -> None:

@@ -5,7 +5,7 @@ definitions of :mod:`bot.storage.tables`, which may grow later."""
 from alembic import op
 from sqlalchemy import Column, Text
 
-from bot.storage.tables import Moment
+from bot.storage.columns import Moment
 
 revision = "0007"
 down_revision = "0006"
