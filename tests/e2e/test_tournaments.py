@@ -344,3 +344,19 @@ async def test_python_m_bot_opens_a_swiss_round_in_a_thread_as_soon_as_it_starts
         await stop_running(bot)
     assert_stopped_cleanly(bot)
     fake.assert_clean()
+
+
+async def test_a_late_player_joins_an_arena_with_the_opening_s_button_and_plays_at_once(
+    live: Live,
+) -> None:
+    scene, fake = live.scene, live.fake
+    opening = await gather_three(live, format="arena", minutes="30")
+    await command(live, scene.amina, "start")
+    await tournaments_tick(live)
+    assert len(threads(live)) == 1  # one of the three waits
+    dahir = fake.add_user("dahir", global_name="Dahir")
+    [join] = opening.buttons()
+    await shown(live.bot, await fake.click(dahir, opening, join["custom_id"]))
+    await tournaments_tick(live)
+    assert len(threads(live)) == 2, "the late player is paired with the one who waited"
+    assert dahir.id in fake.messages(threads(live)[-1])[0].pinged
