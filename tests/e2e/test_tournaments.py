@@ -360,3 +360,20 @@ async def test_a_late_player_joins_an_arena_with_the_opening_s_button_and_plays_
     await tournaments_tick(live)
     assert len(threads(live)) == 2, "the late player is paired with the one who waited"
     assert dahir.id in fake.messages(threads(live)[-1])[0].pinged
+
+
+async def test_a_player_who_leaves_a_swiss_mid_game_loses_it_in_its_thread(live: Live) -> None:
+    scene, fake = live.scene, live.fake
+    await gather_three(live)
+    await command(live, scene.amina, "start")
+    await tournaments_tick(live)
+    [thread] = threads(live)
+    white, black = players_of(live, thread)
+    left = await command(live, black, "leave")
+    assert not left.ephemeral and black.mention in left.content
+    await tournaments_tick(live)
+    board = fake.messages(thread)[-1]
+    assert not board.selects(), "the game is over"
+    assert fake.channel(thread.id).archived, "its thread is closed"
+    result = [m.content for m in in_channel(live) if thread.mention in m.content]
+    assert len(result) == 1 and white.display_name in result[0], result
