@@ -377,3 +377,25 @@ async def test_a_player_who_leaves_a_swiss_mid_game_loses_it_in_its_thread(live:
     assert fake.channel(thread.id).archived, "its thread is closed"
     result = [m.content for m in in_channel(live) if thread.mention in m.content]
     assert len(result) == 1 and white.display_name in result[0], result
+
+
+async def test_a_player_who_never_moves_loses_the_tournament_game_on_the_clock(
+    live: Live,
+) -> None:
+    scene, fake = live.scene, live.fake
+    await gather_three(live, rounds="1", turn="1m")
+    await command(live, scene.amina, "start")
+    await tournaments_tick(live)
+    [thread] = threads(live)
+    white, black = players_of(live, thread)  # white is on turn first and never moves
+    for _ in range(4):  # the warning, then the forfeit
+        live.clock.advance(minutes=1)
+        await tick_of(live).tick()
+    await tournaments_tick(live)
+    assert not fake.messages(thread)[-1].selects(), "the game is over"
+    [result] = [m.content for m in in_channel(live) if thread.mention in m.content]
+    assert result.startswith(f"**{black.display_name} wins"), result  # a loss, not an abort
+    standings = pictures(live)[-1].content
+    assert f"{black.display_name} — 1 point" in standings, standings
+    assert f"{white.display_name} — 0 points" in standings, standings
+    assert_podium(live, "en")
