@@ -27,8 +27,8 @@ from bot.words.threads import (
     NO_THREADS_HERE,
     THREAD_BOARD_COMING,
     THREAD_FAILED,
-    THREAD_PERMISSION_MISSING,
     THREAD_POINTER,
+    THREADS_BLOCKED,
 )
 from shax_i18n import translator
 
@@ -60,8 +60,8 @@ class GameThreads:
         self.client = client
         self._service = service
         self.mode = mode
-        self._blocked: dict[int, object] = {}
-        """Why each tournament's game threads could not be opened (its message), said
+        self._blocked: dict[int, str] = {}
+        """Why each tournament's game threads could not be opened (its sentence), said
         once until a thread opens again."""
 
     async def start(
@@ -153,23 +153,16 @@ class GameThreads:
         speaking = voice(translator(await players_language(service, (), pairing.guild_id)))
         channel = self.client.get_channel(pairing.channel_id)
         if not isinstance(channel, discord.TextChannel):
-            await self._say_blocked(
-                pairing, Said.message(CHANNEL_GONE, game=pairing.name), gone=True
-            )
+            await self._say_blocked(pairing, CHANNEL_GONE(pairing.name), gone=True)
             return
         try:
             thread = await _new_thread(channel, speaking.say(pairing.name))
         except discord.Forbidden:
             lacking = missing(_mine(channel), THREAD_PERMISSIONS) or ["Create Public Threads"]
-            said = Said.message(
-                THREAD_PERMISSION_MISSING, game=pairing.name, permissions=", ".join(lacking)
-            )
-            await self._say_blocked(pairing, said)
+            await self._say_blocked(pairing, THREADS_BLOCKED(pairing.name, lacking))
             return
         except discord.NotFound:
-            await self._say_blocked(
-                pairing, Said.message(CHANNEL_GONE, game=pairing.name), gone=True
-            )
+            await self._say_blocked(pairing, CHANNEL_GONE(pairing.name), gone=True)
             return
         self._blocked.pop(pairing.tournament_id, None)
         where = Place(pairing.guild_id, thread.id, channel.id)
@@ -194,10 +187,9 @@ class GameThreads:
         """Say once per tournament (and reason) why its games cannot be opened: in the
         tournament's channel, or, the channel gone, to the tournament's creator in their
         own language."""
-        reason = said.args[0]  # the message: a missing permission, or the channel gone
-        if self._blocked.get(pairing.tournament_id) == reason:
+        if self._blocked.get(pairing.tournament_id) == said.id:
             return
-        self._blocked[pairing.tournament_id] = reason
+        self._blocked[pairing.tournament_id] = said.id
         log.warning("Tournament pairing %s waits for its thread: %s", pairing.pairing_id, said)
         reader = (pairing.creator_id,) if gone and pairing.creator_id is not None else ()
         language = await players_language(self._service(), reader, pairing.guild_id)

@@ -7,6 +7,7 @@ after each round, the podium at the end, and the games are rated as any other.""
 from __future__ import annotations
 
 import io
+import itertools
 from typing import cast
 
 import pytest
@@ -19,7 +20,7 @@ from bot.service.ratings import family_of
 from bot.service.replies import Said
 from bot.tournaments import notices
 from bot.tournaments.notices import PairingToOpen
-from bot.words.threads import THREAD_PERMISSION_MISSING
+from bot.words.threads import CHANNEL_GONE, THREADS_BLOCKED
 from shax_i18n import translator
 from tests.bot.discord.helpers import (
     Scene,
@@ -43,6 +44,7 @@ from tests.fakediscord.models import PERMISSION
 __all__ = ["process_scene"]  # a fixture
 
 STANDINGS_PICTURE = "standings.png"
+PERMISSION_NAME = "Create Public Threads"
 JOIN = {"en": "Join", "so": "Ku biir"}
 """The Join button under the opening, in each language."""
 ROUND = {"en": "Round 1 · ", "so": "Wareegga 1 · "}
@@ -234,17 +236,22 @@ async def test_a_thread_it_may_not_open_is_said_once_and_the_pairing_waits_for_i
     async with running(scene, language=language) as live:
         fake = live.fake
         await gather_three(live)
-        await command(live, fake.add_user("dahir", global_name="Dahir"), "join")
+        dahir = fake.add_user("dahir", global_name="Dahir")
+        await command(live, dahir, "join")
         channel = fake.channel(scene.channel.id)
         channel.bot_permissions &= ~PERMISSION["CREATE_PUBLIC_THREADS"]
         await command(live, scene.amina, "start")  # two games in round 1
         await tournaments_tick(live)
         await tournaments_tick(live)
         assert not threads(live)
-        told = [m.content for m in in_channel(live) if "Create Public Threads" in m.content]
+        told = [m.content for m in in_channel(live) if PERMISSION_NAME in m.content]
         assert len(told) == 1, told  # once for the tournament, not once a game
-        words = translator(language).gettext(THREAD_PERMISSION_MISSING, game="<>", permissions="")
-        assert told[0].startswith(words.split("<>")[0] + ROUND[language]), told[0]
+        names = [u.display_name for u in (scene.amina, scene.bashir, scene.cawo, dahir)]
+        said = {
+            said_in(language, THREADS_BLOCKED(notices.PAIRING_NAME(1, a, b), [PERMISSION_NAME]))
+            for a, b in itertools.permutations(names, 2)
+        }
+        assert told[0] in said, told[0]
         channel.bot_permissions |= PERMISSION["CREATE_PUBLIC_THREADS"]
         await tournaments_tick(live)
         assert len(threads(live)) == 2, "the pairings kept their games"
@@ -262,8 +269,12 @@ async def test_a_deleted_channel_is_said_to_the_creator_once(live: Live) -> None
     await tournaments_tick(live)
     await tournaments_tick(live)
     [told] = fake.messages(fake.dm_channel(scene.amina))
-    assert told.content.startswith("I can't open the thread for the game Round 1 · ")
-    assert "its channel is gone" in told.content
+    names = [u.display_name for u in (scene.amina, scene.bashir, scene.cawo)]
+    said = {
+        said_in("en", CHANNEL_GONE(notices.PAIRING_NAME(1, a, b)))
+        for a, b in itertools.permutations(names, 2)
+    }
+    assert told.content in said, told.content
 
 
 async def test_a_pairing_offered_again_keeps_its_one_game_and_hides_the_spare_thread(
