@@ -24,7 +24,8 @@ import pytest_asyncio
 from bot.discord.custom_ids import accept_id
 from bot.storage import Storage
 from tests.bot.processes import bot_subprocess
-from tests.bot.storage.pgserver import PostgresServer, find_binaries, start_server
+from tests.bot.storage.conftest import fresh_postgres, postgres_server  # noqa: F401 - fixture
+from tests.bot.storage.pgserver import PostgresServer
 from tests.e2e.conftest import challenge_of
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.fakediscord.models import FakeGuild
@@ -86,27 +87,14 @@ class World:
         }
 
 
-@pytest.fixture(scope="module")
-def postgres_server() -> Iterator[PostgresServer]:
-    """A throwaway PostgreSQL server (see tests/bot/storage/pgserver.py); without the
-    server binaries this half is skipped, except under ``CI=true``, where it fails."""
-    binaries = find_binaries()
-    if binaries is None:
-        reason = "PostgreSQL's server binaries (initdb, pg_ctl) were not found"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    server = start_server(binaries)
-    yield server
-    server.stop()
-
-
 @pytest.fixture(params=["postgresql", "sqlite"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+async def database(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """The shared database: a SQLite file, or a schema of its own on the test process's
+    PostgreSQL server (skipped without the server binaries, except under ``CI=true``)."""
     if request.param == "sqlite":
         return tmp_path / "shax.db"
     server: PostgresServer = request.getfixturevalue("postgres_server")
-    return server.url()
+    return await fresh_postgres(server)
 
 
 @pytest_asyncio.fixture
