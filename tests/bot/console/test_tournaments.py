@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from bot.console.session import Console, local_user
 from bot.service.facade import ShaxService
 from bot.service.replies import Place
@@ -67,33 +69,56 @@ async def test_a_swiss_of_four_at_the_console(make_service: ServiceFactory, tmp_
     assert "standings.png" in table, "the picture is saved beside"
 
 
-async def test_an_arena_of_three_at_the_console_in_somali(
-    make_service: ServiceFactory, clock: FakeClock, tmp_path: Path
+ARENA_WORDS = {
+    "en": {
+        "made": "Amina made an arena of Shax here: 10 minutes",
+        "begun": "The arena has begun: 10 minutes.",
+        "opened": "its game is in #",
+        "or": "or",
+        "over": "The tournament is over! 🥇",
+        "line": r"^\d\. (\w+) — (\d+) points? · (\d) games?",
+    },
+    "so": {
+        "made": "Amina wuxuu halkan ka sameeyay tartan arena ah oo Shax ah: 10 daqiiqo",
+        "begun": "Tartanka arena-da ah wuu bilaabmay: 10 daqiiqo.",
+        "opened": "ciyaartiisu waxay ku jirtaa #",
+        "or": "ama",
+        "over": "Tartanku wuu dhammaaday! 🥇",
+        "line": r"^\d\. (\w+) — (\d+) dhibc?(?:ood|ic) · (\d) ciyaar",
+    },
+}
+
+
+@pytest.mark.parametrize("language", sorted(ARENA_WORDS))
+async def test_an_arena_of_three_at_the_console(
+    language: str, make_service: ServiceFactory, clock: FakeClock, tmp_path: Path
 ) -> None:
-    console, screen = at_the_keyboard(await make_service(language="so"), tmp_path)
+    said_as = ARENA_WORDS[language]
+    console, screen = at_the_keyboard(await make_service(language=language), tmp_path)
     await typed(console, "/tournament create format:arena minutes:10 turn:2m")
-    made = screen.take()
-    assert "Amina wuxuu halkan ka sameeyay tartan arena ah oo Shax ah: 10 daqiiqo" in made
+    assert said_as["made"] in screen.take()
     for name in NAMES[1:3]:
         await typed(console, f"/as {name}", "/shax tournament join")
     await typed(console, "/as Amina", "/shax tournament start")
     opened = screen.take()
-    assert "Tartanka arena-da ah wuu bilaabmay: 10 daqiiqo." in opened
-    assert opened.count("ciyaartiisu waxay ku jirtaa #") == 1
+    assert said_as["begun"] in opened
+    assert opened.count(said_as["opened"]) == 1, "three players: one game, one waits"
     said = [opened]
     for _ in range(3):  # each finished game pairs its players again at once
-        done = await resign_every_game(console, screen, said[-1], word="ama")
+        done = await resign_every_game(console, screen, said[-1], word=said_as["or"])
         said.append(done)
-        assert "ciyaartiisu waxay ku jirtaa #" in done
+        assert said_as["opened"] in done
     clock.advance(minutes=11)
-    said.append(await resign_every_game(console, screen, said[-1], word="ama"))
+    said.append(await resign_every_game(console, screen, said[-1], word=said_as["or"]))
     text = "\n".join(said)
-    assert "Tartanku wuu dhammaaday! 🥇" in text
+    assert said_as["over"] in text
     await typed(console, "/tournament standings")
     table = screen.take()
-    lines = re.findall(r"^\d\. (\w+) — (\d+) dhibc?(?:ood|ic) · (\d) ciyaar", table, re.M)
+    lines = re.findall(said_as["line"], table, re.M)
     assert sorted(name for name, *_ in lines) == sorted(NAMES[:3]), table
-    assert_no_english(text + table)
+    assert sum(int(games) for *_, games in lines) == 2 * 4, "four games, two players each"
+    if language == "so":
+        assert_no_english(text + table)
 
 
 async def test_a_swiss_of_three_at_the_console_in_somali(
