@@ -92,11 +92,6 @@ def by_id(user_id: int) -> User:
     return next(u for u in PLAYERS if u.id == user_id)
 
 
-async def resign_loser(service: ShaxService, game: OpenedGame, loser: User) -> Reply:
-    """``loser`` resigns the game (its result: the other wins)."""
-    return await service.resign(loser, game.place)
-
-
 async def white_wins(service: ShaxService, games: list[OpenedGame]) -> None:
     """Every game ends, white the winner (black resigns)."""
     for game in games:
