@@ -2,9 +2,11 @@
 ``standings`` and ``cancel``, the tick that runs them, and the games they open.
 
 One tournament at a time per channel (a unique index): a command finds the one of its
-channel, or, in a thread (a game's), of the thread's channel. Every change is a step of
-the store (one transaction, the tournament's lock) whose rule is :mod:`bot.tournaments.rules`';
-what it says is typed (:mod:`bot.tournaments.notices`). Games are ordinary games, rated as
+channel, or, in a thread (a game's), of the thread's channel. Every change is a step
+(:meth:`Tournaments._step`): a rule of :mod:`bot.tournaments.rules` decides it from the
+tournament as read, in a thread, and the store writes it in one transaction holding the
+tournament's lock only if nothing changed meanwhile; what it says is typed
+(:mod:`bot.tournaments.notices`). Games are ordinary games, rated as
 usual, with the tournament's turn time (:mod:`bot.service.clock` asks the store which
 games are a tournament's): the adapter opens a place for each pairing the tick hands it
 (:class:`PairingToOpen`) and calls :meth:`Tournaments.open_game`. The tick reads each
