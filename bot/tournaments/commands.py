@@ -33,7 +33,7 @@ class JoinTournament(Button):
     tournament_id: int
 
     async def press(self, asked: Asked) -> Reply:
-        return await asked.service.tournaments.join(asked.user, asked.place)
+        return await asked.service.tournaments.join(asked.user, asked.place, self.tournament_id)
 
 
 def _text(name: str, help: str, sample: str) -> Option:

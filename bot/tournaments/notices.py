@@ -58,6 +58,8 @@ SWISS_BEGUN: Saying[[]] = Saying("swiss_begun")
 LEFT_FOR_GOOD: Saying[[]] = Saying("left_swiss_for_good")
 ARENA_OVER: Saying[[]] = Saying("arena_over")
 NOT_IN_IT: Saying[[]] = Saying("not_in_tournament")
+JOIN_ENDED: Saying[[]] = Saying("join_ended_tournament")
+"""The Join button of a tournament that is over (another may be open in the channel)."""
 TOO_FEW_PLAYERS: Saying[[int]] = Saying("too_few_players")
 """A start with fewer than three players: how many there are."""
 ONLY_CREATOR_STARTS: Saying[[str]] = Saying("only_creator_starts")

@@ -191,8 +191,12 @@ class Tournaments:
         )
         return Reply(text=text, announcement=True)
 
-    async def join(self, user: User, place: Place) -> Reply:
+    async def join(self, user: User, place: Place, tournament_id: int | None = None) -> Reply:
+        """Join the channel's tournament (``tournament_id``: the one a Join button was
+        under, refused once it is over)."""
         t = await self.here(place)
+        if tournament_id is not None and tournament_id != t.id:
+            raise UserError(notices.JOIN_ENDED())
         seed = await self._seed(t, user)
         now = self.kernel.now()
         happened = await self._step(t, lambda e: rules.join(user.id, user.name, seed, now, e))

@@ -81,6 +81,14 @@ def not_in_tournament(t: Translator) -> str:
     return t.gettext("You are not playing in this tournament: `/shax tournament join` enters it.")
 
 
+@speaks(n.JOIN_ENDED)
+def join_ended_tournament(t: Translator) -> str:
+    return t.gettext(
+        "That tournament is over: `/shax tournament join` joins the one in this channel now, "
+        "if there is one."
+    )
+
+
 @speaks(n.TOO_FEW_PLAYERS)
 def too_few_players(t: Translator, count: int) -> str:
     return t.gettext(

@@ -112,3 +112,19 @@ async def test_the_join_button_under_the_opening_joins(events: Open) -> None:
     )
     left = await service.tournaments.leave(BASHIR, HALL)
     assert left.text.id == notices.LEFT_BEFORE_START.id
+
+
+async def test_the_join_button_of_a_tournament_that_is_over_joins_no_other(events: Open) -> None:
+    service = await events()
+    old = await TOURNAMENT_COMMANDS[0].run(Asked(service, AMINA, HALL))
+    assert isinstance(old.controls, Buttons)
+    (button,) = old.controls.items
+    await service.tournaments.cancel(AMINA, HALL, may_manage=False)
+    await service.tournaments.create(CAWO, HALL)
+    try:
+        await button.press(Asked(service, BASHIR, HALL))  # type: ignore[attr-defined]
+    except UserError as refusal:
+        assert "That tournament is over" in words(refusal.message)
+    else:
+        raise AssertionError("an old Join button joined the new tournament")
+    assert [p.user_id for p in (await event_in(service)).players] == [CAWO.id]
