@@ -286,13 +286,18 @@ class NewPairing:
 
 @dataclass(frozen=True)
 class Changes:
-    """What one step of a tournament writes, in the transaction that read its
-    :class:`Event`: the tournament as it is now (the columns that differ are written), the
-    players who joined or changed, those removed (who left before the start), the pairings
-    whose result is now known, and the new pairings."""
+    """What one step of a tournament writes, decided from its :class:`Event`: the
+    tournament as it is now (the columns that differ are written), the players who joined
+    or changed, those removed (who left before the start), the pairings whose result is now
+    known, and the new pairings."""
 
     tournament: TournamentRow
     players: tuple[PlayerRow, ...] = ()
     removed: tuple[int, ...] = ()
     results: tuple[PairingRow, ...] = ()
     pairings: tuple[NewPairing, ...] = ()
+
+    def none_to(self, event: Event) -> bool:
+        """Whether these changes leave ``event`` as it is (nothing to write)."""
+        nothing = not (self.players or self.removed or self.results or self.pairings)
+        return nothing and self.tournament == event.tournament

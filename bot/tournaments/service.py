@@ -126,16 +126,25 @@ class Tournaments:
         raise UserError(notices.NO_TOURNAMENT_HERE())
 
     async def _step(self, t: TournamentRow, rule: Callable[[Event], tuple[Changes, R]]) -> R:
+        """One step of ``t`` (see :meth:`_decide`): what its rule said."""
+        return (await self._decide(t, rule))[0]
+
+    async def _decide(
+        self, t: TournamentRow, rule: Callable[[Event], tuple[Changes, R]]
+    ) -> tuple[R, Event | None]:
         """One step of ``t``: its rule decides from the tournament as it is (in a thread: a
         large Swiss's pairing takes a while), and the store writes the changes if nothing
-        changed meanwhile, else it is decided again. A refusal changes nothing."""
+        changed meanwhile, else it is decided again. A refusal changes nothing. What the
+        rule said, and the tournament as read when the step wrote nothing (else ``None``)."""
         while True:
             event = await self.store.event(t.id)
             if event is None:
                 raise UserError(notices.NO_TOURNAMENT_HERE())
             changes, said = await asyncio.to_thread(rule, event)
+            if changes.none_to(event):
+                return said, event
             if await self.store.apply(event, changes, self.kernel.now()):
-                return said
+                return said, None
 
     # -- the commands --------------------------------------------------------------------
 
@@ -318,8 +327,8 @@ class Tournaments:
         return out
 
     async def _advance(self, t: TournamentRow, now: datetime) -> Tick:
-        happened = await self._step(t, lambda e: rules.advance(now, e))
-        event = await self.store.event(t.id)
+        happened, unchanged = await self._decide(t, lambda e: rules.advance(now, e))
+        event = unchanged or await self.store.event(t.id)
         assert event is not None  # tournaments are never deleted
         out: Tick = []
         if happened.standings_after is not None or (happened.finished and not t.swiss):
