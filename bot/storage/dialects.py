@@ -32,7 +32,7 @@ import asyncpg
 from sqlalchemy import Connection, create_engine, func, text
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -245,16 +245,53 @@ class Postgres(Dialect):
             pool_use_lifo=True,
             isolation_level="AUTOCOMMIT",
         )
+        self._idle: list[AsyncConnection] = []
+        """Connections kept open between calls, the one used last at the end (its
+        statements are prepared already): taking one from the engine's pool and giving
+        it back costs more than most calls."""
+        self._slots = asyncio.Semaphore(max_connections)
+        self._closed = False
 
     def greatest(self, *values: Any) -> ColumnElement[Any]:
         return func.greatest(*values)
 
     async def run(self, call: Call[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        # The call runs whole on the pool's connection, its statements awaited underneath.
-        async with self.engine.connect() as conn:
-            return await conn.run_sync(call, *args, **kwargs)
+        # The call runs whole on one connection, its statements awaited underneath.
+        async with self._slots:
+            conn = self._idle.pop() if self._idle else await self.engine.connect()
+            try:
+                result = await conn.run_sync(call, *args, **kwargs)
+            except BaseException as exc:
+                await self._after_failure(conn, exc)
+                raise
+            await self._give_back(conn)
+            return result
+
+    async def _after_failure(self, conn: AsyncConnection, exc: BaseException) -> None:
+        """A call failed on ``conn``: an error of the call's own leaves it as it was (its
+        transaction rolled back); anything else may have left it half way, and a lost
+        connection means the server's others are lost too, so they are let go."""
+        if isinstance(exc, Exception) and not isinstance(exc, sa_exc.DBAPIError):
+            await self._give_back(conn)
+            return
+        lost = conn.invalidated
+        await _let_go(conn)
+        if lost:
+            idle, self._idle = self._idle, []
+            for other in idle:
+                await _let_go(other)
+
+    async def _give_back(self, conn: AsyncConnection) -> None:
+        if self._closed:
+            await conn.close()
+        else:
+            self._idle.append(conn)
 
     async def close(self) -> None:
+        self._closed = True
+        idle, self._idle = self._idle, []
+        for conn in idle:
+            await conn.close()
         await self.engine.dispose()
 
     async def open(self) -> None:
@@ -294,6 +331,12 @@ class Postgres(Dialect):
                 ),
                 {"table": table},
             )
+
+
+async def _let_go(conn: AsyncConnection) -> None:
+    """Close a connection that may be broken or half way through something."""
+    await conn.invalidate()
+    await conn.close()
 
 
 def dialect_for(target: str | Path) -> Dialect:

@@ -3,6 +3,7 @@ tallies and series in one transaction, challenges, the bot's facts and preferenc
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import asyncpg
 import pytest
+from sqlalchemy.pool import AsyncAdaptedQueuePool
 
 import engine
 from bot.storage import (
@@ -25,8 +27,10 @@ from bot.storage import (
     StorageError,
     Termination,
 )
+from bot.storage.dialects import Postgres
 from bot.storage.tables import TABLES
-from tests.bot.storage.conftest import new_game, scored
+from tests.bot.storage.conftest import fresh_postgres, new_game, scored
+from tests.bot.storage.pgserver import PostgresServer
 
 NOW = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 
@@ -364,3 +368,27 @@ async def test_each_sqlite_call_is_one_trip_to_its_thread(
         assert len(trips) == 4
     finally:
         await storage.close()
+
+
+async def test_postgresql_calls_keep_one_connection_open_between_them(
+    postgres_server: PostgresServer,
+) -> None:
+    """One call after another runs on the same open connection (taking one from the
+    engine's pool and giving it back costs more than most calls), an error of the call's
+    own included; two at once use two."""
+    storage = await Storage.open(await fresh_postgres(postgres_server))
+    assert isinstance(storage._d, Postgres)
+    pool = storage._d.engine.pool
+    assert isinstance(pool, AsyncAdaptedQueuePool)
+    try:
+        game = await storage.games.create_game(new_game(), NOW)
+        for _ in range(5):
+            assert await storage.games.get_game(game.id) == game
+        with pytest.raises(ChannelTaken):
+            await storage.games.create_game(new_game(), NOW)
+        assert pool.checkedout() == 1
+        await asyncio.gather(*(storage.games.get_game(game.id) for _ in range(2)))
+        assert pool.checkedout() == 2
+    finally:
+        await storage.close()
+    assert pool.checkedout() == 0
