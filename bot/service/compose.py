@@ -46,7 +46,7 @@ ReplayRenderer = Callable[[str, list[str], Any], bytes]
 THEMES = ("dark", "light")
 """The looks a player can choose for the boards they ask for (``/shax theme``)."""
 THEME_PREF = "theme"
-"""The player preference (``Storage.player_prefs``) that holds a player's theme."""
+"""The player preference (``storage.settings.player_prefs``) that holds a player's theme."""
 LANGUAGE_PREF = "language"
 """The player preference ``/shax language`` sets."""
 

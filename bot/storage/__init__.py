@@ -7,11 +7,15 @@ A game is stored as its variant and record (the actions, space-separated) so it 
 always be replayed and checked; its ``version`` grows with every change, and updates
 say ``WHERE id = ? AND version = ?`` so a stale or concurrent change applies at most once.
 
-* :mod:`.tables` — the tables; :mod:`.rows` — the rows and their vocabularies
+* :mod:`.tables` — the tables (on :mod:`.columns`' metadata, with the tournaments' in
+  :mod:`.tournament_tables`); :mod:`.rows` — the rows and their vocabularies
   (:mod:`.puzzle_rows` the puzzles');
-* :mod:`.store` — :class:`Storage`, every statement (the puzzles' in
-  :mod:`.puzzle_store`); :mod:`.dialects` — what differs between the engines
-  (connections, transactions and locks, upserts);
+* :mod:`.store` — :class:`Storage`, which opens the database and holds its one statement
+  runner (:mod:`.runner`) and the repositories over it: ``storage.games``,
+  ``.challenges``, ``.standings``, ``.ratings``, ``.puzzles``, ``.clock``, ``.settings``
+  (the ``*_store`` modules; the statements they share in :mod:`.statements`);
+  :mod:`.dialects` — what differs between the engines (connections, transactions and
+  locks, upserts);
 * :mod:`.migrations` — the schema's history (Alembic), applied on opening;
 * :mod:`.base` — the errors, and database URLs without their secrets;
 * :mod:`.checks` — the start-up checks of a SQLite file;

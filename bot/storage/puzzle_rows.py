@@ -146,7 +146,7 @@ rating after a rated try (solved or not), from those before it (read under lock)
 
 @dataclass(frozen=True)
 class Ended:
-    """What :meth:`Storage.end_attempt` changed: the try, and, for a rated one, the
+    """What ``storage.puzzles.end_attempt`` changed: the try, and, for a rated one, the
     player's standing and the puzzle's rating before and after."""
 
     attempt: AttemptRow

@@ -81,7 +81,7 @@ class ChallengeStatus(StrEnum):
 
 
 class LeaderboardOrder(StrEnum):
-    """How :meth:`Storage.leaderboard` ranks: by the current streak or the best one."""
+    """How ``storage.standings.leaderboard`` ranks: by the current streak or the best one."""
 
     STREAK = "streak"
     BEST = "best"
@@ -90,7 +90,7 @@ class LeaderboardOrder(StrEnum):
 CHALLENGE_ENDINGS = frozenset(
     {ChallengeStatus.DECLINED, ChallengeStatus.CANCELLED, ChallengeStatus.EXPIRED}
 )
-"""The statuses :meth:`Storage.resolve_challenge` may close a challenge with."""
+"""The statuses ``storage.challenges.resolve_challenge`` may close a challenge with."""
 
 
 @dataclass(frozen=True)
@@ -224,7 +224,7 @@ class RatingChange:
 
 @dataclass(frozen=True)
 class BesideBoard:
-    """What a board shows beside its game (:meth:`Storage.beside_board`): the players'
+    """What a board shows beside its game (``storage.games.beside_board``): the players'
     series, the preferences of its readers (user id → by name) and the people's stored
     ratings (only of those asked for who have one)."""
 
@@ -235,7 +235,7 @@ class BesideBoard:
 
 @dataclass(frozen=True)
 class Finished:
-    """What :meth:`Storage.finish_game` changed: each player's tally before and after,
+    """What ``storage.games.finish_game`` changed: each player's tally before and after,
     the series after, and in a rated game each person's rating before and after."""
 
     game: GameRow

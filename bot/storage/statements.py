@@ -104,7 +104,7 @@ def insert_game(runner: Runner, new: NewGame, now: datetime) -> Any:
     )
 
 
-# -- the reads beside a board (one trip: Storage.beside_board) ---------------------------
+# -- the reads beside a board (one trip: GameStore.beside_board) -------------------------
 
 
 def series_in(conn: Connection, guild_id: int | None, x: str, y: str) -> Series:
