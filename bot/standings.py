@@ -1,4 +1,5 @@
-"""A player's standing as stored: the plain values of a tally, a series and a rating.
+"""A player's standing as stored: the plain values of a tally, a series and a rating (the
+one :class:`Rating` type, which the storage keeps and the service's Glicko-2 moves).
 
 Below both the storage, which keeps them, and the service, whose streak rule
 (:mod:`bot.service.streaks`) and rating rule (:mod:`bot.service.ratings`) compute the
@@ -46,13 +47,39 @@ class Series:
     games: int = 0
 
 
-@dataclass(frozen=True)
-class StoredRating:
-    """A player's Glicko-2 rating in one variant family on one server, as stored."""
+START_RATING = 1500.0
+START_DEVIATION = 350.0
+START_VOLATILITY = 0.06
+PROVISIONAL_DEVIATION = 110.0
+"""A rating whose deviation is above this is provisional: shown with a ``?`` and kept off
+the rating leaderboard (lichess's line)."""
 
-    rating: float
-    deviation: float
-    volatility: float
+
+@dataclass(frozen=True)
+class Rating:
+    """A Glicko-2 rating on the familiar scale (a newcomer's by default): a person's, a
+    bot level's, a puzzle's; the one type of a rating (:mod:`bot.service.glicko` moves
+    it, the storage keeps its three numbers)."""
+
+    rating: float = START_RATING
+    deviation: float = START_DEVIATION
+    volatility: float = START_VOLATILITY
+
+    @property
+    def provisional(self) -> bool:
+        return self.deviation > PROVISIONAL_DEVIATION
+
+    @property
+    def shown(self) -> str:
+        """Rounded as players read it: ``1532``, or ``1500?`` while provisional."""
+        return f"{round(self.rating)}{'?' if self.provisional else ''}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class StoredRating(Rating):
+    """A player's rating in one variant family on one server, as stored: the rating and
+    what is kept beside it."""
+
     games: int
     """Rated games played."""
     best: float | None

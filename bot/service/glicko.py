@@ -2,7 +2,7 @@
 and as lichess applies them: every rated game is a rating period of its own, and a
 player's deviation grows again with the days they did not play.
 
-A :class:`Rating` is an immutable value on the familiar scale (1500 for a newcomer, a
+A :class:`~bot.standings.Rating` is an immutable value on the familiar scale (1500 for a newcomer, a
 deviation of 350); :func:`rate` gives the rating after a period's games. Nothing here
 stores anything or knows who played: the service decides which games count and keeps
 both the ratings and each game's before and after.
@@ -14,42 +14,24 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from bot.standings import PROVISIONAL_DEVIATION as PROVISIONAL_DEVIATION
+from bot.standings import START_DEVIATION as START_DEVIATION
+from bot.standings import START_RATING as START_RATING
+from bot.standings import START_VOLATILITY as START_VOLATILITY
+from bot.standings import Rating as Rating
+
 SCALE = 173.7178
 """Glicko-2's internal scale: rating points per unit (``400 / ln 10``)."""
-START_RATING = 1500.0
-START_DEVIATION = 350.0
-START_VOLATILITY = 0.06
 TAU = 0.75
 """How much the volatility may change over time (lichess's choice; the paper suggests
 0.3 to 1.2). Smaller values make ratings steadier against upsets."""
 MIN_DEVIATION = 45.0
 MAX_DEVIATION = 500.0
-PROVISIONAL_DEVIATION = 110.0
-"""A rating whose deviation is above this is provisional: shown with a ``?`` and kept off
-the rating leaderboard (lichess's line)."""
 PERIODS_PER_DAY = 0.21436
 """How many rating periods a day without a game counts for, for the deviation's growth
 (lichess's constant: a deviation of 60 grows back to 350 over about a year idle)."""
 CONVERGENCE = 1e-6
 """The volatility iteration stops once its bracket is narrower than this (the paper's ε)."""
-
-
-@dataclass(frozen=True)
-class Rating:
-    """A player's (or a bot level's) Glicko-2 rating, on the familiar scale."""
-
-    rating: float = START_RATING
-    deviation: float = START_DEVIATION
-    volatility: float = START_VOLATILITY
-
-    @property
-    def provisional(self) -> bool:
-        return self.deviation > PROVISIONAL_DEVIATION
-
-    @property
-    def shown(self) -> str:
-        """Rounded as players read it: ``1532``, or ``1500?`` while provisional."""
-        return f"{round(self.rating)}{'?' if self.provisional else ''}"
 
 
 @dataclass(frozen=True)

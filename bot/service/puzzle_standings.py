@@ -12,17 +12,17 @@ from datetime import datetime
 
 from bot.service import glicko
 from bot.service.replies import Said, Saying
-from bot.storage import Glicko, Solver, Storage
+from bot.storage import Rating, Solver, Storage
 
-START = Glicko(glicko.START_RATING, glicko.START_DEVIATION, glicko.START_VOLATILITY)
-"""A player's puzzle rating before their first rated try."""
+START = Rating()
+"""A player's puzzle rating before their first rated try (a newcomer's)."""
 
 
 @dataclass(frozen=True)
 class Standing:
     """A player's puzzle rating, as shown, and their puzzle streak."""
 
-    rating: glicko.Rating
+    rating: Rating
     streak: int
     best: int
     solved: int
@@ -36,41 +36,32 @@ class Standing:
     @classmethod
     def of(cls, solver: Solver | None) -> Standing:
         if solver is None:
-            return cls(glicko.Rating(), 0, 0, 0, 0)
-        return cls(_rating(solver.glicko or START), solver.streak, solver.best,
+            return cls(START, 0, 0, 0, 0)
+        return cls(solver.glicko or START, solver.streak, solver.best,
                    solver.solved, solver.failed)  # fmt: skip
 
 
-def rated(before: Solver, puzzle: Glicko, solved: bool, now: datetime) -> tuple[Solver, Glicko]:
+def rated(before: Solver, puzzle: Rating, solved: bool, now: datetime) -> tuple[Solver, Rating]:
     """The player's standing and the puzzle's rating after a rated try: each rated
     against the other as they stood (the player's deviation first grown by the days since
     their last rated try), the solver winning when they solve it; the streak grows by a
     solve and ends with a failure."""
-    mine = _rating(before.glicko or START)
+    mine = before.glicko or START
     if before.rated_at is not None:
         mine = glicko.idle(mine, (now - before.rated_at).total_seconds() / 86_400)
-    it = _rating(puzzle)
     score = 1.0 if solved else 0.0
-    mine_after = glicko.rate(mine, [glicko.Result(it, score)])
-    it_after = glicko.rate(it, [glicko.Result(mine, 1.0 - score)])
+    mine_after = glicko.rate(mine, [glicko.Result(puzzle, score)])
+    puzzle_after = glicko.rate(puzzle, [glicko.Result(mine, 1.0 - score)])
     streak = before.streak + 1 if solved else 0
     after = replace(
         before,
-        glicko=_stored(mine_after),
+        glicko=mine_after,
         solved=before.solved + solved,
         failed=before.failed + (not solved),
         streak=streak,
         best=max(before.best, streak),
     )
-    return after, _stored(it_after)
-
-
-def _rating(g: Glicko) -> glicko.Rating:
-    return glicko.Rating(g.rating, g.deviation, g.volatility)
-
-
-def _stored(r: glicko.Rating) -> Glicko:
-    return Glicko(r.rating, r.deviation, r.volatility)
+    return after, puzzle_after
 
 
 TABLE_SIZE = 10

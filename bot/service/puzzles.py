@@ -44,9 +44,9 @@ from bot.service.replies import (
 from bot.storage import (
     AttemptRow,
     Ended,
-    Glicko,
     NewPuzzle,
     PuzzleRow,
+    Rating,
     Storage,
 )
 from engine import Color, Kind, Position, ShaxError, Step, Variant, get_variant, replay
@@ -391,11 +391,11 @@ def _steps_made(puzzle: PuzzleRow, played: Sequence[str], solver: Color) -> int:
 
 
 def _new(puzzle: Puzzle) -> NewPuzzle:
-    start = Glicko(float(puzzle.rating), PUZZLE_DEVIATION, glicko.START_VOLATILITY)
+    start = Rating(float(puzzle.rating), PUZZLE_DEVIATION, glicko.START_VOLATILITY)
     return new_puzzle(puzzle, start, puzzle.themes)
 
 
-def new_puzzle(line: Puzzle | PuzzleRow, rating: Glicko, themes: Iterable[str]) -> NewPuzzle:
+def new_puzzle(line: Puzzle | PuzzleRow, rating: Rating, themes: Iterable[str]) -> NewPuzzle:
     """``line`` (a shipped puzzle, or one as stored) to store with ``rating`` and ``themes``
     (theme ids)."""
     return NewPuzzle(

@@ -26,7 +26,7 @@ It stores the standings (:mod:`bot.standings`) it is handed and imports nothing 
 the service: the streak rule is the service's.
 """
 
-from bot.standings import Standings
+from bot.standings import Rating, Standings, StoredRating
 from bot.storage import rows
 from bot.storage.base import ChallengeTaken, ChannelTaken, StorageError
 from bot.storage.checks import DatabaseLocked
@@ -37,7 +37,6 @@ from bot.storage.puzzle_rows import (
     DailyResults,
     DailyRow,
     Ended,
-    Glicko,
     NewPuzzle,
     PuzzleRow,
     Rate,
@@ -56,13 +55,14 @@ __all__ = [
     "DailyRow",
     "DatabaseLocked",
     "Ended",
-    "Glicko",
     "NewPuzzle",
     "PuzzleRow",
     "Rate",
+    "Rating",
     "Solver",
     "Standings",
     "Storage",
     "StorageError",
+    "StoredRating",
 ]
 __all__ += rows.__all__

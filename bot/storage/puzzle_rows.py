@@ -1,8 +1,8 @@
 """The values the puzzle tables hold: a puzzle with its rating, a player's puzzle standing,
 a try of a puzzle, a server's puzzle of the day, and what ending a try changed.
 
-Ratings are stored as plain numbers (:class:`Glicko`): the arithmetic is the service's
-(:mod:`bot.service.glicko`), handed to the storage as :data:`Rate` when a try ends.
+Ratings are stored as plain numbers (a :class:`~bot.standings.Rating`): the arithmetic is
+the service's (:mod:`bot.service.glicko`), handed to the storage as :data:`Rate` when a try ends.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from bot.standings import Rating
 from bot.storage.rows import moment
 
 
@@ -20,15 +21,6 @@ class AttemptStatus(StrEnum):
     OPEN = "open"
     SOLVED = "solved"
     FAILED = "failed"
-
-
-@dataclass(frozen=True)
-class Glicko:
-    """A stored Glicko-2 rating."""
-
-    rating: float
-    deviation: float
-    volatility: float
 
 
 @dataclass(frozen=True)
@@ -40,7 +32,7 @@ class PuzzleRow:
     moves: int
     depth: int
     tempting: int
-    glicko: Glicko
+    glicko: Rating
     tries: int
     solves: int
     themes: tuple[str, ...] = ()
@@ -57,7 +49,7 @@ class NewPuzzle:
     moves: int
     depth: int
     tempting: int
-    glicko: Glicko
+    glicko: Rating
     themes: str = ""
     """Its theme ids, space-separated."""
 
@@ -83,7 +75,7 @@ class Solver:
 
     user_id: int
     name: str
-    glicko: Glicko | None = None
+    glicko: Rating | None = None
     rated_at: datetime | None = None
     solved: int = 0
     failed: int = 0
@@ -139,7 +131,7 @@ class DailyResults:
     first: Solver | None
 
 
-Rate = Callable[[Solver, Glicko, bool], tuple[Solver, Glicko]]
+Rate = Callable[[Solver, Rating, bool], tuple[Solver, Rating]]
 """The rating rule, handed over by the service: the player's standing and the puzzle's
 rating after a rated try (solved or not), from those before it (read under lock)."""
 
@@ -151,11 +143,11 @@ class Ended:
 
     attempt: AttemptRow
     solver: tuple[Solver, Solver]
-    puzzle: tuple[Glicko, Glicko] | None
+    puzzle: tuple[Rating, Rating] | None
 
 
-def glicko_of(d: Mapping[Any, Any]) -> Glicko:
-    return Glicko(float(d["rating"]), float(d["deviation"]), float(d["volatility"]))
+def glicko_of(d: Mapping[Any, Any]) -> Rating:
+    return Rating(float(d["rating"]), float(d["deviation"]), float(d["volatility"]))
 
 
 def puzzle_row(d: Mapping[Any, Any]) -> PuzzleRow:

@@ -26,13 +26,13 @@ from sqlalchemy import (
     update,
 )
 
+from bot.standings import Rating
 from bot.storage.puzzle_rows import (
     AttemptRow,
     AttemptStatus,
     DailyResults,
     DailyRow,
     Ended,
-    Glicko,
     NewPuzzle,
     PuzzleRow,
     Rate,
@@ -61,7 +61,7 @@ def _untried(variant: str, user_id: int) -> ColumnElement[bool]:
     return and_(p.variant == variant, ~exists().where(A.user_id == user_id, A.puzzle_id == p.id))
 
 
-def _glicko_values(g: Glicko) -> dict[str, float]:
+def _glicko_values(g: Rating) -> dict[str, float]:
     return {"rating": g.rating, "deviation": g.deviation, "volatility": g.volatility}
 
 
@@ -166,7 +166,7 @@ class PuzzleStore:
         puzzle_id: int,
         now: datetime,
         *,
-        start: Glicko,
+        start: Rating,
         daily_id: int | None = None,
         guild_id: int | None = None,
         theme: str | None = None,

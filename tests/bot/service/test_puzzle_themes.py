@@ -25,7 +25,7 @@ from bot.service.replies import (
     User,
     UserError,
 )
-from bot.storage import Glicko, NewPuzzle, PuzzleRow
+from bot.storage import NewPuzzle, PuzzleRow, Rating
 from engine import replay
 from engine.tables.puzzles import Puzzle, PuzzleTheme, answer
 from tests.bot.conftest import AMINA, BASHIR, BOT, CAWO, HERE
@@ -213,7 +213,7 @@ REPEATING = NewPuzzle(
     moves=4,
     depth=1,
     tempting=0,
-    glicko=Glicko(1220, 200, 0.06),
+    glicko=Rating(1220, 200, 0.06),
 )
 """A puzzle whose winning line takes ``xa5`` and, once the defence moved into a5, could
 take it again (wrong there): a stone shunted back and forth between c1 and c2."""

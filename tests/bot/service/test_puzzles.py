@@ -26,7 +26,7 @@ from bot.service.replies import (
     User,
     UserError,
 )
-from bot.storage import Glicko, PuzzleRow, Solver
+from bot.storage import PuzzleRow, Rating, Solver
 from engine import Color, Phase, replay
 from engine.tables.puzzles import Puzzle, answer
 from tests.bot.conftest import AMINA, BASHIR, CAWO, ELSEWHERE, HERE, ServiceFactory, start_game
@@ -222,7 +222,7 @@ async def test_giving_up_shows_the_solution_and_counts_as_a_failure(service: Sha
 def test_ratings_move_the_right_way() -> None:
     now = datetime(2026, 11, 26, tzinfo=UTC)
     newcomer = Solver(1, "Amina")
-    easy, hard = Glicko(1100, 200, 0.06), Glicko(1700, 200, 0.06)
+    easy, hard = Rating(1100, 200, 0.06), Rating(1700, 200, 0.06)
     won_easy, easy_after = rated(newcomer, easy, True, now)
     won_hard, hard_after = rated(newcomer, hard, True, now)
     lost_easy, easy_up = rated(newcomer, easy, False, now)

@@ -39,7 +39,7 @@ WHEN = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 
 
 def stored(rating: float, deviation: float = 60.0, games: int = 30) -> StoredRating:
-    return StoredRating(rating, deviation, 0.06, games, rating, WHEN)
+    return StoredRating(rating, deviation, 0.06, games=games, best=rating, rated_at=WHEN)
 
 
 @pytest.mark.parametrize("opponent", [1300.0, 1500.0, 1700.0])

@@ -9,10 +9,10 @@ import asyncio
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from bot.storage import Glicko, NewPuzzle, Solver, Storage
+from bot.storage import NewPuzzle, Rating, Solver, Storage
 
 NOW = datetime(2026, 11, 26, 9, 0, tzinfo=UTC)
-START = Glicko(1500.0, 350.0, 0.06)
+START = Rating(1500.0, 350.0, 0.06)
 
 
 def new_puzzle(n: int, rating: float) -> NewPuzzle:
@@ -23,11 +23,11 @@ def new_puzzle(n: int, rating: float) -> NewPuzzle:
         moves=1,
         depth=1,
         tempting=0,
-        glicko=Glicko(rating, 200.0, 0.06),
+        glicko=Rating(rating, 200.0, 0.06),
     )
 
 
-def counting(before: Solver, puzzle: Glicko, solved: bool) -> tuple[Solver, Glicko]:
+def counting(before: Solver, puzzle: Rating, solved: bool) -> tuple[Solver, Rating]:
     """A rating rule whose sums show that every rated try was counted: the player's
     rating and the puzzle's each move by 10 a try."""
     sign = 1 if solved else -1
