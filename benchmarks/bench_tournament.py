@@ -71,7 +71,7 @@ async def one(n: int) -> tuple[float, float, float, float]:
         for game in games:
             row = await service.kernel.game(game.reply.game_id or 0)
             loser = next(p for p in players if p.id == row.black_id)
-            await service.resign(loser, game.place)
+            await service.turns.resign(loser, game.place)
         began = time.perf_counter()
         await opened(service)
         tick = time.perf_counter() - began

@@ -72,12 +72,12 @@ def _here(call: Callable[[ShaxService], Callable[[User, Place], Awaitable[Reply]
 
 async def _challenge(a: Asked) -> Reply:
     opponent = _required_user(a, "opponent")
-    return await a.service.challenge(a.user, opponent, a.place, _given(a, "variant"))
+    return await a.service.challenges.challenge(a.user, opponent, a.place, _given(a, "variant"))
 
 
 async def _play_bot(a: Asked) -> Reply:
     level, variant = _given(a, "level"), _given(a, "variant")
-    return await a.service.play_bot(
+    return await a.service.challenges.play_bot(
         a.user, a.place, level, variant, a.text("first"), thinking=a.thinking
     )
 
@@ -94,30 +94,30 @@ async def _board(a: Asked) -> Reply:
 async def _rematch(a: Asked) -> Reply:
     if a.game_id is None:
         raise UserError(Said.message(NO_GAME_TO_REMATCH))
-    return await a.service.rematch(a.user, a.place, a.game_id, thinking=a.thinking)
+    return await a.service.challenges.rematch(a.user, a.game_id, thinking=a.thinking)
 
 
 # -- the teacher, statistics, choices -----------------------------------------------------
 
 
 async def _hint(a: Asked) -> Reply:
-    return await a.service.hint(a.user, a.place, thinking=a.thinking)
+    return await a.service.teacher.hint(a.user, a.place, thinking=a.thinking)
 
 
 async def _review(a: Asked) -> Reply:
-    return await a.service.review(a.user, a.place, a.game_id, thinking=a.thinking)
+    return await a.service.teacher.review(a.user, a.place, a.game_id, thinking=a.thinking)
 
 
 async def _streak(a: Asked) -> Reply:
-    return await a.service.streak(a.place, a.person("user") or a.user)
+    return await a.service.statistics.streak(a.place, a.person("user") or a.user)
 
 
 async def _rating(a: Asked) -> Reply:
-    return await a.service.rating(a.place, a.person("user") or a.user, a.user.id)
+    return await a.service.ratings.rating(a.place, a.person("user") or a.user, a.user.id)
 
 
 async def _leaderboard(a: Asked) -> Reply:
-    return await a.service.leaderboard(a.place, _given(a, "table"))
+    return await a.service.statistics.leaderboard(a.place, _given(a, "table"))
 
 
 async def _theme(a: Asked) -> Reply:
@@ -201,15 +201,23 @@ COMMANDS: tuple[Command, ...] = (
         opponent=lambda a: _required_user(a, "opponent"),
         servers_only=True,
     ),
-    Command("accept", N_("Accept the challenge here"), _here(lambda s: s.accept), button="accept"),
+    Command(
+        "accept",
+        N_("Accept the challenge here"),
+        _here(lambda s: s.challenges.accept),
+        button="accept",
+    ),
     Command(
         "decline",
         N_("Decline the challenge here (the challenger withdraws it)"),
-        _here(lambda s: s.decline),
+        _here(lambda s: s.challenges.decline),
         button="decline",
     ),
     Command(
-        "cancel", N_("Withdraw your open challenge"), _here(lambda s: s.cancel), button="decline"
+        "cancel",
+        N_("Withdraw your open challenge"),
+        _here(lambda s: s.challenges.cancel),
+        button="decline",
     ),
     Command(
         "play-bot",
@@ -259,12 +267,14 @@ COMMANDS: tuple[Command, ...] = (
         board_help=N_("Play a move: {notation}"),
     ),
     Command("board", N_("Show the game in this channel again"), _board),
-    Command("resign", N_("Resign the game in this channel"), _here(lambda s: s.resign)),
-    Command("draw", N_("Offer a draw, or accept the one on the table"), _here(lambda s: s.draw)),
+    Command("resign", N_("Resign the game in this channel"), _here(lambda s: s.turns.resign)),
+    Command(
+        "draw", N_("Offer a draw, or accept the one on the table"), _here(lambda s: s.turns.draw)
+    ),
     Command(
         "decline-draw",
         N_("Decline the draw offered, or withdraw your own offer"),
-        _here(lambda s: s.decline_draw),
+        _here(lambda s: s.turns.decline_draw),
         button="nodraw",
     ),
     Command("rematch", N_("Play the last game again"), _rematch, button="rematch"),

@@ -52,7 +52,7 @@ class ActSelect(VersionSelect, template=TEMPLATES["act"]):
         value, user, place = self.picked, actor(interaction), place_of(interaction)
 
         async def call(thinking: Thinking) -> Reply:
-            return await service.play(
+            return await service.turns.play(
                 user, place, value, self.game_id, self.version, thinking=thinking
             )
 
@@ -100,7 +100,7 @@ class ToSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLATE
         user, place = actor(interaction), place_of(interaction)
 
         async def call(thinking: Thinking) -> Reply:
-            return await service.play(
+            return await service.turns.play(
                 user, place, action, self.game_id, self.version, thinking=thinking
             )
 
@@ -138,7 +138,7 @@ class ResignButton(_GameButton, template=TEMPLATES["resign"]):
         return t.pgettext("button", "Resign")
 
     async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
-        return await service.resign(user, place, self.game_id, self.version)
+        return await service.turns.resign(user, place, self.game_id, self.version)
 
 
 class DrawButton(_GameButton, template=TEMPLATES["draw"]):
@@ -168,7 +168,7 @@ class DrawButton(_GameButton, template=TEMPLATES["draw"]):
             self.item.style = discord.ButtonStyle.success
 
     async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
-        return await service.draw(user, place, self.game_id, self.version)
+        return await service.turns.draw(user, place, self.game_id, self.version)
 
 
 class NoDrawButton(_GameButton, template=TEMPLATES["nodraw"]):
@@ -181,7 +181,7 @@ class NoDrawButton(_GameButton, template=TEMPLATES["nodraw"]):
         return t.pgettext("button", "Decline draw")
 
     async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
-        return await service.decline_draw(user, place, self.game_id, self.version)
+        return await service.turns.decline_draw(user, place, self.game_id, self.version)
 
 
 class _FinishedGameButton(NumberedButton, template=r"(?!)"):
@@ -220,7 +220,7 @@ class RematchButton(_FinishedGameButton, template=TEMPLATES["rematch"]):
         self, interaction: discord.Interaction[Any], service: ShaxService, user: User, place: Place
     ) -> None:
         async def call(thinking: Thinking) -> Reply:
-            return await service.rematch(user, place, self.game_id, thinking=thinking)
+            return await service.challenges.rematch(user, self.game_id, thinking=thinking)
 
         await client_of(interaction).responder.click(interaction, call, Placement.NEW)
 
@@ -242,7 +242,7 @@ class ReviewButton(_FinishedGameButton, template=TEMPLATES["review"]):
         await client_of(interaction).responder.when_ready(
             interaction,
             words.REVIEWING,
-            lambda thinking: service.review(user, place, self.game_id, thinking=thinking),
+            lambda thinking: service.teacher.review(user, place, self.game_id, thinking=thinking),
         )
 
 
@@ -264,7 +264,7 @@ class AcceptButton(_ChallengeButton, template=TEMPLATES["accept"]):
         return t.pgettext("button", "Accept")
 
     async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
-        return await service.accept(user, place, self.challenge_id)
+        return await service.challenges.accept(user, place, self.challenge_id)
 
 
 class DeclineButton(_ChallengeButton, template=TEMPLATES["decline"]):
@@ -279,7 +279,7 @@ class DeclineButton(_ChallengeButton, template=TEMPLATES["decline"]):
         return t.pgettext("button", "Decline")
 
     async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
-        return await service.decline(user, place, self.challenge_id)
+        return await service.challenges.decline(user, place, self.challenge_id)
 
 
 GAME_ITEMS: dict[str, type[discord.ui.DynamicItem[Any]]] = {

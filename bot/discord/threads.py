@@ -117,7 +117,7 @@ class GameThreads:
 
     async def mode_of(self, guild_id: int | None) -> str:
         """Where games go on a server: its own choice (``/shax settings``), else the bot's."""
-        settings = await self._service().server_settings(guild_id)
+        settings = await self._service().servers.of(guild_id)
         return settings.threads if Setting.THREADS in settings.changed else self.mode
 
     async def _open(self, interaction: discord.Interaction[Any], title: str) -> discord.Thread:

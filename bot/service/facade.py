@@ -1,7 +1,8 @@
-"""The service's front door: :class:`ShaxService`, one object over its parts.
+"""The service's composition root: :class:`ShaxService`, the parts built once
+(:mod:`bot.service.parts`), and the few calls that are more than one part's.
 
-Each call is answered by one part; this class passes calls on (the parts are built in
-:mod:`bot.service.parts`):
+A command or a click calls the part that does the work, directly
+(``service.turns.play(...)``, ``service.challenges.accept(...)``):
 
 * :mod:`bot.service.kernel` — loading, checking, committing and finishing games;
 * :mod:`bot.service.challenges` — challenges, games against the bot, rematches;
@@ -9,12 +10,16 @@ Each call is answered by one part; this class passes calls on (the parts are bui
 * :mod:`bot.service.bot_turns` — the bot's own turns (its AI off the event loop);
 * :mod:`bot.service.clock` — challenge expiry and turn timeouts;
 * :mod:`bot.service.statistics` — streaks and the leaderboard;
+* :mod:`bot.service.rating_replies` — ratings as players see them;
 * :mod:`bot.service.teacher` — hints in games against the bot, reviews of finished games;
 * :mod:`bot.service.shown` — which boards the players have seen, and showing the others;
 * :mod:`bot.service.puzzle_replies` — puzzles (:mod:`bot.service.puzzles`) and the puzzle
   of the day (:mod:`bot.service.daily`);
 * :mod:`bot.service.compose` — the replies, as data (their words are said at the edge,
   by the adapters, with :mod:`bot.words`).
+
+What stays here chooses between parts (a typed move: the game here or the player's
+puzzle), tells two parts at once (a board shown), or is the settings' own.
 """
 
 from __future__ import annotations
@@ -44,7 +49,6 @@ from bot.service.replies import (
     not_thinking,
 )
 from bot.service.server_settings import (
-    ServerSettings,
     SettingsChange,
     settings_said,
 )
@@ -65,60 +69,22 @@ UNKNOWN_LANGUAGE: Saying[[str]] = Saying("unknown_language")
 
 
 class ShaxService(ServiceParts):
-    """Every Shax command, as async methods returning :class:`Reply` values.
+    """The service: its parts (each command's and click's, called directly), and the
+    calls that take more than one part.
 
-    Refusals raise :class:`bot.service.replies.UserError` subclasses whose text is the
-    ephemeral answer. Methods that act in a game accept ``game_id``/``version`` from a
-    clicked component (a superseded version raises ``StaleBoard``); slash commands
-    leave them ``None`` and the game is the one in ``place``'s channel. Calls that may
-    make the bot think take a ``thinking`` callback, called when it starts.
+    Every part answers with :class:`Reply` values; refusals raise
+    :class:`bot.service.replies.UserError` subclasses whose text is the ephemeral answer.
+    Calls that act in a game accept ``game_id``/``version`` from a clicked component (a
+    superseded version raises ``StaleBoard``); slash commands leave them ``None`` and the
+    game is the one in ``place``'s channel. Calls that may make the bot think take a
+    ``thinking`` callback, called when it starts.
 
     Every accepted action is committed before its reply is built. A per-game lock
     and the stored version (``UPDATE … WHERE version = ?``) make a stale or
     concurrent action apply at most once.
     """
 
-    # -- challenges and new games --------------------------------------------------------
-
-    async def challenge(
-        self, challenger: User, opponent: User, place: Place, variant: str = "shax"
-    ) -> Reply:
-        """Post a challenge with Accept / Decline (``ChallengeControls``); it expires."""
-        return await self.challenges.challenge(challenger, opponent, place, variant)
-
-    async def accept(self, user: User, place: Place, challenge_id: int | None = None) -> Reply:
-        """Accept a challenge: the game starts and its live board is the reply."""
-        return await self.challenges.accept(user, place, challenge_id)
-
-    async def decline(self, user: User, place: Place, challenge_id: int | None = None) -> Reply:
-        """Decline a challenge; the challenger declining withdraws it."""
-        return await self.challenges.decline(user, place, challenge_id)
-
-    async def cancel(self, user: User, place: Place, challenge_id: int | None = None) -> Reply:
-        """Withdraw one's own open challenge."""
-        return await self.challenges.cancel(user, place, challenge_id)
-
-    async def play_bot(
-        self,
-        user: User,
-        place: Place,
-        level: str = "medium",
-        variant: str = "shax",
-        first: str | None = None,
-        *,
-        thinking: Thinking = not_thinking,
-    ) -> Reply:
-        """Start a game against the bot at ``level``."""
-        return await self.challenges.play_bot(user, place, level, variant, first, thinking=thinking)
-
-    async def rematch(
-        self, user: User, place: Place, game_id: int, *, thinking: Thinking = not_thinking
-    ) -> Reply:
-        """After a game, play again (``place`` is where the click was; the game's own
-        channel is used)."""
-        return await self.challenges.rematch(user, game_id, thinking=thinking)
-
-    # -- turns -------------------------------------------------------------------------------
+    # -- games -------------------------------------------------------------------------------
 
     async def play(
         self,
@@ -156,24 +122,6 @@ class ShaxService(ServiceParts):
         """The game in this channel as a fresh live board (anyone may look)."""
         return await self.turns.board(place, thinking=thinking, viewer=user.id)
 
-    async def resign(
-        self, user: User, place: Place, game_id: int | None = None, version: int | None = None
-    ) -> Reply:
-        """Resign: the opponent wins."""
-        return await self.turns.resign(user, place, game_id, version)
-
-    async def draw(
-        self, user: User, place: Place, game_id: int | None = None, version: int | None = None
-    ) -> Reply:
-        """Offer a draw, or accept the opponent's offer."""
-        return await self.turns.draw(user, place, game_id, version)
-
-    async def decline_draw(
-        self, user: User, place: Place, game_id: int | None = None, version: int | None = None
-    ) -> Reply:
-        """Decline the opponent's draw offer, or withdraw one's own."""
-        return await self.turns.decline_draw(user, place, game_id, version)
-
     async def on_turn(self, game_id: int) -> User | None:
         """Who must act now in a game being played (``None`` once it is over): in a hot
         seat game the console hands the keyboard to them."""
@@ -201,38 +149,7 @@ class ShaxService(ServiceParts):
         await self.boards.shown(reply)
         await self.puzzles.shown(reply)
 
-    async def reconcile(self) -> list[Notice]:
-        """The boards the players have not seen, to show now (see
-        :meth:`ShownBoards.reconcile`): on every start and reconnect, and after an answer
-        could not be delivered."""
-        return await self.boards.reconcile()
-
-    async def unseen(self, reply: Reply) -> bool:
-        """Whether a board from :meth:`reconcile` is still to be shown."""
-        return await self.boards.unseen(reply)
-
-    # -- the teacher --------------------------------------------------------------------
-
-    async def hint(self, user: User, place: Place, *, thinking: Thinking = not_thinking) -> Reply:
-        """The best action for the player on turn in a game against the bot, drawn on the
-        board with one line of why (a few per game; never between people)."""
-        return await self.teacher.hint(user, place, thinking=thinking)
-
-    async def review(
-        self,
-        user: User,
-        place: Place,
-        game_id: int | None = None,
-        *,
-        thinking: Thinking = not_thinking,
-    ) -> Reply:
-        """A finished game's review: the evaluation plot and the three turning points
-        (the clicked game, or the newest in ``place``'s channel)."""
-        return await self.teacher.review(user, place, game_id, thinking=thinking)
-
-    async def server_settings(self, guild_id: int | None) -> ServerSettings:
-        """A server's settings in effect (the defaults in DMs)."""
-        return await self.servers.of(guild_id)
+    # -- settings ------------------------------------------------------------------------
 
     async def settings(
         self, place: Place, change: SettingsChange, *, may_change: bool, operator: bool = False
@@ -259,7 +176,7 @@ class ShaxService(ServiceParts):
         """Remember that the commands with this hash are registered."""
         await self.storage.settings.set_meta(COMMANDS_DIGEST, digest)
 
-    # -- the clock, statistics and help --------------------------------------------------
+    # -- the clock, themes and rules ---------------------------------------------------
 
     async def tick(self) -> list[Notice]:
         """Call every ~30 s: challenge expiry, turn timeouts, the bot's waiting moves, the
@@ -269,19 +186,6 @@ class ShaxService(ServiceParts):
         if self.backups is not None:
             await self.backups.tick()
         return notices
-
-    async def streak(self, place: Place, user: User) -> Reply:
-        """A player's streaks and record on this server."""
-        return await self.statistics.streak(place, user)
-
-    async def leaderboard(self, place: Place, table: str = "streaks") -> Reply:
-        """The server's best current and all-time streaks against people (``table``
-        ``"streaks"``), its established ratings (``"ratings"``), or both."""
-        return await self.statistics.leaderboard(place, table)
-
-    async def rating(self, place: Place, user: User, viewer: int | None = None) -> Reply:
-        """A player's rating on this server, with its picture in ``viewer``'s theme."""
-        return await self.ratings.rating(place, user, viewer)
 
     async def theme(
         self, user: User, theme: str | None = None, place: Place | None = None

@@ -116,7 +116,7 @@ class RatingReplies:
             listed.append((s.name, now.shown, round(now.rating) - round(was)))
         return RATING_CHANGES(listed)
 
-    async def rating(self, place: Place, user: User, viewer: int | None) -> Reply:
+    async def rating(self, place: Place, user: User, viewer: int | None = None) -> Reply:
         """A player's rating on this server: rating, deviation, rated games, the best,
         and a picture of the rating over their games (in ``viewer``'s theme), then their
         puzzle record; for the bot, its levels' fixed ratings."""

@@ -62,8 +62,8 @@ async def service(make_service: ServiceFactory) -> ShaxService:
 
 async def start_game(service: ShaxService, variant: str = "shax", place: Place = HERE) -> Reply:
     """Amina challenges Bashir, Bashir accepts: Amina (the challenger) is white."""
-    await service.challenge(AMINA, BASHIR, place, variant)
-    return await service.accept(BASHIR, place)
+    await service.challenges.challenge(AMINA, BASHIR, place, variant)
+    return await service.challenges.accept(BASHIR, place)
 
 
 def on_turn(reply: Reply) -> User:

@@ -342,5 +342,5 @@ async def test_a_board_shown_as_postgres_dies_is_recorded_when_it_is_back(
             await asyncio.sleep(0.1)
         assert row is not None and row.board_message_id == shown.id
         assert (row.version, row.shown_version) == (version + 1, version + 1)
-        await service.reconcile()
+        await service.boards.reconcile()
         assert live_boards(fake, scene.channel) == [shown]  # shown once

@@ -215,7 +215,7 @@ class DuringTheFirstTick(DuringASlowPost):
     async def prepare(self, scene: Scene, database: Database) -> None:
         async def challenge(service: ShaxService) -> None:
             amina, bashir = (User(u.id, u.username) for u in (scene.amina, scene.bashir))
-            await service.challenge(amina, bashir, place(scene, scene.channel))
+            await service.challenges.challenge(amina, bashir, place(scene, scene.channel))
 
         await prepared(scene, database, challenge)
         self.post_slowly(scene, scene.channel)

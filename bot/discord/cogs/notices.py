@@ -165,11 +165,11 @@ class Notices(commands.Cog):
         async with self._my_turn():
             self.bot.responder.undelivered.clear()
             try:
-                notices = await self.bot.service.reconcile()
+                notices = await self.bot.service.boards.reconcile()
                 if notices:
                     # Answers that began while the boards were drawn show their own.
                     await self.bot.responder.wait_answered(ANSWERS_WAIT_SECONDS)
-                    notices = [n for n in notices if await self.bot.service.unseen(n.reply)]
+                    notices = [n for n in notices if await self.bot.service.boards.unseen(n.reply)]
             except Exception:
                 log.exception("Could not look for boards the players have not seen")
                 # The database may be down for a while: look again soon, and again,

@@ -37,7 +37,7 @@ async def test_settings_at_the_console_are_listed_changed_and_refused_with_the_r
     assert "Game threads: every game in a thread of its own\n" in screen.take()
     await typed(console, "/shax settings")
     assert "Turn timeout: 12 hours to move" in screen.take()  # the refusal changed nothing
-    assert (await service.server_settings(None)).turn_timeout.total_seconds() == 12 * 3600
+    assert (await service.servers.of(None)).turn_timeout.total_seconds() == 12 * 3600
 
     await typed(console, "/shax settings reset:turn-timeout")
     assert "Turn timeout: 24 hours to move, then the turn is forfeited (default)" in screen.take()

@@ -115,14 +115,14 @@ async def test_a_database_written_two_days_ago_by_an_older_bot_ends_no_game(
     shax-small game accepted with no move yet, opened two days later with the default
     24-hour turn by a bot whose clock never ran there (the older bot kept no runs)."""
     older = await bot_process()
-    await older.play_bot(AMINA, HERE, "easy", "shax", "me")
+    await older.challenges.play_bot(AMINA, HERE, "easy", "shax", "me")
     for _ in range(4):
         row = await older.storage.games.active_game_in_channel(HERE.channel_id)
         assert row is not None
         legal = await older.legal_choices(AMINA, HERE)
         await older.play(AMINA, HERE, legal[0].value)
-    await older.challenge(AMINA, BASHIR, THERE, "shax-small")
-    small = await older.accept(BASHIR, THERE)
+    await older.challenges.challenge(AMINA, BASHIR, THERE, "shax-small")
+    small = await older.challenges.accept(BASHIR, THERE)
     await older.close()
     clock.advance(days=2)
 
@@ -212,9 +212,9 @@ async def test_a_side_that_never_moved_aborts_the_game_and_it_counts_for_nobody(
     # Rated again from the games, an aborted game stays unrated.
     assert await recompute(service.storage) == []
     # Its review and its rematch work as after any game.
-    review = await service.review(AMINA, HERE, second.game_id)
+    review = await service.teacher.review(AMINA, HERE, second.game_id)
     assert review.text is not None and words(review.text)
-    rematch = await service.rematch(BASHIR, HERE, second.game_id)  # type: ignore[arg-type]
+    rematch = await service.challenges.rematch(BASHIR, second.game_id)  # type: ignore[arg-type]
     assert rematch.challenge_id is not None
 
 
@@ -223,7 +223,7 @@ async def test_a_resignation_before_the_first_move_stays_a_resignation(
 ) -> None:
     service = await bot_process()
     await start_game(service, "shax-small")
-    reply = await service.resign(AMINA, HERE)
+    reply = await service.turns.resign(AMINA, HERE)
     assert "**Bashir wins: Amina resigned.**" in words(reply.text)
     assert (await service.storage.standings.tallies(GUILD, BASHIR.id))["human"].wins == 1
 

@@ -170,7 +170,9 @@ async def test_a_try_of_the_puzzle_of_the_day_is_on_its_servers_puzzle_table(
     [post] = dailies(await service.tick())
     await service.puzzles.daily_try(BASHIR, Place(None, 9), daily_id(post))
     await service.puzzles.give_up(BASHIR, HERE)
-    table = words((await service.leaderboard(HERE, "puzzles")).text)
+    table = words((await service.statistics.leaderboard(HERE, "puzzles")).text)
     assert "1. Bashir — " in table and "(0 solved)" in table
-    elsewhere = words((await service.leaderboard(Place(OTHER_GUILD, 500), "puzzles")).text)
+    elsewhere = words(
+        (await service.statistics.leaderboard(Place(OTHER_GUILD, 500), "puzzles")).text
+    )
     assert "Bashir" not in elsewhere

@@ -107,7 +107,7 @@ async def test_a_move_restarts_the_turn_clock(service: ShaxService, clock: FakeC
 async def test_the_bot_never_times_out_but_its_opponent_does(
     service: ShaxService, clock: FakeClock
 ) -> None:
-    await service.play_bot(AMINA, HERE, "easy", "jar", "me")
+    await service.challenges.play_bot(AMINA, HERE, "easy", "jar", "me")
     await service.play(AMINA, HERE, "b2")  # the bot answers at once
     [warning, forfeit] = await run_for(service, clock, hours=25)
     assert warning.reply.mentions == (AMINA.id,)
@@ -148,7 +148,7 @@ async def test_resign_racing_a_move_leaves_a_consistent_game(service: ShaxServic
     game = await start_game(service, "jar")
     results = await asyncio.gather(
         service.play(AMINA, HERE, "b2", game.game_id, game.version),
-        service.resign(BASHIR, HERE, game.game_id, game.version),
+        service.turns.resign(BASHIR, HERE, game.game_id, game.version),
         return_exceptions=True,
     )
     assert sum(isinstance(r, UserError) for r in results) == 1
@@ -163,11 +163,11 @@ async def test_a_restart_resumes_every_game_and_challenge(
     first = await make_service()
     people = await start_game(first, "jar")
     await first.play(AMINA, HERE, "b2")
-    challenge = await first.challenge(CAWO, BASHIR, THREAD, "shax")
+    challenge = await first.challenges.challenge(CAWO, BASHIR, THREAD, "shax")
     # A bot game in which the player's move was committed but the bot's was not yet
     # (the process stopped in between): written as the service would have left it.
     bot_place = type(HERE)(GUILD, 900)
-    bot_game = await first.play_bot(AMINA, bot_place, "easy", "jar", "me")
+    bot_game = await first.challenges.play_bot(AMINA, bot_place, "easy", "jar", "me")
     row = await first.storage.games.get_game(bot_game.game_id)  # type: ignore[arg-type]
     assert row is not None
     await first.storage.games.update_game(
@@ -184,7 +184,7 @@ async def test_a_restart_resumes_every_game_and_challenge(
     assert bot_notice.reply.mentions == (AMINA.id,)
     moved = await second.play(BASHIR, HERE, "a1", people.game_id, 1)
     assert moved.version == 2 and on_turn(moved) == AMINA
-    accepted = await second.accept(BASHIR, THREAD, challenge.challenge_id)
+    accepted = await second.challenges.accept(BASHIR, THREAD, challenge.challenge_id)
     assert accepted.live_board and on_turn(accepted) == CAWO
 
 
@@ -215,23 +215,23 @@ async def test_the_bot_moves_on_load_when_someone_looks_at_the_board(
 async def test_streaks_through_the_service_reach_a_gal_and_a_gabad(service: ShaxService) -> None:
     lines = []
     for opponent in (BASHIR, CAWO, BASHIR, CAWO, BASHIR):
-        await service.challenge(AMINA, opponent, HERE, "jar")
-        await service.accept(opponent, HERE)
-        reply = await service.resign(opponent, HERE)
+        await service.challenges.challenge(AMINA, opponent, HERE, "jar")
+        await service.challenges.accept(opponent, HERE)
+        reply = await service.turns.resign(opponent, HERE)
         lines.append(words(reply.text))
     assert "Amina: 3 in a row — one more for a gal." in lines[2]
     assert "Amina: 4 in a row: a gal!" in lines[3]
     assert "Amina: 5 in a row: a gabad!" in lines[4]
     # A draw breaks nobody's streak; a loss wipes it.
-    await service.challenge(AMINA, BASHIR, HERE, "jar")
-    await service.accept(BASHIR, HERE)
-    await service.draw(AMINA, HERE)
-    await service.draw(BASHIR, HERE)
+    await service.challenges.challenge(AMINA, BASHIR, HERE, "jar")
+    await service.challenges.accept(BASHIR, HERE)
+    await service.turns.draw(AMINA, HERE)
+    await service.turns.draw(BASHIR, HERE)
     t = (await service.storage.standings.tallies(GUILD, AMINA.id))["human"]
     assert (t.streak, t.best, t.gal, t.gabad, t.draws) == (5, 5, 1, 1, 1)
-    await service.challenge(AMINA, BASHIR, HERE, "jar")
-    await service.accept(BASHIR, HERE)
-    lost = await service.resign(AMINA, HERE)
+    await service.challenges.challenge(AMINA, BASHIR, HERE, "jar")
+    await service.challenges.accept(BASHIR, HERE)
+    lost = await service.turns.resign(AMINA, HERE)
     assert "Bashir: 1 in a row — three more for a gal. Amina's run of 5 ends." in words(lost.text)
     t = (await service.storage.standings.tallies(GUILD, AMINA.id))["human"]
     assert (t.streak, t.best, t.wins, t.losses) == (0, 5, 5, 1)

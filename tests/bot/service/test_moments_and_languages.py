@@ -144,7 +144,7 @@ async def test_a_server_set_to_somali_speaks_somali_in_its_games(
     assert board.players == (AMINA.id, BASHIR.id)
     assert await players_language(service, board.players, GUILD) == "so"
     # What the bot says on its own there (the clock) is a game's message too.
-    await service.challenge(AMINA, BASHIR, Place(GUILD, 501))
+    await service.challenges.challenge(AMINA, BASHIR, Place(GUILD, 501))
     clock.advance(minutes=10)
     [expired] = await service.tick()
     assert expired.guild_id == GUILD and expired.reply.players == (AMINA.id, BASHIR.id)
@@ -229,15 +229,15 @@ async def test_the_bot_is_named_in_somali_in_somali_text_and_pictures_as_in_the_
     streak list alike; an English one reads the bot's own name with its level."""
     drawn = Drawn()
     service = await make_service(render_board=drawn)
-    reply = await service.play_bot(AMINA, HERE, "easy", "jar", "me")
+    reply = await service.challenges.play_bot(AMINA, HERE, "easy", "jar", "me")
     assert "Shax bot (easy)" in words(reply.text)
     somali = words(reply.text, "so")
     assert "Bot-ka (fudud)" in somali and "Shax bot" not in somali, somali
-    ended = await service.resign(AMINA, HERE)
+    ended = await service.turns.resign(AMINA, HERE)
     said = words(ended.text, "so")
     assert "Bot-ka (fudud)" in said and "Shax bot" not in said, said
     for language, name in (("en", "Shax bot (easy)"), ("so", "Bot-ka (fudud)")):
         await files(ended, language)
         assert drawn.views[-1].black_name == name and drawn.views[-1].language == language
-    streaks = words((await service.streak(HERE, AMINA)).text, "so")
+    streaks = words((await service.statistics.streak(HERE, AMINA)).text, "so")
     assert "Bot-ka (fudud)" in streaks, streaks

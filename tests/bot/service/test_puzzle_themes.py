@@ -176,7 +176,7 @@ async def test_a_theme_that_is_none_is_refused_and_changes_nothing(service: Shax
 async def test_the_puzzle_leaderboard_lists_the_servers_solvers_and_rating_shows_puzzles(
     service: ShaxService,
 ) -> None:
-    empty = words((await service.leaderboard(HERE, "puzzles")).text)
+    empty = words((await service.statistics.leaderboard(HERE, "puzzles")).text)
     assert "Nobody here has a puzzle rating yet" in empty
     await service.puzzles.puzzle(AMINA, HERE, "shax-small")
     await solve(service, AMINA, HERE)
@@ -185,24 +185,26 @@ async def test_the_puzzle_leaderboard_lists_the_servers_solvers_and_rating_shows
     await service.puzzles.puzzle(CAWO, ELSEWHERE_SERVER, "shax-small")
     await solve(service, CAWO, ELSEWHERE_SERVER)
 
-    table = words((await service.leaderboard(HERE, "Puzzles")).text)
+    table = words((await service.statistics.leaderboard(HERE, "Puzzles")).text)
     lines = table.splitlines()
     assert lines[0].startswith("**Puzzles**")
     assert re.fullmatch(r"1\. Amina — 1\d\d\d\? \(1 solved\)", lines[1]), lines
     assert re.fullmatch(r"2\. Bashir — 1\d\d\d\? \(0 solved\)", lines[2]), lines
     assert len(lines) == 3  # Cawo tried hers on another server
-    assert "Cawo" in words((await service.leaderboard(ELSEWHERE_SERVER, "puzzles")).text)
-    assert "**Xujooyin**" in words((await service.leaderboard(HERE, "puzzles")).text, "so")
+    assert "Cawo" in words((await service.statistics.leaderboard(ELSEWHERE_SERVER, "puzzles")).text)
+    assert "**Xujooyin**" in words(
+        (await service.statistics.leaderboard(HERE, "puzzles")).text, "so"
+    )
     with refused(BadOption, r"choose streaks, ratings, both or puzzles"):
-        await service.leaderboard(HERE, "riddles")
+        await service.statistics.leaderboard(HERE, "riddles")
 
-    rating = words((await service.rating(HERE, AMINA)).text)
+    rating = words((await service.ratings.rating(HERE, AMINA)).text)
     assert "has no rating here yet" in rating  # no rated game
     pattern = r"Puzzles \(every server\): rating 1\d\d\d\? · 1 solved of 1 rated try · streak 1"
     assert re.search(pattern + r", best 1", rating), rating
-    somali = words((await service.rating(HERE, AMINA)).text, "so")
+    somali = words((await service.ratings.rating(HERE, AMINA)).text, "so")
     assert "Xujooyin (server kasta)" in somali
-    assert "Puzzles" not in words((await service.rating(HERE, User(104, "Deeqa"))).text)
+    assert "Puzzles" not in words((await service.ratings.rating(HERE, User(104, "Deeqa"))).text)
 
 
 REPEATING = NewPuzzle(

@@ -112,7 +112,7 @@ async def rated_game(service: ShaxService, loser: User, variant: str = "shax") -
     second = BASHIR if first == AMINA else AMINA
     await service.play(first, HERE, "a1" if variant == "shax-small" else "d7")
     await service.play(second, HERE, "e5" if variant == "shax-small" else "a7")
-    return await service.resign(loser, HERE)
+    return await service.turns.resign(loser, HERE)
 
 
 async def rating_of(service: ShaxService, user_id: int) -> StoredRating | None:
@@ -137,7 +137,7 @@ async def test_a_resigned_game_between_people_moves_both_ratings_visibly(
 async def test_a_game_one_side_never_moved_in_is_not_rated(service: ShaxService) -> None:
     await start_game(service, "shax")
     await service.play(AMINA, HERE, "d7")
-    reply = await service.resign(BASHIR, HERE)
+    reply = await service.turns.resign(BASHIR, HERE)
     assert "Ratings:" not in words(reply.text)
     assert await rating_of(service, AMINA.id) is None
     assert await rating_of(service, BASHIR.id) is None
@@ -147,7 +147,7 @@ async def test_jar_games_are_not_rated(service: ShaxService) -> None:
     await start_game(service, "jar")
     await service.play(AMINA, HERE, "b2")
     await service.play(BASHIR, HERE, "a1")
-    reply = await service.resign(AMINA, HERE)
+    reply = await service.turns.resign(AMINA, HERE)
     assert "Ratings:" not in words(reply.text)
     assert await service.storage.ratings.of(GUILD, "shax", [AMINA.id, BASHIR.id]) == {}
 
@@ -166,9 +166,9 @@ async def test_a_timeout_counts(service: ShaxService, clock: FakeClock) -> None:
 async def test_a_bot_game_is_rated_against_the_levels_rating_and_moves_only_the_person(
     service: ShaxService,
 ) -> None:
-    await service.play_bot(AMINA, HERE, "hard", "shax", "me")
+    await service.challenges.play_bot(AMINA, HERE, "hard", "shax", "me")
     await service.play(AMINA, HERE, "d7")
-    reply = await service.resign(AMINA, HERE)
+    reply = await service.turns.resign(AMINA, HERE)
     amina = await rating_of(service, AMINA.id)
     assert amina is not None and amina.rating < 1500
     expected = after_game(None, level_rating("hard"), 0.0, amina.rated_at)
@@ -196,18 +196,18 @@ async def test_the_board_shows_each_players_rating(service: ShaxService) -> None
 
     service.composer._render_board = render
     service.storage.games.beside_board = counted  # type: ignore[method-assign,assignment]
-    await service.play_bot(AMINA, HERE, "medium", "shax", "me")
+    await service.challenges.play_bot(AMINA, HERE, "medium", "shax", "me")
     await files(await service.board(AMINA, HERE))
     view = drawn[-1]
     assert (view.white_rating, view.black_rating) == ("1500?", str(LEVEL_TABLE["medium"].rating))  # type: ignore[attr-defined]
     assert reads[-1] == [AMINA.id]  # the bot's level is not read
-    await service.resign(AMINA, HERE)
+    await service.turns.resign(AMINA, HERE)
     start = await start_game(service, "shax")
     first = on_turn(start)
     await service.play(first, HERE, "d7")
     await service.play(BASHIR if first == AMINA else AMINA, HERE, "a7")
     reads.clear()
-    await files(await service.resign(BASHIR, HERE))
+    await files(await service.turns.resign(BASHIR, HERE))
     assert reads == [[]]  # the finish's own ratings are shown, not read again
     after = await read(GUILD, "shax", [AMINA.id, BASHIR.id])
     view = drawn[-1]
@@ -219,11 +219,11 @@ async def test_the_board_shows_each_players_rating(service: ShaxService) -> None
 
 
 async def test_the_rating_command_shows_the_figures_and_a_picture(service: ShaxService) -> None:
-    missing = await service.rating(HERE, CAWO)
+    missing = await service.ratings.rating(HERE, CAWO)
     assert "Cawo has no rating here yet" in words(missing.text)
     for _ in range(2):
         await rated_game(service, BASHIR)
-    reply = await service.rating(HERE, AMINA, AMINA.id)
+    reply = await service.ratings.rating(HERE, AMINA, AMINA.id)
     amina = await rating_of(service, AMINA.id)
     assert amina is not None
     text = words(reply.text)
@@ -233,7 +233,7 @@ async def test_the_rating_command_shows_the_figures_and_a_picture(service: ShaxS
     assert picture.filename == "rating.png" and picture.data.startswith(b"\x89PNG")
     [somali] = await files(reply, "so")  # its axes titled in the reader's language
     assert somali.filename == "rating.png" and somali.data != picture.data
-    bot = words((await service.rating(HERE, BOT)).text)
+    bot = words((await service.ratings.rating(HERE, BOT)).text)
     assert f"hard {LEVEL_TABLE['hard'].rating}" in bot
 
 
@@ -243,20 +243,20 @@ async def test_the_rating_table_lists_established_ratings_only(
     for n in range(16):
         await rated_game(service, AMINA if n % 3 == 0 else BASHIR)
         clock.advance(minutes=5)
-    await service.play_bot(CAWO, HERE, "easy", "shax", "me")
+    await service.challenges.play_bot(CAWO, HERE, "easy", "shax", "me")
     await service.play(CAWO, HERE, "d7")
-    await service.resign(CAWO, HERE)
-    table = words((await service.leaderboard(HERE, "ratings")).text)
+    await service.turns.resign(CAWO, HERE)
+    table = words((await service.statistics.leaderboard(HERE, "ratings")).text)
     assert "**Ratings**" in table and "Current streaks" not in table
     amina = await rating_of(service, AMINA.id)
     assert amina is not None and not current(amina, clock()).provisional
     assert f"Amina — {round(amina.rating)} (16 rated games)" in table
     assert "Cawo" not in table  # one game: provisional
-    both = words((await service.leaderboard(HERE, "both")).text)
+    both = words((await service.statistics.leaderboard(HERE, "both")).text)
     assert "Current streaks" in both and "**Ratings**" in both
-    assert "**Ratings**" not in words((await service.leaderboard(HERE)).text)
+    assert "**Ratings**" not in words((await service.statistics.leaderboard(HERE)).text)
     with pytest.raises(BadOption):
-        await service.leaderboard(HERE, "elo")
+        await service.statistics.leaderboard(HERE, "elo")
 
 
 async def test_recomputing_through_the_service_gives_the_stored_ratings_again(
@@ -265,9 +265,9 @@ async def test_recomputing_through_the_service_gives_the_stored_ratings_again(
     for loser in (BASHIR, AMINA, BASHIR):
         await rated_game(service, loser)
         clock.advance(days=3)
-    await service.play_bot(AMINA, HERE, "master", "shax-small", "me")
+    await service.challenges.play_bot(AMINA, HERE, "master", "shax-small", "me")
     await service.play(AMINA, HERE, "a1")
-    await service.resign(AMINA, HERE)
+    await service.turns.resign(AMINA, HERE)
     stored = {t: await service.storage.export_rows(t) for t in ("ratings", "game_ratings")}
     await spoil_ratings(service.storage)
     changes = await recompute(service.storage)

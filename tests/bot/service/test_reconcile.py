@@ -32,7 +32,7 @@ async def play_first(service: ShaxService, reply: Reply) -> Reply:
 
 
 async def only_notice(service: ShaxService) -> Notice:
-    notices = await service.reconcile()
+    notices = await service.boards.reconcile()
     assert len(notices) == 1, notices
     return notices[0]
 
@@ -52,7 +52,7 @@ async def test_a_committed_move_nobody_saw_is_shown_once(service: ShaxService) -
     assert [a.filename for a in reply.attachments] == [a.filename for a in moved.attachments]
 
     await service.posted(reply, 1001)
-    assert await service.reconcile() == []
+    assert await service.boards.reconcile() == []
 
 
 async def test_boards_posted_or_edited_in_place_are_not_shown_again(
@@ -63,7 +63,7 @@ async def test_boards_posted_or_edited_in_place_are_not_shown_again(
     for _ in range(3):
         board = await play_first(service, board)
         await service.posted(board, 1000)  # the live board edited in place
-    assert await service.reconcile() == []
+    assert await service.boards.reconcile() == []
 
 
 async def test_a_board_recorded_as_shown_without_a_message_is_not_shown_again(
@@ -73,20 +73,20 @@ async def test_a_board_recorded_as_shown_without_a_message_is_not_shown_again(
     moved = await play_first(service, board)
     assert (await only_notice(service)).reply.version == 1
     await service.shown(moved)  # the console printed it, or its channel is gone
-    assert await service.reconcile() == []
+    assert await service.boards.reconcile() == []
 
 
 async def test_a_final_board_nobody_saw_is_shown_with_the_result(service: ShaxService) -> None:
     board = await start_game(service)
     await service.posted(board, 1000)
     controls = board_controls(board)
-    await service.resign(BASHIR, HERE, controls.game_id, controls.version)
+    await service.turns.resign(BASHIR, HERE, controls.game_id, controls.version)
 
     notice = await only_notice(service)
     assert notice.reply.result is not None and board_controls(notice.reply).rematch
     assert set(notice.reply.mentions) == {AMINA.id, BASHIR.id}
     await service.posted(notice.reply, 1001)
-    assert await service.reconcile() == []
+    assert await service.boards.reconcile() == []
 
 
 async def test_a_game_being_changed_is_left_to_its_own_answer(service: ShaxService) -> None:
@@ -94,7 +94,7 @@ async def test_a_game_being_changed_is_left_to_its_own_answer(service: ShaxServi
     await play_first(service, board)
     assert board.game_id is not None
     async with service.kernel.lock(board.game_id):
-        assert await service.reconcile() == []
+        assert await service.boards.reconcile() == []
     assert (await only_notice(service)).reply.game_id == board.game_id
 
 
@@ -103,7 +103,7 @@ async def test_each_process_shows_only_its_own_servers_games(
 ) -> None:
     service = await make_service(owns=lambda guild_id: guild_id != GUILD)
     await play_first(service, await start_game(service))
-    assert await service.reconcile() == []
+    assert await service.boards.reconcile() == []
 
 
 async def test_a_board_is_no_longer_unseen_once_its_game_moved_on_or_was_shown(
@@ -112,9 +112,9 @@ async def test_a_board_is_no_longer_unseen_once_its_game_moved_on_or_was_shown(
     board = await start_game(service)
     moved = await play_first(service, board)
     notice = await only_notice(service)
-    assert await service.unseen(notice.reply)
+    assert await service.boards.unseen(notice.reply)
     await play_first(service, moved)  # an answer that began meanwhile: it shows its own
-    assert not await service.unseen(notice.reply)
+    assert not await service.boards.unseen(notice.reply)
     newer = await only_notice(service)
     await service.posted(newer.reply, 1002)
-    assert not await service.unseen(newer.reply)
+    assert not await service.boards.unseen(newer.reply)

@@ -88,7 +88,7 @@ async def test_a_bad_value_among_good_ones_changes_nothing(service: ShaxService)
         await change(service, turn_timeout="1m", theme="light")
     with refused(UserError, "busy, always, never"):
         await change(service, threads="sometimes", theme="light")
-    settings = await service.server_settings(GUILD)
+    settings = await service.servers.of(GUILD)
     assert settings.theme == "dark" and settings.changed == frozenset()
 
 
@@ -96,18 +96,18 @@ async def test_settings_are_per_server_and_reset_to_the_default(service: ShaxSer
     text = await change(service, turn_timeout="12h", theme="light", language="so")
     assert text.startswith("**Settings saved.**")
     assert "Turn timeout: 12 hours" in text and "Soomaali" in text
-    mine, theirs = await service.server_settings(GUILD), await service.server_settings(20)
+    mine, theirs = await service.servers.of(GUILD), await service.servers.of(20)
     assert (mine.turn_timeout, mine.theme, mine.language) == (timedelta(hours=12), "light", "so")
     assert theirs.changed == frozenset() and theirs.turn_timeout == timedelta(hours=24)
     await change(service, reset=Setting.THEME)
-    mine = await service.server_settings(GUILD)
+    mine = await service.servers.of(GUILD)
     assert mine.theme == "dark" and mine.changed == {Setting.TURN_TIMEOUT, Setting.LANGUAGE}
 
 
 async def test_settings_survive_a_restart(make_service: ServiceFactory) -> None:
     first = await make_service()
     await change(first, challenge_expiry="1h", threads="always")
-    again = await (await make_service()).server_settings(GUILD)
+    again = await (await make_service()).servers.of(GUILD)
     assert (again.challenge_expiry, again.threads) == (timedelta(hours=1), "always")
 
 
@@ -116,14 +116,14 @@ async def test_games_start_only_in_the_servers_game_channels(service: ShaxServic
     text = await change(service, allow_channel=elsewhere.channel_id)
     assert "<#777>" in text
     with refused(UserError, "<#777>") as info:
-        await service.challenge(AMINA, BASHIR, HERE, "jar")
+        await service.challenges.challenge(AMINA, BASHIR, HERE, "jar")
     assert "Start yours there" in words(info.value.message)
     with refused(UserError, "<#777>"):
-        await service.play_bot(AMINA, HERE, "easy", "jar")
-    await service.challenge(AMINA, BASHIR, elsewhere, "jar")
+        await service.challenges.play_bot(AMINA, HERE, "easy", "jar")
+    await service.challenges.challenge(AMINA, BASHIR, elsewhere, "jar")
     # A thread of a game channel is part of it.
     await change(service, allow_channel=THREAD.parent_channel_id)
-    await service.play_bot(AMINA, THREAD, "easy", "jar", "me")
+    await service.challenges.play_bot(AMINA, THREAD, "easy", "jar", "me")
     with refused(UserError, "not one of the game channels"):
         await change(service, disallow_channel=12345)
     await change(service, every_channel=True)
@@ -134,9 +134,9 @@ async def test_a_challenge_lasts_as_long_as_the_server_says(
     service: ShaxService, clock: FakeClock
 ) -> None:
     await change(service, challenge_expiry="2m")
-    sent = await service.challenge(AMINA, BASHIR, HERE, "jar")
+    sent = await service.challenges.challenge(AMINA, BASHIR, HERE, "jar")
     assert "2 minutes" in words(sent.text)
-    await service.challenge(AMINA, BASHIR, THERE, "jar")  # the default: 10 minutes
+    await service.challenges.challenge(AMINA, BASHIR, THERE, "jar")  # the default: 10 minutes
     clock.advance(minutes=3)
     [expired] = await service.tick()
     assert expired.channel_id == HERE.channel_id
@@ -152,8 +152,8 @@ async def test_the_clock_keeps_each_servers_turn_timeout(
     await start_game(service, "jar")  # here: 2 hours, a warning after 1
     await service.play(AMINA, HERE, "b2")
     await service.play(BASHIR, HERE, "a1")
-    await service.challenge(AMINA, BASHIR, THERE, "jar")
-    await service.accept(BASHIR, THERE)  # there: the default 24 hours
+    await service.challenges.challenge(AMINA, BASHIR, THERE, "jar")
+    await service.challenges.accept(BASHIR, THERE)  # there: the default 24 hours
     clock.advance(minutes=61)
     [warning] = await service.tick()
     assert warning.channel_id == HERE.channel_id and "within 1 hour" in words(warning.reply.text)

@@ -80,7 +80,7 @@ async def play_all(service: ShaxService, actions: list[str], reply=None):  # typ
 async def test_challenge_posts_accept_and_decline_and_mentions_the_opponent(
     service: ShaxService,
 ) -> None:
-    reply = await service.challenge(AMINA, BASHIR, HERE, "jar")
+    reply = await service.challenges.challenge(AMINA, BASHIR, HERE, "jar")
     assert isinstance(reply.controls, ChallengeControls)
     assert reply.challenge_id == reply.controls.challenge_id
     assert words(reply.text).startswith(f"<@{BASHIR.id}>, Amina challenges you to a game of Jar")
@@ -118,46 +118,46 @@ async def test_challenging_yourself_or_a_bot_is_refused(
 ) -> None:
     before = dump(db_path)
     with refused(ChallengeError, words):
-        await service.challenge(AMINA, opponent, HERE)
+        await service.challenges.challenge(AMINA, opponent, HERE)
     assert dump(db_path) == before
 
 
 async def test_unknown_variant_is_refused_with_the_choices(service: ShaxService) -> None:
     with refused(BadOption, "shax, shax-small, jar"):
-        await service.challenge(AMINA, BASHIR, HERE, "chess")
+        await service.challenges.challenge(AMINA, BASHIR, HERE, "chess")
 
 
 async def test_a_second_identical_challenge_is_refused(service: ShaxService) -> None:
-    await service.challenge(AMINA, BASHIR, HERE)
+    await service.challenges.challenge(AMINA, BASHIR, HERE)
     with refused(ChallengeError, "already challenged Bashir"):
-        await service.challenge(AMINA, BASHIR, HERE)
+        await service.challenges.challenge(AMINA, BASHIR, HERE)
 
 
 async def test_only_the_challenged_player_can_accept(service: ShaxService, db_path: Path) -> None:
-    c = await service.challenge(AMINA, BASHIR, HERE)
+    c = await service.challenges.challenge(AMINA, BASHIR, HERE)
     before = dump(db_path)
     with refused(NotYourGame, "for Bashir"):
-        await service.accept(CAWO, HERE, c.challenge_id)
+        await service.challenges.accept(CAWO, HERE, c.challenge_id)
     with refused(ChallengeError, "your own challenge"):
-        await service.accept(AMINA, HERE, c.challenge_id)
+        await service.challenges.accept(AMINA, HERE, c.challenge_id)
     with refused(ChallengeError, "No challenge is waiting for you"):
-        await service.accept(CAWO, HERE)
+        await service.challenges.accept(CAWO, HERE)
     assert dump(db_path) == before
 
 
 async def test_decline_and_the_challenger_withdrawing(service: ShaxService) -> None:
-    c = await service.challenge(AMINA, BASHIR, HERE)
-    reply = await service.decline(BASHIR, HERE, c.challenge_id)
+    c = await service.challenges.challenge(AMINA, BASHIR, HERE)
+    reply = await service.challenges.decline(BASHIR, HERE, c.challenge_id)
     assert words(reply.text) == "Bashir declined Amina's challenge."
     with refused(ChallengeError, "no longer open"):
-        await service.accept(BASHIR, HERE, c.challenge_id)
-    c = await service.challenge(AMINA, BASHIR, HERE)
-    reply = await service.decline(AMINA, HERE, c.challenge_id)  # the Decline button
+        await service.challenges.accept(BASHIR, HERE, c.challenge_id)
+    c = await service.challenges.challenge(AMINA, BASHIR, HERE)
+    reply = await service.challenges.decline(AMINA, HERE, c.challenge_id)  # the Decline button
     assert words(reply.text) == "Amina withdrew the challenge to Bashir."
-    await service.challenge(AMINA, BASHIR, HERE)
-    assert "withdrew" in words((await service.cancel(AMINA, HERE)).text)
+    await service.challenges.challenge(AMINA, BASHIR, HERE)
+    assert "withdrew" in words((await service.challenges.cancel(AMINA, HERE)).text)
     with refused(ChallengeError, "no open challenge"):
-        await service.cancel(AMINA, HERE)
+        await service.challenges.cancel(AMINA, HERE)
 
 
 async def test_a_busy_channel_is_refused_and_pointed_to_a_thread(
@@ -166,26 +166,26 @@ async def test_a_busy_channel_is_refused_and_pointed_to_a_thread(
     game = await start_game(service, "jar")
     before = dump(db_path)
     with refused(ChannelBusy, "Open a thread here") as info:
-        await service.challenge(CAWO, BASHIR, HERE)
+        await service.challenges.challenge(CAWO, BASHIR, HERE)
     assert f"game #{game.game_id}: Amina vs Bashir" in words(info.value.message)
     with pytest.raises(ChannelBusy):
-        await service.play_bot(CAWO, HERE, "easy")
+        await service.challenges.play_bot(CAWO, HERE, "easy")
     assert dump(db_path) == before
     # A thread holds its own game.
     await start_game(service, "jar", THREAD)
     with refused(ChannelBusy, "Start a new thread"):
-        await service.challenge(CAWO, BASHIR, THREAD)
+        await service.challenges.challenge(CAWO, BASHIR, THREAD)
 
 
 async def test_accepting_when_the_channel_became_busy_is_refused(service: ShaxService) -> None:
-    c = await service.challenge(CAWO, BASHIR, HERE)
+    c = await service.challenges.challenge(CAWO, BASHIR, HERE)
     await start_game(service, "jar")  # Amina and Bashir start first
     with pytest.raises(ChannelBusy):
-        await service.accept(BASHIR, HERE, c.challenge_id)
+        await service.challenges.accept(BASHIR, HERE, c.challenge_id)
 
 
 async def test_a_challenge_expires_on_tick(service: ShaxService, clock: FakeClock) -> None:
-    c = await service.challenge(AMINA, BASHIR, HERE)
+    c = await service.challenges.challenge(AMINA, BASHIR, HERE)
     await service.posted(c, 777)
     clock.advance(minutes=9)
     assert await service.tick() == []
@@ -195,16 +195,16 @@ async def test_a_challenge_expires_on_tick(service: ShaxService, clock: FakeCloc
     assert words(notice.reply.text) == "Amina's challenge to Bashir expired."
     assert await service.tick() == []
     with refused(ChallengeError, "no longer open"):
-        await service.accept(BASHIR, HERE, c.challenge_id)
+        await service.challenges.accept(BASHIR, HERE, c.challenge_id)
 
 
 async def test_an_expired_challenge_cannot_be_accepted_before_the_tick(
     service: ShaxService, clock: FakeClock
 ) -> None:
-    c = await service.challenge(AMINA, BASHIR, HERE)
+    c = await service.challenges.challenge(AMINA, BASHIR, HERE)
     clock.advance(minutes=11)
     with refused(ChallengeError, "expired"):
-        await service.accept(BASHIR, HERE, c.challenge_id)
+        await service.challenges.accept(BASHIR, HERE, c.challenge_id)
 
 
 # -- moves and their refusals ------------------------------------------------------------
@@ -247,9 +247,9 @@ async def test_refusals_are_friendly_and_change_nothing(
     with refused(NoGameHere, "no game in this channel"):
         await service.play(AMINA, ELSEWHERE, "a7")
     with pytest.raises(NotYourGame):
-        await service.resign(CAWO, HERE)
+        await service.turns.resign(CAWO, HERE)
     with refused(DrawError, "no draw offer"):
-        await service.decline_draw(AMINA, HERE)
+        await service.turns.decline_draw(AMINA, HERE)
     assert dump(db_path) == before
 
 
@@ -319,7 +319,7 @@ async def test_resign_ends_the_game_with_the_replay_and_a_rematch_button(
 ) -> None:
     game = await start_game(service, "jar")
     await service.play(AMINA, HERE, "b2")
-    reply = await service.resign(BASHIR, HERE)  # not on turn: resigning is always allowed
+    reply = await service.turns.resign(BASHIR, HERE)  # not on turn: resigning is always allowed
     assert "**Amina wins: Bashir resigned.**" in words(reply.text)
     assert words(reply.text).endswith(f"Good game, <@{AMINA.id}> and <@{BASHIR.id}>!")
     assert "Amina: 1 in a row — three more for a gal." in words(reply.text)
@@ -358,7 +358,7 @@ async def test_pictures_are_drawn_where_the_service_is_told(
     await files(moved)
     assert ran == [("board", "render_board")] * 2
     ran.clear()
-    reply = await service.resign(BASHIR, HERE)
+    reply = await service.turns.resign(BASHIR, HERE)
     drawn = await files(reply)
     assert ran == [("board", "render_board"), ("replay", "render_replay")]
     assert drawn[1].data.startswith(GIF)
@@ -366,13 +366,13 @@ async def test_pictures_are_drawn_where_the_service_is_told(
 
 async def test_draw_offer_then_accept_ends_in_a_draw_by_agreement(service: ShaxService) -> None:
     game = await start_game(service, "jar")
-    offer = await service.draw(AMINA, HERE)
+    offer = await service.turns.draw(AMINA, HERE)
     assert "Amina offers a draw." in words(offer.text) and offer.mentions[0] == BASHIR.id
     controls = board_controls(offer)
     assert controls.draw_offered_by == AMINA.id and offer.version == 1
     with refused(DrawError, "already offered"):
-        await service.draw(AMINA, HERE)
-    reply = await service.draw(BASHIR, HERE, game.game_id, offer.version)
+        await service.turns.draw(AMINA, HERE)
+    reply = await service.turns.draw(BASHIR, HERE, game.game_id, offer.version)
     assert "**Draw: both players agreed.**" in words(reply.text)
     assert "A draw breaks nobody's streak." in words(reply.text)
     tallies = await service.storage.standings.tallies(GUILD, AMINA.id)
@@ -381,18 +381,18 @@ async def test_draw_offer_then_accept_ends_in_a_draw_by_agreement(service: ShaxS
 
 async def test_a_draw_offer_can_be_declined_and_a_move_declines_it(service: ShaxService) -> None:
     await start_game(service, "jar")
-    await service.draw(BASHIR, HERE)
-    declined = await service.decline_draw(AMINA, HERE)
+    await service.turns.draw(BASHIR, HERE)
+    declined = await service.turns.decline_draw(AMINA, HERE)
     assert words(declined.text).startswith("Amina declined the draw.")
     assert board_controls(declined).draw_offered_by is None
-    await service.draw(BASHIR, HERE)
+    await service.turns.draw(BASHIR, HERE)
     moved = await service.play(AMINA, HERE, "b2")
     assert board_controls(moved).draw_offered_by is None
     # The offerer's own move keeps the offer standing.
-    await service.draw(AMINA, HERE)
+    await service.turns.draw(AMINA, HERE)
     kept = await service.play(BASHIR, HERE, "a1")
     assert board_controls(kept).draw_offered_by is None  # Bashir moved: Amina's offer lapses
-    await service.draw(AMINA, HERE)
+    await service.turns.draw(AMINA, HERE)
     own = await service.play(AMINA, HERE, "c3")
     assert board_controls(own).draw_offered_by == AMINA.id
 
@@ -401,23 +401,23 @@ async def test_rematch_against_a_person_is_a_challenge_and_the_winner_places_fir
     service: ShaxService,
 ) -> None:
     first = await start_game(service, "jar")  # Amina white
-    await service.resign(AMINA, HERE)  # Bashir wins
-    ask = await service.rematch(AMINA, HERE, first.game_id)  # type: ignore[arg-type]
+    await service.turns.resign(AMINA, HERE)  # Bashir wins
+    ask = await service.challenges.rematch(AMINA, first.game_id)  # type: ignore[arg-type]
     assert "challenges you to a rematch" in words(ask.text) and ask.mentions == (BASHIR.id,)
     with refused(ChallengeError, "already asked for a rematch"):
-        await service.rematch(AMINA, HERE, first.game_id)  # type: ignore[arg-type]
+        await service.challenges.rematch(AMINA, first.game_id)  # type: ignore[arg-type]
     with pytest.raises(NotYourGame):
-        await service.rematch(CAWO, HERE, first.game_id)  # type: ignore[arg-type]
-    second = await service.rematch(BASHIR, HERE, first.game_id)  # accepts Amina's
+        await service.challenges.rematch(CAWO, first.game_id)  # type: ignore[arg-type]
+    second = await service.challenges.rematch(BASHIR, first.game_id)  # accepts Amina's
     assert "Bashir won the last game and places first" in words(second.text)
     assert on_turn(second) == BASHIR
     with refused(GameOver, "still being played"):
-        await service.rematch(BASHIR, HERE, second.game_id)  # type: ignore[arg-type]
+        await service.challenges.rematch(BASHIR, second.game_id)  # type: ignore[arg-type]
     # After a draw, whoever placed second last time (Amina) places first.
-    await service.draw(AMINA, HERE)
-    await service.draw(BASHIR, HERE)
-    await service.rematch(BASHIR, HERE, second.game_id)  # type: ignore[arg-type]
-    third = await service.accept(AMINA, HERE)
+    await service.turns.draw(AMINA, HERE)
+    await service.turns.draw(BASHIR, HERE)
+    await service.challenges.rematch(BASHIR, second.game_id)  # type: ignore[arg-type]
+    third = await service.challenges.accept(AMINA, HERE)
     assert "After the draw, Amina places first" in words(third.text) and on_turn(third) == AMINA
 
 
@@ -425,7 +425,7 @@ async def test_rematch_against_a_person_is_a_challenge_and_the_winner_places_fir
 
 
 async def test_play_bot_with_the_player_first(service: ShaxService) -> None:
-    reply = await service.play_bot(AMINA, HERE, "easy", "jar", "me")
+    reply = await service.challenges.play_bot(AMINA, HERE, "easy", "jar", "me")
     assert words(reply.text).startswith("Amina vs Shax bot (easy), Jar")
     assert on_turn(reply) == AMINA and not board_controls(reply).can_offer_draw
     moved = await service.play(AMINA, HERE, "b2")
@@ -437,31 +437,31 @@ async def test_play_bot_with_the_player_first(service: ShaxService) -> None:
 
 
 async def test_play_bot_with_the_bot_first(service: ShaxService) -> None:
-    reply = await service.play_bot(AMINA, HERE, "medium", "shax", "bot")
+    reply = await service.challenges.play_bot(AMINA, HERE, "medium", "shax", "bot")
     assert "Shax bot (medium) placed a stone on" in words(reply.text)
     assert f"<@{AMINA.id}> — your turn (black ●)" in words(reply.text) and reply.version == 1
     with refused(DrawError, "doesn't accept draws"):
-        await service.draw(AMINA, HERE)
+        await service.turns.draw(AMINA, HERE)
 
 
 async def test_play_bot_options_are_checked(service: ShaxService) -> None:
     with refused(BadOption, "easy, medium, hard, master"):
-        await service.play_bot(AMINA, HERE, "godlike")
+        await service.challenges.play_bot(AMINA, HERE, "godlike")
     with refused(BadOption, "me, bot or random"):
-        await service.play_bot(AMINA, HERE, "easy", "jar", "you")
-    reply = await service.play_bot(AMINA, HERE, "easy", "jar", "random")
+        await service.challenges.play_bot(AMINA, HERE, "easy", "jar", "you")
+    reply = await service.challenges.play_bot(AMINA, HERE, "easy", "jar", "random")
     assert reply.game_id is not None
 
 
 async def test_a_bot_game_counts_against_that_bot_level(service: ShaxService) -> None:
-    game = await service.play_bot(AMINA, HERE, "hard", "jar", "me")
-    reply = await service.resign(AMINA, HERE)
+    game = await service.challenges.play_bot(AMINA, HERE, "hard", "jar", "me")
+    reply = await service.turns.resign(AMINA, HERE)
     assert "**Shax bot (hard) wins: Amina resigned.**" in words(reply.text)
     assert words(reply.text).endswith(f"Good game, <@{AMINA.id}>!")
     tallies = await service.storage.standings.tallies(GUILD, AMINA.id)
     assert set(tallies) == {"bot:hard"} and tallies["bot:hard"].losses == 1
     # Rematch against the bot starts at once; the bot won, so it places first.
-    again = await service.rematch(AMINA, HERE, game.game_id)  # type: ignore[arg-type]
+    again = await service.challenges.rematch(AMINA, game.game_id)  # type: ignore[arg-type]
     assert "Shax bot (hard) placed a stone on" in words(again.text) and on_turn(again) == AMINA
 
 
@@ -469,7 +469,7 @@ async def test_the_bot_plays_with_the_real_engine_ai(make_service: ServiceFactor
     from bot.workers.ai import fixed_depth_chooser
 
     service = await make_service(fixed_depth_chooser(2))
-    reply = await service.play_bot(AMINA, HERE, "hard", "jar", "bot")
+    reply = await service.challenges.play_bot(AMINA, HERE, "hard", "jar", "bot")
     assert "Shax bot (hard) placed a stone on" in words(reply.text)
     reply = await service.play(AMINA, HERE, board_controls(reply).actions[0].value)
     assert reply.version == 3 or board_controls(reply).rematch
@@ -480,19 +480,20 @@ async def test_the_bot_plays_with_the_real_engine_ai(make_service: ServiceFactor
 
 async def test_streak_and_leaderboard(service: ShaxService) -> None:
     assert (
-        words((await service.streak(HERE, AMINA)).text) == "Amina hasn't finished a game here yet."
+        words((await service.statistics.streak(HERE, AMINA)).text)
+        == "Amina hasn't finished a game here yet."
     )
-    board = await service.leaderboard(HERE)
+    board = await service.statistics.leaderboard(HERE)
     assert "Nobody has won a game against a person here yet." in words(board.text)
     for _ in range(2):
         await start_game(service, "jar")
-        await service.resign(BASHIR, HERE)
-    await service.play_bot(AMINA, HERE, "easy", "jar", "me")
-    await service.resign(AMINA, HERE)
-    text = words((await service.streak(HERE, AMINA)).text)
+        await service.turns.resign(BASHIR, HERE)
+    await service.challenges.play_bot(AMINA, HERE, "easy", "jar", "me")
+    await service.turns.resign(AMINA, HERE)
+    text = words((await service.statistics.streak(HERE, AMINA)).text)
     assert "Against people: 2 won, 0 lost, 0 drawn — 2 in a row — two more for a gal" in text
     assert "Against the easy bot: 0 won, 1 lost, 0 drawn — no current streak" in text
-    board = words((await service.leaderboard(HERE)).text)
+    board = words((await service.statistics.leaderboard(HERE)).text)
     assert "against people (games against the bot show in /shax streak)" in board
     assert "Current streaks:\n1. Amina — 2 in a row" in board
     assert "All-time best:\n1. Amina — 2 in a row" in board
@@ -541,17 +542,17 @@ async def test_a_forged_long_action_is_refused_and_quoted_only_briefly(
 
 
 async def test_the_bots_own_streak_counts_its_finished_games(service: ShaxService) -> None:
-    empty = await service.streak(HERE, BOT)
+    empty = await service.statistics.streak(HERE, BOT)
     assert "hasn't finished a game here yet" in words(empty.text) and "/shax play-bot" in words(
         empty.text
     )
-    await service.play_bot(AMINA, HERE, "easy", "jar", "me")
-    await service.resign(AMINA, HERE)
-    await service.play_bot(BASHIR, HERE, "hard", "jar", "me")
-    await service.resign(BASHIR, HERE)
-    await service.play_bot(AMINA, HERE, "easy", "jar", "me")
-    await service.resign(AMINA, HERE)
-    text = words((await service.streak(HERE, BOT)).text)
+    await service.challenges.play_bot(AMINA, HERE, "easy", "jar", "me")
+    await service.turns.resign(AMINA, HERE)
+    await service.challenges.play_bot(BASHIR, HERE, "hard", "jar", "me")
+    await service.turns.resign(BASHIR, HERE)
+    await service.challenges.play_bot(AMINA, HERE, "easy", "jar", "me")
+    await service.turns.resign(AMINA, HERE)
+    text = words((await service.statistics.streak(HERE, BOT)).text)
     assert text.splitlines() == [
         f"**{BOT.name}** — its games on this server",
         "As the easy bot: 2 won, 0 lost, 0 drawn",

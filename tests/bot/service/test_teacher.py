@@ -38,7 +38,7 @@ async def teaching(make_service: ServiceFactory) -> ShaxService:
 
 
 async def bot_game(service: ShaxService, *moves: str) -> Reply:
-    reply = await service.play_bot(AMINA, HERE, "easy", "jar", "me")
+    reply = await service.challenges.play_bot(AMINA, HERE, "easy", "jar", "me")
     for move in moves:
         reply = await service.play(AMINA, HERE, move)
     return reply
@@ -46,7 +46,7 @@ async def bot_game(service: ShaxService, *moves: str) -> Reply:
 
 async def test_a_hint_draws_the_best_action_and_says_why(teaching: ShaxService) -> None:
     await bot_game(teaching, "a1", "a2", "b3")
-    hint = await teaching.hint(AMINA, HERE)
+    hint = await teaching.teacher.hint(AMINA, HERE)
     assert hint.ephemeral and hint.game_id is None
     assert words(hint.text) == "Hint 1 of 3: **b3-a3** — it wins the game."
     [picture] = await files(hint)
@@ -57,11 +57,11 @@ async def test_hints_are_counted_and_refused_when_none_are_left(teaching: ShaxSe
     reply = await bot_game(teaching)
     game_id = board_controls(reply).game_id
     for n, move in enumerate(("a1", "a2", "b3"), start=1):
-        hint = await teaching.hint(AMINA, HERE)
+        hint = await teaching.teacher.hint(AMINA, HERE)
         assert words(hint.text).startswith(f"Hint {n} of {HINTS_PER_GAME}:")
         await teaching.play(AMINA, HERE, move)
     with pytest.raises(HintRefused) as refused:
-        await teaching.hint(AMINA, HERE)
+        await teaching.teacher.hint(AMINA, HERE)
     assert words(refused.value.message) == no_hints_left(EN, HINTS_PER_GAME)
     assert await teaching.storage.games.hints_used(game_id) == HINTS_PER_GAME
 
@@ -72,16 +72,20 @@ async def test_a_hint_asked_again_at_the_same_position_is_shown_again_free(
     reply = await bot_game(teaching, "a1")
     game_id = board_controls(reply).game_id
     thought: list[bool] = []
-    first = await teaching.hint(AMINA, HERE, thinking=lambda: thought.append(True))
-    again = [await teaching.hint(AMINA, HERE, thinking=lambda: thought.append(True))]
-    again += await asyncio.gather(teaching.hint(AMINA, HERE), teaching.hint(AMINA, HERE))
+    first = await teaching.teacher.hint(AMINA, HERE, thinking=lambda: thought.append(True))
+    again = [await teaching.teacher.hint(AMINA, HERE, thinking=lambda: thought.append(True))]
+    again += await asyncio.gather(
+        teaching.teacher.hint(AMINA, HERE), teaching.teacher.hint(AMINA, HERE)
+    )
     assert [words(hint.text) for hint in again] == [words(first.text)] * 3
     assert words(first.text).startswith(f"Hint 1 of {HINTS_PER_GAME}:")
     assert thought == [True]  # searched once
     assert await teaching.storage.games.hints_used(game_id) == 1
     # At the next position, both asked at once: one hint is spent, and both show it.
     await teaching.play(AMINA, HERE, "a2")
-    both = await asyncio.gather(teaching.hint(AMINA, HERE), teaching.hint(AMINA, HERE))
+    both = await asyncio.gather(
+        teaching.teacher.hint(AMINA, HERE), teaching.teacher.hint(AMINA, HERE)
+    )
     assert {words(hint.text)[:11] for hint in both} == {f"Hint 2 of {HINTS_PER_GAME}"}
     assert await teaching.storage.games.hints_used(game_id) == 2
 
@@ -89,25 +93,25 @@ async def test_a_hint_asked_again_at_the_same_position_is_shown_again_free(
 async def test_no_hints_in_a_game_between_people(teaching: ShaxService) -> None:
     reply = await start_game(teaching, "jar")
     with pytest.raises(HintRefused) as refused:
-        await teaching.hint(AMINA, HERE)
+        await teaching.teacher.hint(AMINA, HERE)
     assert words(refused.value.message) == messages.HINTS_ONLY_AGAINST_THE_BOT
     assert await teaching.storage.games.hints_used(board_controls(reply).game_id) == 0
 
 
 async def test_a_hint_is_for_the_player_on_turn_in_their_own_game(teaching: ShaxService) -> None:
     with pytest.raises(NoGameHere):
-        await teaching.hint(AMINA, HERE)
+        await teaching.teacher.hint(AMINA, HERE)
     await bot_game(teaching, "a1")
     with pytest.raises(NotYourGame):
-        await teaching.hint(BASHIR, HERE)
+        await teaching.teacher.hint(BASHIR, HERE)
 
 
 async def test_the_hints_taken_are_in_the_games_summary(teaching: ShaxService) -> None:
     await bot_game(teaching)
-    await teaching.hint(AMINA, HERE)
+    await teaching.teacher.hint(AMINA, HERE)
     await teaching.play(AMINA, HERE, "a1")
-    await teaching.hint(AMINA, HERE)
-    final = await teaching.resign(AMINA, HERE)
+    await teaching.teacher.hint(AMINA, HERE)
+    final = await teaching.turns.resign(AMINA, HERE)
     assert board_controls(final).rematch
     assert hints_used(EN, 2, HINTS_PER_GAME) in words(final.text)
 
@@ -122,7 +126,7 @@ async def test_the_review_plots_the_game_and_shows_its_turning_points(
 ) -> None:
     final = await bot_game(teaching, "a1", "a2", "b3", "b3-a3")  # the bot's c2 loses
     thought: list[bool] = []
-    review = await teaching.review(
+    review = await teaching.teacher.review(
         BASHIR, HERE, board_controls(final).game_id, thinking=lambda: thought.append(True)
     )
     assert thought == [True] and review.ephemeral
@@ -146,14 +150,14 @@ async def test_the_review_without_a_game_id_is_of_the_channels_newest_game(
     teaching: ShaxService,
 ) -> None:
     with pytest.raises(NoGameHere) as none:
-        await teaching.review(AMINA, HERE)
+        await teaching.teacher.review(AMINA, HERE)
     assert words(none.value.message) == messages.NOTHING_TO_REVIEW
     await bot_game(teaching, "a1")
     with pytest.raises(GameOver) as playing:
-        await teaching.review(AMINA, HERE)
+        await teaching.teacher.review(AMINA, HERE)
     assert words(playing.value.message) == messages.REVIEW_WHEN_OVER
-    await teaching.resign(AMINA, HERE)
-    review = await teaching.review(AMINA, HERE)
+    await teaching.turns.resign(AMINA, HERE)
+    review = await teaching.teacher.review(AMINA, HERE)
     assert words(review.text).startswith("**Review of")
 
 
@@ -170,7 +174,7 @@ async def test_the_review_command_says_it_works_only_once_the_game_is_accepted(
     with pytest.raises(GameOver):
         await review.run(asked)
     assert thought == []
-    await teaching.resign(AMINA, HERE)
+    await teaching.turns.resign(AMINA, HERE)
     await review.run(asked)
     assert thought == [True]
 
@@ -178,10 +182,10 @@ async def test_the_review_command_says_it_works_only_once_the_game_is_accepted(
 async def test_a_game_that_ended_before_its_first_action_has_nothing_to_review(
     teaching: ShaxService,
 ) -> None:
-    reply = await teaching.play_bot(AMINA, HERE, "easy", "jar", "me")
-    await teaching.resign(AMINA, HERE)
+    reply = await teaching.challenges.play_bot(AMINA, HERE, "easy", "jar", "me")
+    await teaching.turns.resign(AMINA, HERE)
     with pytest.raises(NoGameHere) as empty:
-        await teaching.review(AMINA, HERE, board_controls(reply).game_id)
+        await teaching.teacher.review(AMINA, HERE, board_controls(reply).game_id)
     assert words(empty.value.message) == messages.EMPTY_GAME
 
 
@@ -190,8 +194,8 @@ async def test_a_review_of_well_played_actions_has_no_turning_points(
 ) -> None:
     service = await make_service(scripted, review_depth=DEPTH)
     await bot_game(service, "a1")
-    final = await service.resign(AMINA, HERE)
-    review = await service.review(AMINA, HERE, board_controls(final).game_id)
+    final = await service.turns.resign(AMINA, HERE)
+    review = await service.teacher.review(AMINA, HERE, board_controls(final).game_id)
     assert messages.NO_TURNING_POINTS in words(review.text)
     assert [a.filename for a in review.attachments] == [PLOT_FILENAME]
 
@@ -199,7 +203,7 @@ async def test_a_review_of_well_played_actions_has_no_turning_points(
 async def test_no_hint_once_the_game_is_over(teaching: ShaxService) -> None:
     await bot_game(teaching, "a1", "a2", "b3", "b3-a3")
     with pytest.raises(NoGameHere):
-        await teaching.hint(AMINA, HERE)
+        await teaching.teacher.hint(AMINA, HERE)
 
 
 async def test_a_review_asks_for_its_parts_as_a_review_a_hint_as_a_hint(
@@ -219,5 +223,5 @@ async def test_a_review_asks_for_its_parts_as_a_review_a_hint_as_a_hint(
     teaching.teacher.analyser = Recording()
     await bot_game(teaching, "a1")
     asked.clear()
-    await teaching.hint(AMINA, HERE)
+    await teaching.teacher.hint(AMINA, HERE)
     assert asked == [False]

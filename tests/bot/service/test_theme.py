@@ -32,7 +32,7 @@ LIGHT = renderer.get_theme("light").ground
 async def test_boards_on_discord_are_dark_by_default(make_service: ServiceFactory) -> None:
     drawn = Drawn()
     s = await make_service(render_board=drawn)
-    reply = await s.play_bot(AMINA, HERE, "easy", "jar", "me")
+    reply = await s.challenges.play_bot(AMINA, HERE, "easy", "jar", "me")
     assert drawn.themes == []  # drawn for its reader only
     assert await ground(reply) == DARK
     assert drawn.themes == ["dark"]
@@ -41,7 +41,7 @@ async def test_boards_on_discord_are_dark_by_default(make_service: ServiceFactor
 async def test_boards_in_the_console_are_light_by_default(make_service: ServiceFactory) -> None:
     drawn = Drawn()
     s = await make_service(render_board=drawn, default_theme="light")
-    reply = await s.play_bot(AMINA, HERE, "easy", "jar", "me")
+    reply = await s.challenges.play_bot(AMINA, HERE, "easy", "jar", "me")
     assert await ground(reply) == LIGHT
     assert drawn.themes == ["light"]
 
@@ -54,7 +54,7 @@ async def test_a_chosen_theme_is_remembered_and_followed_by_that_players_boards(
     chosen = await s.theme(AMINA, "Light")
     assert chosen.ephemeral and "light" in words(chosen.text)
     assert await s.storage.settings.player_prefs(AMINA.id) == {"theme": "light"}
-    mine = await s.play_bot(AMINA, HERE, "easy", "jar", "me")
+    mine = await s.challenges.play_bot(AMINA, HERE, "easy", "jar", "me")
     assert await ground(mine) == LIGHT
     # Someone else asking for the same board sees it in their own (default) theme.
     theirs = await s.board(BASHIR, HERE)
@@ -96,12 +96,12 @@ async def test_the_series_stones_are_explained_beside_the_board(
 ) -> None:
     s = await make_service()
     # Amina beats Bashir once: the next game's board shows her series stone.
-    await s.challenge(AMINA, BASHIR, HERE, "jar")
-    await s.accept(BASHIR, HERE)
+    await s.challenges.challenge(AMINA, BASHIR, HERE, "jar")
+    await s.challenges.accept(BASHIR, HERE)
     game_id = (await s.kernel.find_game(HERE)).id
-    await s.resign(BASHIR, HERE, game_id)
-    await s.rematch(AMINA, HERE, game_id)
-    reply = await s.accept(BASHIR, HERE)
+    await s.turns.resign(BASHIR, HERE, game_id)
+    await s.challenges.rematch(AMINA, game_id)
+    reply = await s.challenges.accept(BASHIR, HERE)
     assert "Series stones: Amina, 1 win in a row; 3 more for a gal." in words(reply.text)
 
 
@@ -114,7 +114,7 @@ async def test_the_settings_theme_is_the_one_of_players_who_chose_none(
     # The settings say the theme the boards are drawn in: light, as the service's default.
     said = words((await s.settings(outside, SettingsChange(), may_change=True, operator=True)).text)
     assert "Board theme: light *(default)*" in said
-    assert await ground(await s.play_bot(AMINA, outside, "easy", "jar", "me")) == LIGHT
+    assert await ground(await s.challenges.play_bot(AMINA, outside, "easy", "jar", "me")) == LIGHT
     # Changed, it is the theme of the boards of whoever chose none...
     await s.settings(outside, SettingsChange(theme="dark"), may_change=True, operator=True)
     assert await ground(await s.board(AMINA, outside)) == DARK
@@ -125,7 +125,7 @@ async def test_the_settings_theme_is_the_one_of_players_who_chose_none(
     assert await ground(await s.board(BASHIR, outside)) == DARK
     # A server's setting is its own: its games follow it, not the one outside servers.
     await s.settings(HERE, SettingsChange(theme="light"), may_change=True)
-    assert await ground(await s.play_bot(BASHIR, HERE, "easy", "jar", "me")) == LIGHT
+    assert await ground(await s.challenges.play_bot(BASHIR, HERE, "easy", "jar", "me")) == LIGHT
 
 
 async def test_puzzle_boards_follow_the_servers_theme_too(

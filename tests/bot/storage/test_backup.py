@@ -246,7 +246,7 @@ async def test_a_backup_that_cannot_be_written_stops_no_clock(
         service = await make_service(
             backups=DailyBackups(tmp_path / "shax.db", folder, keep=3, clock=clock)
         )
-        await service.challenge(AMINA, BASHIR, HERE)
+        await service.challenges.challenge(AMINA, BASHIR, HERE)
         clock.advance(minutes=11)
         # The challenge expires all the same: its one notice.
         assert len(await service.tick()) == 1

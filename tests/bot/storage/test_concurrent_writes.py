@@ -159,15 +159,15 @@ async def test_ten_allow_channel_settings_at_once_are_all_saved(service: ShaxSer
             for n in TEN
         )
     )
-    settings = await service.server_settings(1)
+    settings = await service.servers.of(1)
     assert settings.channels == frozenset(100 + n for n in TEN)
 
 
 async def test_the_same_challenge_sent_twice_at_once_opens_one(service: ShaxService) -> None:
     here = Place(1, 7)
     results = await answers(
-        service.challenge(AMINA, BASHIR, here, "jar"),
-        service.challenge(AMINA, BASHIR, here, "jar"),
+        service.challenges.challenge(AMINA, BASHIR, here, "jar"),
+        service.challenges.challenge(AMINA, BASHIR, here, "jar"),
     )
     assert sum(isinstance(r, UserError) for r in results) == 1
     assert len(await service.storage.challenges.open_challenges(7)) == 1
@@ -177,12 +177,12 @@ async def test_rematch_clicked_by_both_players_at_once_starts_one_game(
     service: ShaxService,
 ) -> None:
     here = Place(1, 7)
-    sent = await service.challenge(AMINA, BASHIR, here, "jar")
-    await service.accept(BASHIR, here, sent.challenge_id)
+    sent = await service.challenges.challenge(AMINA, BASHIR, here, "jar")
+    await service.challenges.accept(BASHIR, here, sent.challenge_id)
     finished = await service.storage.games.active_game_in_channel(7)
     assert finished is not None
-    await service.resign(BASHIR, here)
-    await answers(*(service.rematch((AMINA, BASHIR)[n % 2], here, finished.id) for n in TEN))
+    await service.turns.resign(BASHIR, here)
+    await answers(*(service.challenges.rematch((AMINA, BASHIR)[n % 2], finished.id) for n in TEN))
     rematches = [g for g in await service.storage.games.active_games() if g.id != finished.id]
     assert len(rematches) == 1  # one new game, in the finished game's channel
     assert await service.storage.challenges.open_challenges(7) == []
@@ -204,7 +204,7 @@ async def test_play_bot_sent_ten_times_at_once_in_one_channel_starts_one_game(
 ) -> None:
     here = Place(1, 7)
     results = await answers(
-        *(two_services[n % 2].play_bot(AMINA, here, "easy", "jar", "me") for n in TEN)
+        *(two_services[n % 2].challenges.play_bot(AMINA, here, "easy", "jar", "me") for n in TEN)
     )
     started = [r for r in results if not isinstance(r, UserError)]
     refused = [r for r in results if isinstance(r, UserError)]
@@ -222,7 +222,7 @@ async def test_play_bot_at_once_in_two_threads_of_one_channel_starts_a_game_in_e
     threads = [Place(1, 70 + n, 7) for n in range(2)]
     await answers(
         *(
-            s.play_bot(AMINA, t, "easy", "jar", "me")
+            s.challenges.play_bot(AMINA, t, "easy", "jar", "me")
             for s, t in zip(two_services, threads, strict=True)
         )
     )

@@ -173,13 +173,13 @@ async def test_two_games_of_one_player_resigned_at_once_in_two_bot_processes_bot
         open_service(database, bot_user=bot, clock=clock) as second,  # type: ignore[arg-type]
     ):
         for opponent, place in places.items():
-            await first.challenge(amina, people[opponent], place, "shax")
-            await first.accept(people[opponent], place)
+            await first.challenges.challenge(amina, people[opponent], place, "shax")
+            await first.challenges.accept(people[opponent], place)
             await first.play(amina, place, "d7")
             await first.play(people[opponent], place, "a7")
         await asyncio.gather(
-            first.resign(people[BASHIR], places[BASHIR]),
-            second.resign(people[CAWO], places[CAWO]),
+            first.turns.resign(people[BASHIR], places[BASHIR]),
+            second.turns.resign(people[CAWO], places[CAWO]),
         )
         stored = (await first.storage.ratings.of(1, "shax", [AMINA]))[AMINA]
         assert stored.games == 2

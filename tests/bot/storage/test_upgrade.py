@@ -104,8 +104,8 @@ async def test_games_of_release_3_play_on_from_the_same_position(release_3: str 
         rematch = (await storage.challenges.open_challenges(100))[0]
         assert rematch.rematch_of == 2
         clock.moment = rematch.created_at  # accepted before it expires
-        await service.accept(BASHIR, Place(1, 100), rematch.id)
-        await service.resign(BASHIR, Place(1, 100))
+        await service.challenges.accept(BASHIR, Place(1, 100), rematch.id)
+        await service.turns.resign(BASHIR, Place(1, 100))
         assert (await storage.standings.tallies(1, AMINA.id))["human"].streak == 3
         series = await storage.standings.series(1, "u:11", "u:12")
         assert (series.holder, series.stones, series.games) == ("u:11", 3, 3)
