@@ -61,8 +61,7 @@ def _required_user(asked: Asked, name: str) -> User:
 
 
 def _here(call: Callable[[ShaxService], Callable[[User, Place], Awaitable[Reply]]]) -> Run:
-    """A command that acts for its user where it is asked, with no options (a button
-    on Discord, or ``/shax resign``)."""
+    """A command of no options acting for its user where asked (on Discord, a button)."""
 
     async def run(a: Asked) -> Reply:
         return await call(a.service)(a.user, a.place)
