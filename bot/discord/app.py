@@ -22,7 +22,7 @@ from discord.backoff import ExponentialBackoff
 from discord.ext import commands
 
 from bot.discord.background import Background
-from bot.discord.context import as_user
+from bot.discord.components import as_user
 from bot.discord.custom_ids import is_ours
 from bot.discord.errors import UnknownControl, UnreadableCommand
 from bot.discord.intime import DEFAULT_ACK_BUDGET, DEFAULT_CALLBACK_WINDOW

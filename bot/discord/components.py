@@ -1,39 +1,173 @@
-"""The board's components: one ``DynamicItem`` class per kind of control.
+"""The components of a live board, and what every component of the bot stands on.
 
-Each is routed by its custom id's template (:mod:`bot.discord.custom_ids`) to the right
-game, also after a restart; a click on a superseded board is refused by the service
-(``StaleBoard``). Each ``callback`` only translates the click
-to one typed service call; the responder (:mod:`bot.discord.respond`) acknowledges it
-in time and shows the reply.
+A component is one ``DynamicItem`` class per kind of control, routed by its custom id's
+template (:mod:`bot.discord.custom_ids`) to the right game, also after a restart; it
+rebuilds itself from the custom id (:meth:`VersionSelect.from_custom_id`,
+:meth:`NumberedButton.from_custom_id`), reads who clicked where (:func:`actor`,
+:func:`place_of`) and makes one typed call to the part of the service that does the work
+(``service.turns.play``); the responder acknowledges it in time
+(:mod:`bot.discord.intime`) and shows the reply. A click on a superseded board is refused
+by the service (``StaleBoard``). The buttons under a finished game and a challenge are in
+:mod:`bot.discord.game_buttons`, those of puzzles in :mod:`bot.discord.puzzle_components`.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self, cast
 
 import discord
 
 from bot import words
-from bot.discord.bases import NumberedButton, VersionSelect, service_of
-from bot.discord.context import Placement, actor, client_of, place_of
+from bot.discord.context import Placement
 from bot.discord.custom_ids import (
     TEMPLATES,
-    accept_id,
     act_id,
-    decline_id,
     destination_action,
     draw_id,
     nodraw_id,
-    rematch_id,
     resign_id,
-    review_id,
     to_id,
 )
-from bot.service.facade import ShaxService
 from bot.service.replies import Place, Reply, Thinking, User
 from bot.words.terms import EN
 from shax_i18n import Translator
+
+if TYPE_CHECKING:
+    from bot.discord.context import ShaxClient
+    from bot.service.facade import ShaxService
+
+
+# -- who clicked, where -----------------------------------------------------------------------
+
+
+def client_of(interaction: discord.Interaction[Any]) -> ShaxClient:
+    """The Shax bot that received ``interaction``."""
+    return cast("ShaxClient", interaction.client)
+
+
+def as_user(user: discord.abc.User) -> User:
+    """A Discord user or member as the service sees one."""
+    return User(id=user.id, name=user.display_name, is_bot=user.bot)
+
+
+def actor(interaction: discord.Interaction[Any]) -> User:
+    """The user who acted."""
+    return as_user(interaction.user)
+
+
+def place_of(interaction: discord.Interaction[Any]) -> Place:
+    """Where the interaction happened; a thread is its own channel with its parent noted."""
+    channel = interaction.channel
+    parent_id = channel.parent_id if isinstance(channel, discord.Thread) else None
+    return Place(
+        guild_id=interaction.guild_id,
+        channel_id=interaction.channel_id or 0,
+        parent_channel_id=parent_id,
+    )
+
+
+# -- the bases: a select of one moment, a button of numbers ----------------------------------
+
+
+class VersionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"(?!)"):
+    """A select of one moment of something that changes (a game, a puzzle's try): its
+    custom id carries the thing's number (named ``group`` in its template) and version,
+    so a pick on a superseded moment is refused."""
+
+    group = "game_id"
+
+    def __init__(
+        self,
+        number: int,
+        version: int,
+        *,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=self.make_id(number, version),
+                options=options or [],
+                placeholder=placeholder,
+                min_values=1,
+                max_values=1,
+                row=row,
+            )
+        )
+        self.number = number
+        self.version = version
+
+    @staticmethod
+    def make_id(number: int, version: int, /) -> str:
+        raise NotImplementedError
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        return cls(int(match[cls.group]), int(match["version"]))
+
+    @property
+    def picked(self) -> str:
+        return self.item.values[0] if self.item.values else ""
+
+
+class NumberedButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A button whose custom id carries numbers (named ``groups`` in its template: a
+    challenge, a puzzle's try, a puzzle of the day, a game and its version); a subclass
+    says its id, label, look and :meth:`act`, the typed service call, and where its reply
+    goes."""
+
+    style = discord.ButtonStyle.secondary
+    emoji: str | None = None
+    groups: tuple[str, ...] = ("challenge_id",)
+    placement = Placement.REPLACE
+
+    def __init__(self, *numbers: int, t: Translator, row: int | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                custom_id=self.make_id(*numbers),
+                label=self.label_in(t),
+                style=self.style,
+                emoji=self.emoji,
+                row=row,
+            )
+        )
+        self.numbers = numbers
+
+    @property
+    def number(self) -> int:
+        return self.numbers[0]
+
+    make_id: staticmethod[..., str]
+
+    @staticmethod
+    def label_in(t: Translator) -> str:
+        """The button's label in ``t``'s language."""
+        raise NotImplementedError
+
+    async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
+        raise NotImplementedError
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        # Rebuilt from a click: its label is never shown again, so no reader needs it.
+        return cls(*(int(match[group]) for group in cls.groups), t=EN)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        client, user, place = client_of(interaction), actor(interaction), place_of(interaction)
+
+        async def call(thinking: Thinking) -> Reply:
+            return await self.act(client.service, user, place)
+
+        await client.responder.click(interaction, call, self.placement)
+
+
+# -- the live board ---------------------------------------------------------------------------
 
 
 class ActSelect(VersionSelect, template=TEMPLATES["act"]):
@@ -48,7 +182,7 @@ class ActSelect(VersionSelect, template=TEMPLATES["act"]):
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         # A two-step move's stone (a bare point) comes back as the ephemeral destination
         # picker: the reply's ``ephemeral`` flag decides, so the same call serves both.
-        service = service_of(interaction)
+        service = client_of(interaction).service
         value, user, place = self.picked, actor(interaction), place_of(interaction)
 
         async def call(thinking: Thinking) -> Reply:
@@ -94,7 +228,7 @@ class ToSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLATE
         return cls(int(match["game_id"]), int(match["version"]), match["src"], t=EN)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        service = service_of(interaction)
+        service = client_of(interaction).service
         value = self.item.values[0] if self.item.values else ""
         action = destination_action(self.src, value)
         user, place = actor(interaction), place_of(interaction)
@@ -184,113 +318,11 @@ class NoDrawButton(_GameButton, template=TEMPLATES["nodraw"]):
         return await service.turns.decline_draw(user, place, self.game_id, self.version)
 
 
-class _FinishedGameButton(NumberedButton, template=r"(?!)"):
-    """A button under a finished game (its id carries the game only): a subclass says
-    its id, label, style and emoji, and how it answers."""
-
-    groups = ("game_id",)
-
-    @property
-    def game_id(self) -> int:
-        return self.number
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await self.answer(
-            interaction, service_of(interaction), actor(interaction), place_of(interaction)
-        )
-
-    async def answer(
-        self, interaction: discord.Interaction[Any], service: ShaxService, user: User, place: Place
-    ) -> None:
-        raise NotImplementedError
-
-
-class RematchButton(_FinishedGameButton, template=TEMPLATES["rematch"]):
-    """Under a finished game: play again (the final board stays as the record)."""
-
-    style = discord.ButtonStyle.primary
-    emoji = "🔁"
-    make_id = staticmethod(rematch_id)
-
-    @staticmethod
-    def label_in(t: Translator) -> str:
-        return t.pgettext("button", "Rematch")
-
-    async def answer(
-        self, interaction: discord.Interaction[Any], service: ShaxService, user: User, place: Place
-    ) -> None:
-        async def call(thinking: Thinking) -> Reply:
-            return await service.challenges.rematch(user, self.game_id, thinking=thinking)
-
-        await client_of(interaction).responder.click(interaction, call, Placement.NEW)
-
-
-class ReviewButton(_FinishedGameButton, template=TEMPLATES["review"]):
-    """Under a finished game: its review (the evaluation plot and the turning points),
-    shown to the one who clicked."""
-
-    emoji = "🔎"
-    make_id = staticmethod(review_id)
-
-    @staticmethod
-    def label_in(t: Translator) -> str:
-        return t.pgettext("button", "Review")
-
-    async def answer(
-        self, interaction: discord.Interaction[Any], service: ShaxService, user: User, place: Place
-    ) -> None:
-        await client_of(interaction).responder.when_ready(
-            interaction,
-            words.REVIEWING,
-            lambda thinking: service.teacher.review(user, place, self.game_id, thinking=thinking),
-        )
-
-
-class _ChallengeButton(NumberedButton, template=r"(?!)"):
-    """A button under a challenge."""
-
-    @property
-    def challenge_id(self) -> int:
-        return self.number
-
-
-class AcceptButton(_ChallengeButton, template=TEMPLATES["accept"]):
-    style = discord.ButtonStyle.success
-
-    make_id = staticmethod(accept_id)
-
-    @staticmethod
-    def label_in(t: Translator) -> str:
-        return t.pgettext("button", "Accept")
-
-    async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
-        return await service.challenges.accept(user, place, self.challenge_id)
-
-
-class DeclineButton(_ChallengeButton, template=TEMPLATES["decline"]):
-    """Decline a challenge addressed to you; pressed by the challenger, it withdraws it."""
-
-    style = discord.ButtonStyle.danger
-
-    make_id = staticmethod(decline_id)
-
-    @staticmethod
-    def label_in(t: Translator) -> str:
-        return t.pgettext("button", "Decline")
-
-    async def act(self, service: ShaxService, user: User, place: Place) -> Reply:
-        return await service.challenges.decline(user, place, self.challenge_id)
-
-
-GAME_ITEMS: dict[str, type[discord.ui.DynamicItem[Any]]] = {
+LIVE_ITEMS: dict[str, type[discord.ui.DynamicItem[Any]]] = {
     "act": ActSelect,
     "to": ToSelect,
     "resign": ResignButton,
     "draw": DrawButton,
     "nodraw": NoDrawButton,
-    "rematch": RematchButton,
-    "review": ReviewButton,
-    "accept": AcceptButton,
-    "decline": DeclineButton,
 }
-"""The dynamic items of games and challenges (all of them: :mod:`bot.discord.items`)."""
+"""The dynamic items of a live board."""

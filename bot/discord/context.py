@@ -1,17 +1,20 @@
-"""Who acted and where, in the service's words; where a click's reply goes; and the
-bot as the components see it (:class:`ShaxClient`)."""
+"""What the components and commands share with the responder: a service call made for an
+interaction, where a click's reply goes, the bot as the components see it
+(:class:`ShaxClient`), and a few checks of what an interaction brought. Who acted and
+where is read by the components (:func:`bot.discord.components.actor`,
+:func:`bot.discord.components.place_of`)."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
-from bot.discord.errors import MENTION_AGAIN, NOT_TEXT
-from bot.service.replies import Place, Reply, Said, Thinking, User, UserError
+from bot.discord.errors import NOT_TEXT
+from bot.service.replies import Reply, Said, Thinking, UserError
 
 if TYPE_CHECKING:
     from bot.discord.message import DiscordMessage
@@ -76,56 +79,11 @@ class ShaxClient(Protocol):
     def responder(self) -> Answers: ...
 
 
-def client_of(interaction: discord.Interaction[Any]) -> ShaxClient:
-    """The Shax bot that received ``interaction``."""
-    return cast("ShaxClient", interaction.client)
-
-
-def as_user(user: discord.abc.User) -> User:
-    """A Discord user or member as the service sees one."""
-    return User(id=user.id, name=user.display_name, is_bot=user.bot)
-
-
-async def resolve_user(interaction: discord.Interaction[Any], value: object) -> User:
-    """A user option as the service sees it. Discord normally sends the user with the
-    command; when it does not, the user is fetched, and if that fails too the player is
-    asked to mention them again."""
-    if isinstance(value, discord.abc.User):
-        return as_user(value)
-    user_id = getattr(value, "id", None)
-    if isinstance(user_id, int) and interaction.guild is not None:
-        member = interaction.guild.get_member(user_id)
-        if member is not None:
-            return as_user(member)
-    if isinstance(user_id, int):
-        try:
-            return as_user(await interaction.client.fetch_user(user_id))
-        except discord.HTTPException:
-            pass
-    raise UserError(Said.message(MENTION_AGAIN))
-
-
 def text_option(value: object) -> str:
     """A text option, refused in words when Discord sent something else."""
     if not isinstance(value, str):
         raise UserError(Said.message(NOT_TEXT))
     return value
-
-
-def actor(interaction: discord.Interaction[Any]) -> User:
-    """The user who acted."""
-    return as_user(interaction.user)
-
-
-def place_of(interaction: discord.Interaction[Any]) -> Place:
-    """Where the interaction happened; a thread is its own channel with its parent noted."""
-    channel = interaction.channel
-    parent_id = channel.parent_id if isinstance(channel, discord.Thread) else None
-    return Place(
-        guild_id=interaction.guild_id,
-        channel_id=interaction.channel_id or 0,
-        parent_channel_id=parent_id,
-    )
 
 
 def may_manage_server(interaction: discord.Interaction[Any]) -> bool:

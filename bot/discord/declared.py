@@ -17,7 +17,8 @@ import discord
 from bot.commands.buttons import Button
 from bot.commands.declare import Asked
 from bot.commands.table import BUTTONS
-from bot.discord.context import Placement, actor, client_of, may_manage_server, place_of
+from bot.discord.components import actor, client_of, place_of
+from bot.discord.context import Placement, may_manage_server
 from bot.service.buttons import Pressable
 from bot.service.replies import Reply, Thinking
 from shax_i18n import Translator

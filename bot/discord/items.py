@@ -8,8 +8,8 @@ from typing import Any
 
 import discord
 
-from bot.discord.components import GAME_ITEMS
 from bot.discord.declared import DECLARED_ITEMS
+from bot.discord.game_buttons import GAME_ITEMS
 from bot.discord.puzzle_components import PUZZLE_ITEMS
 
 DYNAMIC_ITEMS: dict[str, type[discord.ui.DynamicItem[Any]]] = {

@@ -14,8 +14,8 @@ from typing import Any
 
 import discord
 
-from bot.discord.bases import NumberedButton, VersionSelect, service_of
-from bot.discord.context import Placement, actor, client_of, place_of
+from bot.discord.components import NumberedButton, VersionSelect, actor, client_of, place_of
+from bot.discord.context import Placement
 from bot.discord.custom_ids import TEMPLATES, daily_id, giveup_id, nextpuzzle_id, puzzle_id
 from bot.service.facade import ShaxService
 from bot.service.replies import Place, Reply, Thinking, User
@@ -29,7 +29,7 @@ class PuzzleSelect(VersionSelect, template=TEMPLATES["puzzle"]):
     make_id = staticmethod(puzzle_id)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        service = service_of(interaction)
+        service = client_of(interaction).service
         value, user, place = self.picked, actor(interaction), place_of(interaction)
 
         async def call(thinking: Thinking) -> Reply:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import discord
 
 from bot.discord import components as c
+from bot.discord import game_buttons as g
 from bot.discord import puzzle_components as p
 from bot.discord.declared import declared_item
 from bot.discord.message import DiscordMessage
@@ -177,8 +178,8 @@ def build_view(controls: Controls | None, speaking: Voice) -> discord.ui.View | 
             elif controls.can_offer_draw:
                 view.add_item(c.DrawButton(game, version, row=1, t=t))
         if controls.rematch:
-            view.add_item(c.RematchButton(game, row=1, t=t))
-            view.add_item(c.ReviewButton(game, row=1, t=t))
+            view.add_item(g.RematchButton(game, row=1, t=t))
+            view.add_item(g.ReviewButton(game, row=1, t=t))
     elif isinstance(controls, DestinationControls):
         options = select_options(controls.choices, speaking)
         if options:
@@ -188,8 +189,8 @@ def build_view(controls: Controls | None, speaking: Voice) -> discord.ui.View | 
                 )
             )
     elif isinstance(controls, ChallengeControls):
-        view.add_item(c.AcceptButton(controls.challenge_id, row=0, t=t))
-        view.add_item(c.DeclineButton(controls.challenge_id, row=0, t=t))
+        view.add_item(g.AcceptButton(controls.challenge_id, row=0, t=t))
+        view.add_item(g.DeclineButton(controls.challenge_id, row=0, t=t))
     elif isinstance(controls, PuzzleControls):
         _puzzle_items(view, controls, speaking)
     elif isinstance(controls, DailyControls):

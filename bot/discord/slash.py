@@ -21,10 +21,11 @@ import discord
 from discord import app_commands
 
 from bot.commands import COMMANDS, Asked, Command, Kind, Option, Value
-from bot.discord.context import actor, may_manage_server, place_of, resolve_user, text_option
-from bot.discord.errors import NOT_TEXT
+from bot.discord.components import actor, as_user, place_of
+from bot.discord.context import may_manage_server, text_option
+from bot.discord.errors import MENTION_AGAIN, NOT_TEXT
 from bot.discord.render import MAX_CHOICES, truncate
-from bot.service.replies import Place, Reply, Said, Thinking, UserError
+from bot.service.replies import Place, Reply, Said, Thinking, User, UserError
 
 if TYPE_CHECKING:
     from bot.discord.app import ShaxBotBase
@@ -43,6 +44,25 @@ _KINDS: dict[Kind, Any] = {
 
 
 Slash = app_commands.Command[Any, ..., None] | app_commands.Group
+
+
+async def resolve_user(interaction: discord.Interaction[Any], value: object) -> User:
+    """A user option as the service sees it. Discord normally sends the user with the
+    command; when it does not, the user is fetched, and if that fails too the player is
+    asked to mention them again."""
+    if isinstance(value, discord.abc.User):
+        return as_user(value)
+    user_id = getattr(value, "id", None)
+    if isinstance(user_id, int) and interaction.guild is not None:
+        member = interaction.guild.get_member(user_id)
+        if member is not None:
+            return as_user(member)
+    if isinstance(user_id, int):
+        try:
+            return as_user(await interaction.client.fetch_user(user_id))
+        except discord.HTTPException:
+            pass
+    raise UserError(Said.message(MENTION_AGAIN))
 
 
 def slash_commands(bot: ShaxBotBase, commands: Sequence[Command] = COMMANDS) -> list[Slash]:

@@ -12,7 +12,7 @@ from typing import Any, Literal
 import discord
 
 from bot import words
-from bot.discord.context import client_of
+from bot.discord.components import client_of
 from bot.discord.invite import missing
 from bot.discord.render import to_discord, voice
 from bot.readers import players_language
