@@ -98,7 +98,7 @@ async def white_wins(service: ShaxService, games: list[OpenedGame]) -> None:
         controls = game.reply
         assert controls.game_id is not None
         row = await service.kernel.game(controls.game_id)
-        await service.resign(by_id(row.black_id), game.place)
+        await service.turns.resign(by_id(row.black_id), game.place)
 
 
 async def play_out(service: ShaxService, game: OpenedGame, seed: int) -> Reply:

@@ -29,7 +29,7 @@ async def players_of(service: ShaxService, game: OpenedGame) -> tuple[int, int]:
 
 async def win(service: ShaxService, game: OpenedGame, winner: int) -> None:
     white, black = await players_of(service, game)
-    await service.resign(by_id(black if winner == white else white), game.place)
+    await service.turns.resign(by_id(black if winner == white else white), game.place)
 
 
 async def test_an_arena_pairs_again_at_once_and_ends_on_time(

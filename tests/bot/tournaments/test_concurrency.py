@@ -66,8 +66,8 @@ async def test_two_results_at_once_pair_the_next_round_once(events: Open) -> Non
     _, games = await tick(a)
     rows = [await a.kernel.game(g.reply.game_id or 0) for g in games]
     await asyncio.gather(
-        a.resign(by_id(rows[0].black_id), games[0].place),
-        b.resign(by_id(rows[1].black_id), games[1].place),
+        a.turns.resign(by_id(rows[0].black_id), games[0].place),
+        b.turns.resign(by_id(rows[1].black_id), games[1].place),
     )
     (said_a, opened_a), (said_b, opened_b) = await asyncio.gather(tick(a), tick(b))
     texts = [words(n.reply.text) for n in (*said_a, *said_b)]

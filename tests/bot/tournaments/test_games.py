@@ -101,7 +101,7 @@ async def test_a_player_who_leaves_a_swiss_loses_the_game_under_way_and_gets_no_
     for game in games:  # the other game ends
         row = await service.kernel.game(game.reply.game_id or 0)
         if row.active:
-            await service.resign(by_id(row.black_id), game.place)
+            await service.turns.resign(by_id(row.black_id), game.place)
     said, games = await tick(service)
     event = await event_in(service)
     second = event.of_round(2)
@@ -122,7 +122,7 @@ async def test_a_swiss_waits_its_pause_between_rounds(events: Open, clock: FakeC
     _, games = await tick(service)
     for game in games:
         row = await service.kernel.game(game.reply.game_id or 0)
-        await service.resign(by_id(row.black_id), game.place)
+        await service.turns.resign(by_id(row.black_id), game.place)
     said, games = await tick(service)
     assert games == []
     text = "\n".join(words(n.reply.text) for n in said)
@@ -140,5 +140,5 @@ async def test_a_game_that_ends_wakes_the_tournaments(events: Open) -> None:
     _, games = await tick(service)
     assert not service.tournaments.due.is_set(), "the tick took the work"
     row = await service.kernel.game(games[0].reply.game_id or 0)
-    await service.resign(by_id(row.black_id), games[0].place)
+    await service.turns.resign(by_id(row.black_id), games[0].place)
     assert service.tournaments.due.is_set(), "the adapter's tick runs at once"

@@ -36,7 +36,7 @@ async def test_a_restart_in_the_middle_of_a_round_goes_on(events: Open) -> None:
     # the other pairing's game and before its tick saw the end.
     opened = await t.open_game(wanted[0].pairing_id, thread(wanted[0].pairing_id))
     row = await before.kernel.game(opened.reply.game_id or 0)
-    await before.resign(by_id(row.black_id), opened.place)
+    await before.turns.resign(by_id(row.black_id), opened.place)
 
     after = await events()  # the restarted bot, over the same database
     said, games = await tick(after)
@@ -44,7 +44,7 @@ async def test_a_restart_in_the_middle_of_a_round_goes_on(events: Open) -> None:
     assert not any("Round 2" in words(n.reply.text) for n in said), "the round is not over"
     event = await event_in(after)
     assert sum(p.done for p in event.pairings) == 1, "the game that ended counts, once"
-    await after.resign(
+    await after.turns.resign(
         by_id((await after.kernel.game(games[0].reply.game_id or 0)).black_id), games[0].place
     )
     said, games = await tick(after)
