@@ -136,13 +136,13 @@ def swiss_round(players: Iterable[SwissPlayer]) -> SwissRound:
     candidates = bye_order(active)
     first: tuple[Pair, ...] | None = None
     for bye in candidates[:BYE_TRIES]:
+        if bye.had_bye and not candidates[0].had_bye:
+            break  # a rematch rather than a second bye while someone has had none
         rest = [p for p in active if p.id != bye.id]
         pairs = _swiss_pairs(rest)
         if not _has_rematch(pairs, everyone):
             return SwissRound(pairs, bye.id)
         first = pairs if first is None else first
-        if bye.had_bye:
-            break
     assert first is not None
     return SwissRound(first, candidates[0].id)
 
