@@ -1,31 +1,38 @@
-"""Acknowledging interactions in time: Discord drops one not answered within 3 seconds.
+"""Answering interactions in time: Discord drops one not answered within 3 seconds.
 
-The service call starts at once; if it has not answered within ``ack_budget``
-(1 s by default: a slow disk, a busy machine), or within a tenth of a second of
-the service saying that the bot is thinking (the ``thinking`` callback each call is
-handed), the interaction is
-deferred — "thinking…" for a command, a deferred update for a click — and the
-reply edits or follows up later. Quick answers (most moves, every refusal) are sent
-directly, so refusals are always ephemeral and nothing flickers.
+A command or a click comes in here (:meth:`InTime.command`, :meth:`InTime.click`): the
+service call starts at once, and its pictures are drawn as soon as it answers; if that
+has not finished within ``ack_budget`` (1 s by default: a slow disk, a busy machine), or
+within a tenth of a second of the service saying that the bot is thinking (the
+``thinking`` callback each call is handed), the interaction is deferred — "thinking…"
+for a command, a deferred update for a click — and the reply edits or follows up later.
+Quick answers (most moves, every refusal) are sent directly, so refusals are always
+ephemeral and nothing flickers.
 
 The first answer (a response or a deferral) must also be *delivered* within
 ``callback_window``: one still failing after it (a 5xx being retried, a rate limit that
 does not clear) is given up with :class:`Undelivered`, and a deferral Discord would not
 take ends the wait with :class:`TooLate`, which carries the service's reply so that
 :class:`~bot.discord.respond.Responder` can still show it.
+
+What happens next is each its own job: placing the reply (:mod:`bot.discord.placing`),
+and reporting a failure or posting what could not be placed
+(:mod:`bot.discord.respond`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 
 import discord
 
-from bot.discord.context import ServiceCall
-from bot.service.replies import Reply, UserError
+from bot.discord.context import Placement, ServiceCall
+from bot.service.replies import Reply, Said, Thinking, UserError
 
 log = logging.getLogger(__name__)
 
@@ -40,14 +47,28 @@ SLOW_GRACE = 0.1
 has to answer directly before the interaction is deferred."""
 DEFERRAL_SECONDS = 0.3
 """The least time the callback window leaves a deferral after the ack budget."""
+PUBLIC_DEFER = "shax_public_defer"
+"""Set on an interaction while its answer is a public "thinking…" message."""
 _DEADLINE = "shax_deadline"
 """The event-loop time by which the interaction's first answer must be delivered."""
 
 T = TypeVar("T")
 
 
+class _Answering:
+    """The interactions being answered now: how many, whether none, and each one's end."""
+
+    def __init__(self) -> None:
+        self.active = 0
+        self.idle = asyncio.Event()
+        self.idle.set()
+        self.answering: set[asyncio.Event] = set()
+
+
 class InTime:
-    """The clock of each interaction's first answer (a base of the responder)."""
+    """Each interaction's first answer, in time, and which are being answered now (the
+    base of the responder: :class:`~bot.discord.placing.Placing` places a reply,
+    :class:`~bot.discord.respond.Responder` reports and reposts)."""
 
     def __init__(
         self,
@@ -58,6 +79,122 @@ class InTime:
         self.ack_budget = ack_budget
         # A deferral comes after ack_budget; it still needs a moment to be delivered.
         self.callback_window = max(callback_window, ack_budget + DEFERRAL_SECONDS)
+
+    @functools.cached_property
+    def _now(self) -> _Answering:
+        return _Answering()
+
+    @contextlib.contextmanager
+    def _tracked(self) -> Iterator[None]:
+        now = self._now
+        answered = asyncio.Event()
+        now.answering.add(answered)
+        now.active += 1
+        now.idle.clear()
+        try:
+            yield
+        finally:
+            now.active -= 1
+            if now.active == 0:
+                now.idle.set()
+            now.answering.discard(answered)
+            answered.set()
+
+    @property
+    def busy(self) -> bool:
+        """Whether an interaction is still being answered (its reply placed and reported)."""
+        return self._now.active > 0
+
+    async def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until no interaction is being answered; ``False`` if ``timeout`` passed first.
+        Shutdown waits here so a move in progress is shown before the connection closes."""
+        try:
+            async with asyncio.timeout(timeout):
+                await self._now.idle.wait()
+        except TimeoutError:
+            return False
+        return True
+
+    async def wait_answered(self, timeout: float) -> bool:
+        """Wait until the interactions being answered now are answered (not those that
+        come later, so a busy server cannot keep the caller waiting); ``False`` if
+        ``timeout`` passed first. A reconciliation waits here: each of those answers
+        shows its own board."""
+        waiting = [asyncio.ensure_future(answered.wait()) for answered in self._now.answering]
+        if not waiting:
+            return True
+        _, pending = await asyncio.wait(waiting, timeout=timeout)
+        for still in pending:
+            still.cancel()
+        return not pending
+
+    # -- entry points: a command, a click ------------------------------------------------
+
+    async def command(self, interaction: discord.Interaction[Any], call: ServiceCall) -> None:
+        """Answer a slash command with the reply of ``call``; errors are reported here (the
+        tree's ``on_error`` reports those raised before, such as bad options)."""
+
+        async def defer() -> None:
+            await interaction.response.defer(thinking=True)
+            interaction.extras[PUBLIC_DEFER] = True
+
+        self._start_clock(interaction)
+        # Reported inside the tracked block, so "idle" means the user has seen the answer.
+        with self._tracked():
+            reply: Reply | None = None
+            try:
+                reply = await self._in_time(interaction, call, defer)
+                await self._command_reply(interaction, reply)
+            except Exception as error:
+                await self._fail(interaction, error, reply)
+
+    async def click(
+        self,
+        interaction: discord.Interaction[Any],
+        call: ServiceCall,
+        placement: Placement,
+        *,
+        receipt: Said | None = None,
+    ) -> None:
+        """Answer a component click with the reply of ``call``; errors are reported here.
+        ``receipt`` closes an ephemeral picker (:data:`bot.discord.placing.DONE` by default)."""
+        self._start_clock(interaction)
+        with self._tracked():
+            reply: Reply | None = None
+            try:
+                reply = await self._in_time(interaction, call, interaction.response.defer)
+                await self._click_reply(interaction, reply, placement, receipt)
+            except Exception as error:
+                await self._fail(interaction, error, reply)
+
+    # -- what the responder does once the service has answered ---------------------------
+
+    async def _drawn(self, interaction: discord.Interaction[Any], reply: Reply) -> Reply:
+        """``reply``'s pictures drawn in its reader's language (:mod:`bot.discord.placing`)."""
+        raise NotImplementedError
+
+    async def _command_reply(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
+        """Place a command's reply (:mod:`bot.discord.placing`)."""
+        raise NotImplementedError
+
+    async def _click_reply(
+        self,
+        interaction: discord.Interaction[Any],
+        reply: Reply,
+        placement: Placement,
+        receipt: Said | None,
+    ) -> None:
+        """Place a click's reply (:mod:`bot.discord.placing`)."""
+        raise NotImplementedError
+
+    async def _fail(
+        self, interaction: discord.Interaction[Any], error: Exception, reply: Reply | None
+    ) -> None:
+        """Report a failure, or post a reply that could not be placed
+        (:mod:`bot.discord.respond`)."""
+        raise NotImplementedError
+
+    # -- the clock ---------------------------------------------------------------------
 
     def _start_clock(self, interaction: discord.Interaction[Any]) -> None:
         """Note when the interaction's first answer must have been delivered."""
@@ -75,6 +212,13 @@ class InTime:
         except TimeoutError:
             raise Undelivered(interaction.id) from None
 
+    async def _answer(
+        self, interaction: discord.Interaction[Any], call: ServiceCall, thinking: Thinking
+    ) -> Reply:
+        """The service's reply, its pictures drawn: within the time the answer is given, so
+        a slow drawing is deferred like a slow move."""
+        return await self._drawn(interaction, await call(thinking))
+
     async def _in_time(
         self,
         interaction: discord.Interaction[Any],
@@ -84,7 +228,7 @@ class InTime:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.ack_budget
         slow = asyncio.Event()
-        task = asyncio.ensure_future(call(slow.set))
+        task = asyncio.ensure_future(self._answer(interaction, call, slow.set))
         announced = asyncio.ensure_future(slow.wait())
         try:
             await asyncio.wait(

@@ -33,22 +33,28 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.context import Placement, pings_someone_else
-from bot.discord.intime import DEFAULT_ACK_BUDGET, DEFAULT_CALLBACK_WINDOW, InTime, Undelivered
+from bot.discord.intime import (
+    DEFAULT_ACK_BUDGET,
+    DEFAULT_CALLBACK_WINDOW,
+    PUBLIC_DEFER,
+    InTime,
+    Undelivered,
+)
 from bot.discord.message import DiscordMessage
-from bot.discord.render import to_discord
+from bot.discord.render import to_discord, voice
 from bot.discord.voices import reader_of, voice_of
-from bot.service.replies import Reply, drawn
+from bot.service.replies import Reply, Said, drawn
 from bot.service.shown import BoardNotRecorded
 from bot.words.voice import Voice
-from shax_i18n import Translator
+from shax_i18n import N_, Translator
 
 if TYPE_CHECKING:
     from bot.service.facade import ShaxService
 
 log = logging.getLogger(__name__)
 
-PUBLIC_DEFER = "shax_public_defer"
-"""Set on an interaction while its answer is a public "thinking…" message."""
+DONE = N_("Done.")
+"""What closes an ephemeral picker once its move is on the board, unless the click says."""
 PLACED = "shax_placed"
 """Set on an interaction once its public reply is in the channel."""
 
@@ -91,6 +97,9 @@ class Placing(InTime):
         """The voice of ``reply`` (rules 1 and 2)."""
         return await voice_of(self.service, interaction, reply)
 
+    async def _drawn(self, interaction: discord.Interaction[Any], reply: Reply) -> Reply:
+        return await drawn(reply, await self.voice_for(interaction, reply))
+
     async def message(self, interaction: discord.Interaction[Any], reply: Reply) -> DiscordMessage:
         """``reply`` as a Discord message, with its pictures, in its reader's language."""
         speaking = await self.voice_for(interaction, reply)
@@ -126,7 +135,7 @@ class Placing(InTime):
         interaction: discord.Interaction[Any],
         reply: Reply,
         placement: Placement,
-        receipt: str,
+        receipt: Said | None,
     ) -> None:
         message = await self.message(interaction, reply)
         clicked = interaction.message
@@ -140,8 +149,10 @@ class Placing(InTime):
         if placement is Placement.BOARD:
             await self._update_board(interaction, reply, message)
             if interaction.response.is_done():  # the picker closes with a short receipt
+                t = await self.reader(interaction, reply)
+                done = voice(t).say(receipt or Said.message(DONE))
                 await interaction.edit_original_response(
-                    content=receipt, embeds=[], attachments=[], view=None
+                    content=done, embeds=[], attachments=[], view=None
                 )
             return
         replaced: list[int | None] = [reply.board_message_id] if reply.live_board else []

@@ -1,8 +1,8 @@
-"""Answering interactions: acknowledge in time (:mod:`bot.discord.intime`), show the reply
-where it belongs, refuse kindly.
-
-Where a reply goes (the live board, a private answer, the record of what is shown) is
-:mod:`bot.discord.placing`.
+"""The responder: an interaction answered in time (:mod:`bot.discord.intime`, where a
+command and a click come in), its reply placed where it belongs
+(:mod:`bot.discord.placing`: the live board, a private answer, the record of what is
+shown); here, what is left: reposting what could not be placed, refusing kindly, and a
+long private answer announced first (:meth:`Responder.when_ready`).
 
 **When Discord will not take the answer** (not delivered within ``callback_window``,
 see :mod:`bot.discord.intime`, or refused), an action the service committed is shown
@@ -22,21 +22,18 @@ commands and clicks, and as the command tree's ``on_error`` for everything else
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import functools
 import logging
-from collections.abc import Iterator
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.discord.context import Placement, ServiceCall
+from bot.discord.context import ServiceCall
 from bot.discord.errors import explain
 from bot.discord.intime import TooLate, Undelivered
-from bot.discord.placing import PLACED, PUBLIC_DEFER, Placing
+from bot.discord.placing import PLACED, Placing
 from bot.discord.render import text_only, to_discord, voice
-from bot.service.replies import Reply, Said, Thinking, UserError, drawn
+from bot.service.replies import Reply, UserError
 from shax_i18n import N_
 
 log = logging.getLogger(__name__)
@@ -50,119 +47,10 @@ NOTICE_AFTER = 2.0
 """Seconds before a slow answer that has not said it started says its notice anyway."""
 
 
-class _Answering:
-    """The interactions being answered now: how many, whether none, and each one's end."""
-
-    def __init__(self) -> None:
-        self.active = 0
-        self.idle = asyncio.Event()
-        self.idle.set()
-        self.answering: set[asyncio.Event] = set()
-
-
 class Responder(Placing):
-    """Turns service calls made for an interaction into Discord responses."""
-
-    @functools.cached_property
-    def _now(self) -> _Answering:
-        return _Answering()
-
-    @contextlib.contextmanager
-    def _tracked(self) -> Iterator[None]:
-        now = self._now
-        answered = asyncio.Event()
-        now.answering.add(answered)
-        now.active += 1
-        now.idle.clear()
-        try:
-            yield
-        finally:
-            now.active -= 1
-            if now.active == 0:
-                now.idle.set()
-            now.answering.discard(answered)
-            answered.set()
-
-    @property
-    def busy(self) -> bool:
-        """Whether an interaction is still being answered (its reply placed and reported)."""
-        return self._now.active > 0
-
-    async def wait_idle(self, timeout: float | None = None) -> bool:
-        """Wait until no interaction is being answered; ``False`` if ``timeout`` passed first.
-        Shutdown waits here so a move in progress is shown before the connection closes."""
-        try:
-            async with asyncio.timeout(timeout):
-                await self._now.idle.wait()
-        except TimeoutError:
-            return False
-        return True
-
-    async def wait_answered(self, timeout: float) -> bool:
-        """Wait until the interactions being answered now are answered (not those that
-        come later, so a busy server cannot keep the caller waiting); ``False`` if
-        ``timeout`` passed first. A reconciliation waits here: each of those answers
-        shows its own board."""
-        waiting = [asyncio.ensure_future(answered.wait()) for answered in self._now.answering]
-        if not waiting:
-            return True
-        _, pending = await asyncio.wait(waiting, timeout=timeout)
-        for still in pending:
-            still.cancel()
-        return not pending
-
-    # -- entry points --------------------------------------------------------------------
-
-    async def command(self, interaction: discord.Interaction[Any], call: ServiceCall) -> None:
-        """Answer a slash command with the reply of ``call``; errors are reported here (the
-        tree's ``on_error`` reports those raised before, such as bad options)."""
-
-        async def defer() -> None:
-            await interaction.response.defer(thinking=True)
-            interaction.extras[PUBLIC_DEFER] = True
-
-        self._start_clock(interaction)
-        # Reported inside the tracked block, so "idle" means the user has seen the answer.
-        with self._tracked():
-            reply: Reply | None = None
-            try:
-                reply = await self._in_time(interaction, self._drawing(interaction, call), defer)
-                await self._command_reply(interaction, reply)
-            except Exception as error:
-                await self._fail(interaction, error, reply)
-
-    async def click(
-        self,
-        interaction: discord.Interaction[Any],
-        call: ServiceCall,
-        placement: Placement,
-        *,
-        receipt: Said | None = None,
-    ) -> None:
-        """Answer a component click with the reply of ``call``; errors are reported here.
-        ``receipt`` closes an ephemeral picker (:data:`DONE` by default)."""
-        self._start_clock(interaction)
-        with self._tracked():
-            reply: Reply | None = None
-            try:
-                reply = await self._in_time(
-                    interaction, self._drawing(interaction, call), interaction.response.defer
-                )
-                t = await self.reader(interaction, reply)
-                done = voice(t).say(receipt or Said.message(DONE))
-                await self._click_reply(interaction, reply, placement, done)
-            except Exception as error:
-                await self._fail(interaction, error, reply)
-
-    def _drawing(self, interaction: discord.Interaction[Any], call: ServiceCall) -> ServiceCall:
-        """``call``, its reply's pictures drawn in its reader's language (within the time
-        the answer is given, so that a slow drawing is deferred like a slow move)."""
-
-        async def drawing(thinking: Thinking) -> Reply:
-            reply = await call(thinking)
-            return await drawn(reply, await self.voice_for(interaction, reply))
-
-        return drawing
+    """Turns service calls made for an interaction into Discord responses: in time
+    (:class:`~bot.discord.intime.InTime`), placed (:class:`~bot.discord.placing.Placing`),
+    and, here, reported or reposted when they could not be."""
 
     async def _fail(
         self, interaction: discord.Interaction[Any], error: Exception, reply: Reply | None

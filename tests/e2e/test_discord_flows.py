@@ -532,7 +532,7 @@ async def test_an_unexpected_failure_is_logged_and_answered_kindly(
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the disk is on fire")
 
-    running_bot.service.leaderboard = broken  # type: ignore[assignment]
+    running_bot.service.statistics.leaderboard = broken  # type: ignore[assignment]
     with caplog.at_level(logging.ERROR):
         result = await scene.fake.slash(scene.amina, scene.channel, "shax", "leaderboard")
         await result.wait_until(lambda r: r.ephemeral)
