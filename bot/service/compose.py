@@ -32,7 +32,7 @@ from bot.service.replies import (
     User,
 )
 from bot.service.streaks import Series, Tally
-from bot.storage import Finished, GameRow
+from bot.storage import Finished, GameRow, Storage
 from engine import Color, Kind, Outcome, Position, Step, Termination, Variant
 from shax_i18n.codes import language_code
 
@@ -71,35 +71,57 @@ PLAYER_NAME: Saying[[str]] = Saying("player_name")
 """A player's name as its reader reads it (the bot's in their words)."""
 
 
+class Themes:
+    """The theme of each player's boards: their own choice (``/shax theme``), else the one
+    their server chose for its players who chose none (``/shax settings theme:``; outside
+    servers, the operator's), which is the bot's own (dark on Discord, light in the
+    console) unless changed."""
+
+    def __init__(
+        self, storage: Storage, server_theme: Callable[[int | None], Awaitable[str]]
+    ) -> None:
+        self._storage = storage
+        self.server = server_theme
+        """The theme of a server's players who chose none."""
+
+    async def of(self, user_id: int | None, guild_id: int | None = None) -> str:
+        """The theme ``user_id`` chose, else the one ``guild_id``'s server chose."""
+        prefs = None if user_id is None else await self._storage.settings.player_prefs(user_id)
+        return self.chosen(prefs, await self.server(guild_id))
+
+    @staticmethod
+    def chosen(prefs: dict[str, str] | None, default: str) -> str:
+        """The theme chosen in a player's ``prefs``, else ``default``."""
+        chosen = (prefs or {}).get(THEME_PREF)
+        return chosen if chosen in THEMES else default
+
+
 class Composer:
     """Builds the service's board replies and the rules' picture."""
 
     def __init__(
         self,
         kernel: GameKernel,
+        themes: Themes,
+        ratings: RatingReplies,
+        summary_notes: Callable[[GameRow], Awaitable[Said | None]],
         *,
         render_board: BoardRenderer = renderer.render_board,
         render_replay: ReplayRenderer = renderer.render_replay,
         run_board: Offload = asyncio.to_thread,
         run_replay: Offload = asyncio.to_thread,
-        default_theme: str = "dark",
     ) -> None:
         self.kernel = kernel
-        self.default_theme = default_theme
-        """The theme of boards nobody in particular asked for, and of players who chose
-        none: dark on Discord (as most people see it), light in the console."""
+        self.themes = themes
+        self.ratings = ratings
+        """The players' ratings on the picture and their change under a result."""
+        self.summary_notes = summary_notes
+        """Says more at the end of a game (the hints taken)."""
         self._render_board = render_board
         self._render_replay = render_replay
         self._run_board = run_board
         self._run_replay = run_replay
         self._rules_pictures: dict[tuple[str, str], bytes] = {}
-        self.summary_notes: Callable[[GameRow], Awaitable[Said | None]] | None = None
-        """Says more at the end of a game (the hints taken), if set."""
-        self.ratings: RatingReplies | None = None
-        """The players' ratings on the picture and their change under a result, if set."""
-        self.server_theme: Callable[[int | None], Awaitable[str]] | None = None
-        """The board theme a server chose (``/shax settings theme:``; outside servers, the
-        operator's) for its players who chose none, if set; else :attr:`default_theme`."""
 
     async def board_reply(
         self,
@@ -122,7 +144,7 @@ class Composer:
         # Beside the board, in one trip: the series, the ratings, and the players' and the
         # viewer's choices (the picture's theme, the languages the reply is spoken in).
         readers = [s.user_id for s in (white, black) if not s.is_bot]
-        rated = self.ratings.to_read(row, finished) if self.ratings is not None else None
+        rated = self.ratings.to_read(row, finished)
         beside = await self.kernel.storage.games.beside_board(
             row.guild_id,
             (white_key, series_key(row, black)),
@@ -130,11 +152,7 @@ class Composer:
             rated,
         )
         series, prefs = beside.series, beside.prefs
-        ratings = (
-            self.ratings.on_board(row, finished, beside.ratings)
-            if self.ratings is not None
-            else ("", "")
-        )
+        ratings = self.ratings.on_board(row, finished, beside.ratings)
         view = renderer.BoardView(
             white_name=white.name,
             black_name=black.name,
@@ -143,9 +161,9 @@ class Composer:
             series_color=_holder_color(series, white_key),
             series_stones=series.stones,
             outcome=outcome if outcome != position.outcome else None,
-            theme=self._theme(
+            theme=self.themes.chosen(
                 prefs.get(viewer) if viewer is not None else None,
-                await self.server_default(row.guild_id),
+                await self.themes.server(row.guild_id),
             ),
         )
         parts = [intro] if intro is not None else []
@@ -163,13 +181,13 @@ class Composer:
             )
             if finished is not None and outcome.termination is not Termination.ABORTED:
                 parts.append(_streak_change(row, outcome, finished))
-                changes = self.ratings.changes(row, finished) if self.ratings else None
+                changes = self.ratings.changes(row, finished)
                 if changes is not None:
                     parts.append(changes)
             holder = _holder_color(series, white_key)
             if holder is not None:
                 parts.append(SERIES_HOLDER(side(row, holder).name, series.stones))
-            note = await self.summary_notes(row) if self.summary_notes is not None else None
+            note = await self.summary_notes(row)
             if note is not None:
                 parts.append(note)
             people = [s for s in (white, black) if not s.is_bot]
@@ -238,25 +256,6 @@ class Composer:
         return board_picture(
             BOARD_FILENAME, self._run_board, self._render_board, variant, record, view, caption
         )
-
-    async def theme_of(self, user_id: int | None, guild_id: int | None = None) -> str:
-        """The theme ``user_id`` chose, else the one ``guild_id``'s server chose for its
-        players (outside servers, the operator's)."""
-        prefs = (
-            None if user_id is None else await self.kernel.storage.settings.player_prefs(user_id)
-        )
-        return self._theme(prefs, await self.server_default(guild_id))
-
-    async def server_default(self, guild_id: int | None) -> str:
-        """The theme of ``guild_id``'s players who chose none."""
-        if self.server_theme is None:
-            return self.default_theme
-        return await self.server_theme(guild_id)
-
-    def _theme(self, prefs: dict[str, str] | None, default: str) -> str:
-        """The theme chosen in a player's ``prefs``, else ``default``."""
-        chosen = (prefs or {}).get(THEME_PREF)
-        return chosen if chosen in THEMES else default
 
     async def rules(self, variant: Variant) -> Reply:
         """The rules in short, with a picture of the empty board and its point names (kept

@@ -195,7 +195,7 @@ class ShaxService(ServiceParts):
         chose). Remembered per player."""
         if theme is None or not theme.strip():
             guild = None if place is None else place.guild_id
-            current = await self.composer.theme_of(user.id, guild)
+            current = await self.composer.themes.of(user.id, guild)
             return Reply(text=THEME_CURRENT(current, THEMES), ephemeral=True)
         name = theme.strip().lower()
         if name not in THEMES:

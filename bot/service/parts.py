@@ -15,7 +15,7 @@ from bot.config import DEFAULTS
 from bot.service.bot_turns import ActionChooser, BotPlayer
 from bot.service.challenges import Challenges
 from bot.service.clock import ALL_SERVERS, INTERVAL, TurnClock, clock_name, everything
-from bot.service.compose import BoardRenderer, Composer, ReplayRenderer
+from bot.service.compose import BoardRenderer, Composer, ReplayRenderer, Themes
 from bot.service.kernel import GameKernel, utcnow
 from bot.service.puzzle_replies import PuzzleReplies
 from bot.service.rating_replies import RatingReplies
@@ -85,6 +85,20 @@ class ServiceParts:
         )
         self.bot_user = bot_user
         self.kernel = GameKernel(storage, now=clock, bot_user=bot_user)
+        themes = Themes(storage, self.servers.theme)
+        self.ratings = RatingReplies(
+            storage, bot_user, now=clock, theme_of=themes.of, run_picture=run_board
+        )
+        if analyser is None:
+            analyser = ai if isinstance(ai, AIPool) else ThreadAnalyser()
+        self.teacher = Teacher(
+            self.kernel,
+            analyser,
+            themes.of,
+            run_picture=run_board,
+            render_board=render_board or renderer.render_board,
+            depth=REVIEW_DEPTH if review_depth is None else review_depth,
+        )
         pictures: dict[str, BoardRenderer | ReplayRenderer] = {}
         if render_board is not None:
             pictures["render_board"] = render_board
@@ -92,12 +106,13 @@ class ServiceParts:
             pictures["render_replay"] = render_replay
         self.composer = Composer(
             self.kernel,
+            themes,
+            self.ratings,
+            self.teacher.hints_summary,
             run_board=run_board,
             run_replay=run_replay,
-            default_theme=default_theme,
             **pictures,
         )
-        self.composer.server_theme = self.servers.theme
         self.bots = BotPlayer(self.kernel, self.composer, ai)
         self.challenges = Challenges(
             self.kernel,
@@ -117,26 +132,7 @@ class ServiceParts:
             interval=tick_every,
             game_turns=events.game_turns,
         )
-        self.ratings = RatingReplies(
-            storage,
-            bot_user,
-            now=clock,
-            theme_of=self.composer.theme_of,
-            run_picture=run_board,
-        )
-        self.composer.ratings = self.ratings
         self.statistics = Statistics(storage, bot_user, self.ratings)
-        if analyser is None:
-            analyser = ai if isinstance(ai, AIPool) else ThreadAnalyser()
-        self.teacher = Teacher(
-            self.kernel,
-            analyser,
-            run_picture=run_board,
-            render_board=render_board or renderer.render_board,
-            depth=REVIEW_DEPTH if review_depth is None else review_depth,
-        )
-        self.composer.summary_notes = self.teacher.hints_summary
-        self.teacher.theme_of = self.composer.theme_of
         self.boards = ShownBoards(self.kernel, self.composer, self.bots, owns=owns)
         self.puzzles = PuzzleReplies.over(
             self.composer, self.servers, now=clock, owns=owns, rng=puzzle_rng

@@ -154,7 +154,7 @@ class PuzzleReplies:
             y = due.yesterday
             first = None if y.first is None else User(y.first.user_id, y.first.name)
             parts.append(DAILY_YESTERDAY(y.tried, y.solved, first))
-        theme = await self.composer.server_default(due.daily.guild_id)
+        theme = await self.composer.themes.server(due.daily.guild_id)
         view = renderer.BoardView(flip=solver is Color.BLACK, theme=theme)
         caption = PUZZLE_TASK(solver, asked)
         picture = self.composer.position_picture(puzzle.variant, puzzle.record, view, caption)
@@ -223,7 +223,7 @@ class PuzzleReplies:
         solver = found.solver
         view = renderer.BoardView(
             flip=solver is Color.BLACK,
-            theme=await self.composer.theme_of(user.id, place.guild_id),
+            theme=await self.composer.themes.of(user.id, place.guild_id),
             suggestion=None if attempt.open or found.attempt.status == "solved" else _next(found),
         )
         caption = (

@@ -144,6 +144,7 @@ class Teacher:
         self,
         kernel: GameKernel,
         analyser: Analyser,
+        theme_of: Callable[[int | None, int | None], Awaitable[str]],
         *,
         run_picture: Offload = asyncio.to_thread,
         render_board: BoardRenderer = renderer.render_board,
@@ -158,9 +159,8 @@ class Teacher:
         self.hints_per_game = hints_per_game
         self.depth = depth
         self.seconds = seconds
-        self.theme_of: Callable[[int | None, int | None], Awaitable[str]] | None = None
-        """The theme of a player's boards (theirs, else their server's), if set; else the
-        renderer's own."""
+        self.theme_of = theme_of
+        """The theme of a player's boards (theirs, else their server's)."""
         self._given: OrderedDict[int, _Given] = OrderedDict()
         self._hinting: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
@@ -267,8 +267,6 @@ class Teacher:
 
     async def _theme(self, user: User, place: Place) -> str:
         """The theme of the boards ``user`` asks for at ``place``."""
-        if self.theme_of is None:
-            return renderer.BoardView().theme
         return await self.theme_of(user.id, place.guild_id)
 
     async def _review_reply(self, row: GameRow, reviews: list[MoveReview], theme: str) -> Reply:
