@@ -88,6 +88,16 @@ async def event_in(service: ShaxService, place: Place = HALL) -> Event:
     return event
 
 
+async def started(service: ShaxService, *more: User, **options: str) -> None:
+    """A tournament in the hall, made by Amina with Bashir, Cawo and ``more`` joined, and
+    started (``options``: ``/shax tournament create``'s)."""
+    t = service.tournaments
+    await t.create(AMINA, HALL, **options)
+    for player in (BASHIR, CAWO, *more):
+        await t.join(player, HALL)
+    await t.start(AMINA, HALL, may_manage=False)
+
+
 def by_id(user_id: int) -> User:
     return next(u for u in PLAYERS if u.id == user_id)
 

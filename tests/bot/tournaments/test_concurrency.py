@@ -19,6 +19,7 @@ from tests.bot.tournaments.conftest import (
     Open,
     by_id,
     event_in,
+    started,
     thread,
     tick,
 )
@@ -59,10 +60,7 @@ async def test_two_joins_and_two_starts_at_once_apply_once(events: Open) -> None
 
 async def test_two_results_at_once_pair_the_next_round_once(events: Open) -> None:
     a, b = await two(events)
-    await a.tournaments.create(AMINA, HALL)
-    for player in (BASHIR, CAWO, DAHIR):
-        await a.tournaments.join(player, HALL)
-    await a.tournaments.start(AMINA, HALL, may_manage=False)
+    await started(a, DAHIR)
     _, games = await tick(a)
     rows = [await a.kernel.game(g.reply.game_id or 0) for g in games]
     await asyncio.gather(
@@ -81,10 +79,7 @@ async def test_two_results_at_once_pair_the_next_round_once(events: Open) -> Non
 
 async def test_one_pairing_opened_by_two_processes_at_once_has_one_game(events: Open) -> None:
     a, b = await two(events)
-    await a.tournaments.create(AMINA, HALL)
-    for player in (BASHIR, CAWO):
-        await a.tournaments.join(player, HALL)
-    await a.tournaments.start(AMINA, HALL, may_manage=False)
+    await started(a)
     (pairing,) = [n for n in await a.tournaments.tick() if isinstance(n, PairingToOpen)]
     first, second = await asyncio.gather(
         a.tournaments.open_game(pairing.pairing_id, thread(pairing.pairing_id)),

@@ -10,31 +10,22 @@ from bot.tournaments.rows import Outcome
 from engine import Termination
 from tests.bot.tournaments.conftest import (
     AMINA,
-    BASHIR,
-    CAWO,
     DAHIR,
     HALL,
     Open,
     by_id,
     event_in,
     play_out,
+    started,
     thread,
     tick,
 )
 from tests.services import FakeClock, words
 
 
-async def three_players(service: object, *more: object, **options: str) -> None:
-    t = service.tournaments  # type: ignore[attr-defined]
-    await t.create(AMINA, HALL, **options)
-    for player in (BASHIR, CAWO, *more):
-        await t.join(player, HALL)
-    await t.start(AMINA, HALL, may_manage=False)
-
-
 async def test_a_pairing_gets_one_game_however_often_it_is_opened(events: Open) -> None:
     service = await events()
-    await three_players(service, DAHIR)
+    await started(service, DAHIR)
     wanted = [n for n in await service.tournaments.tick() if not hasattr(n, "reply")]
     first, *_ = wanted
     opened = await service.tournaments.open_game(first.pairing_id, thread(first.pairing_id))
@@ -52,7 +43,7 @@ async def test_a_game_has_the_tournaments_turn_time_and_is_lost_not_aborted(
 ) -> None:
     service = await events()
     await service.tick()
-    await three_players(service, DAHIR, turn="3m")
+    await started(service, DAHIR, turn="3m")
     _, games = await tick(service)
     clock.advance(minutes=2)  # past the warning of a three-minute turn (a day's is far off)
     warned = await service.tick()
@@ -72,7 +63,7 @@ async def test_a_game_has_the_tournaments_turn_time_and_is_lost_not_aborted(
 
 async def test_a_tournament_game_is_rated_as_usual(events: Open) -> None:
     service = await events()
-    await three_players(service, DAHIR, variant="shax-small")
+    await started(service, DAHIR, variant="shax-small")
     _, games = await tick(service)
     game = games[0]
     finished = await play_out(service, game, seed=3)
@@ -90,7 +81,7 @@ async def test_a_player_who_leaves_a_swiss_loses_the_game_under_way_and_gets_no_
     events: Open,
 ) -> None:
     service = await events()
-    await three_players(service, DAHIR)
+    await started(service, DAHIR)
     _, games = await tick(service)
     left = await service.tournaments.leave(AMINA, HALL)
     assert left.text.id == notices.WITHDRAWN.id
@@ -118,7 +109,7 @@ async def test_a_player_who_leaves_a_swiss_loses_the_game_under_way_and_gets_no_
 
 async def test_a_swiss_waits_its_pause_between_rounds(events: Open, clock: FakeClock) -> None:
     service = await events()
-    await three_players(service, DAHIR, pause="2m")
+    await started(service, DAHIR, pause="2m")
     _, games = await tick(service)
     for game in games:
         row = await service.kernel.game(game.reply.game_id or 0)
@@ -136,7 +127,7 @@ async def test_a_swiss_waits_its_pause_between_rounds(events: Open, clock: FakeC
 
 async def test_a_game_that_ends_wakes_the_tournaments(events: Open) -> None:
     service = await events()
-    await three_players(service)
+    await started(service)
     _, games = await tick(service)
     assert not service.tournaments.due.is_set(), "the tick took the work"
     row = await service.kernel.game(games[0].reply.game_id or 0)

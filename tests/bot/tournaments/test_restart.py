@@ -8,15 +8,12 @@ from __future__ import annotations
 from bot.tournaments.notices import PairingToOpen
 from bot.tournaments.rows import Status
 from tests.bot.tournaments.conftest import (
-    AMINA,
-    BASHIR,
-    CAWO,
     DAHIR,
     GUILD,
-    HALL,
     Open,
     by_id,
     event_in,
+    started,
     thread,
     tick,
 )
@@ -26,10 +23,7 @@ from tests.services import words
 async def test_a_restart_in_the_middle_of_a_round_goes_on(events: Open) -> None:
     before = await events()
     t = before.tournaments
-    await t.create(AMINA, HALL, rounds="2")
-    for player in (BASHIR, CAWO, DAHIR):
-        await t.join(player, HALL)
-    await t.start(AMINA, HALL, may_manage=False)
+    await started(before, DAHIR, rounds="2")
     wanted = [n for n in await t.tick() if isinstance(n, PairingToOpen)]
     assert len(wanted) == 2
     # The bot opens one game, which is played to its end; then it stops, before opening
@@ -61,10 +55,7 @@ async def test_a_restart_in_the_middle_of_a_round_goes_on(events: Open) -> None:
 async def test_only_the_process_that_owns_the_server_runs_the_tournament(events: Open) -> None:
     mine = await events(owns=lambda guild: guild == GUILD)
     other = await events(owns=lambda guild: guild != GUILD)
-    await mine.tournaments.create(AMINA, HALL)
-    for player in (BASHIR, CAWO):
-        await mine.tournaments.join(player, HALL)
-    await mine.tournaments.start(AMINA, HALL, may_manage=False)
+    await started(mine)
     assert await other.tournaments.tick() == []
     _, games = await tick(mine)
     assert len(games) == 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.tournaments import notices
 from bot.tournaments.rows import Status
-from tests.bot.tournaments.conftest import AMINA, BASHIR, CAWO, HALL, Open, event_in, tick
+from tests.bot.tournaments.conftest import AMINA, BASHIR, CAWO, HALL, Open, event_in, started, tick
 from tests.services import FakeClock, words
 
 
@@ -55,10 +55,7 @@ async def test_a_timed_start_with_too_few_players_is_called_off(
 async def test_the_creator_cancels_and_the_games_go_on(events: Open) -> None:
     service = await events()
     t = service.tournaments
-    await t.create(AMINA, HALL)
-    for player in (BASHIR, CAWO):
-        await t.join(player, HALL)
-    await t.start(AMINA, HALL, may_manage=False)
+    await started(service)
     _, games = await tick(service)
     cancelled = await t.cancel(BASHIR, HALL, may_manage=True)
     assert "cancelled the tournament here" in words(cancelled.text)
