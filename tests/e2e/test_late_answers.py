@@ -22,13 +22,13 @@ async def test_a_move_answered_too_late_still_reaches_the_channel(live: Live) ->
     record, _, _ = game_state(scene.db_path, game_id)
     select = act_select(board)
     action = option_values(select)[0]
-    real_play = live.service.play
+    real_play = live.service.turns.play
 
     async def stalled_play(*args: Any, **kwargs: Any) -> Any:
         time.sleep(3.3)  # the whole event loop stalls past Discord's deadline
         return await real_play(*args, **kwargs)
 
-    live.service.play = stalled_play  # type: ignore[method-assign]
+    live.service.turns.play = stalled_play  # type: ignore[method-assign]
     await fake.select(on_turn(scene, board), board, select["custom_id"], [action], expect_ack=False)
 
     def one_new_board() -> Any:
