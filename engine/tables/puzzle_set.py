@@ -175,6 +175,22 @@ def make_puzzle(
     return finish(record, position, line, values)
 
 
+def unseen_puzzle(
+    tables: Tables,
+    solved: Solved | None,
+    seen: set[Canonical],
+    record: Sequence[str],
+    position: Position,
+) -> Puzzle | None:
+    """:func:`make_puzzle`'s puzzle at ``position``, unless ``seen`` holds the position up
+    to symmetry already; ``seen`` gains it."""
+    key = canonical(position)
+    if key in seen:
+        return None
+    seen.add(key)
+    return make_puzzle(tables, solved, record, position)
+
+
 def finish(
     record: Sequence[str],
     position: Position,
@@ -276,11 +292,7 @@ def from_games(
             for where, candidate in candidates(record, position):
                 if taken[movement] == (PER_GAME if movement else PLACEMENT_PER_GAME):
                     break
-                key = canonical(candidate)
-                if key in seen:
-                    continue
-                seen.add(key)
-                puzzle = make_puzzle(tables, solved, where, candidate)
+                puzzle = unseen_puzzle(tables, solved, seen, where, candidate)
                 if puzzle is None:
                     continue
                 taken[movement] += 1
@@ -296,12 +308,7 @@ def from_puzzles(
     """The puzzles of an earlier set that are still puzzles by today's rules (solved
     and graded again), each a position not in ``seen`` (which gains it)."""
     for old in earlier:
-        position = old.position()
-        key = canonical(position)
-        if key in seen:
-            continue
-        seen.add(key)
-        puzzle = make_puzzle(tables, solved, old.record, position)
+        puzzle = unseen_puzzle(tables, solved, seen, old.record, old.position())
         if puzzle is not None:
             yield puzzle
 
@@ -331,11 +338,7 @@ def from_walks(
             record += [a.notation(v) for a in step]
             if position.outcome is not None:
                 break
-            key = canonical(position)
-            if key in seen:
-                continue
-            seen.add(key)
-            puzzle = make_puzzle(tables, solved, record, position)
+            puzzle = unseen_puzzle(tables, solved, seen, record, position)
             if puzzle is not None:
                 yield puzzle
 
@@ -350,12 +353,9 @@ def from_placements(
     for _ in range(games):
         position, record = Position.initial(tables.variant.id), list[str]()
         while position.outcome is None and position.phase is not Phase.MOVEMENT:
-            key = canonical(position)
-            if key not in seen:
-                seen.add(key)
-                puzzle = make_puzzle(tables, solved, record, position)
-                if puzzle is not None:
-                    yield puzzle
+            puzzle = unseen_puzzle(tables, solved, seen, record, position)
+            if puzzle is not None:
+                yield puzzle
             action = rng.choice(position.legal_actions())
             record.append(action.notation(position.variant))
             position = position.play(action)
