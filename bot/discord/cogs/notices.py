@@ -6,7 +6,7 @@ act, so the tick does nothing and the clock stands still: its next run gives the
 turns that time back (:mod:`bot.service.clock`). On every start and reconnect (and a few seconds
 after an answer could not be delivered at all, then less and less often while Discord
 still refuses, never less often than the tick) the boards the players have not seen
-are shown: ``ShaxService.reconcile`` returns each game whose stored version is newer
+are shown: ``ShownBoards.reconcile`` returns each game whose stored version is newer
 than its shown board, posted anew with the player on turn pinged. Answers in flight
 are waited for first, and the tick and the reconciliation take turns, so a board that
 is being shown is not shown twice. A notice that edits a message follows the live
@@ -158,7 +158,7 @@ class Notices(commands.Cog):
         self.bot.background.start("a look for unseen boards", self.reconcile())
 
     async def reconcile(self) -> None:
-        """Show every board the players have not seen (see ``ShaxService.reconcile``)."""
+        """Show every board the players have not seen (see ``ShownBoards.reconcile``)."""
         # An answer in flight shows its own board: let it (for a while at most).
         if not await self.bot.responder.wait_answered(ANSWERS_WAIT_SECONDS):
             log.warning("Looking for unshown boards while answers are still being placed")
