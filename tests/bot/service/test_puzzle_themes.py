@@ -5,11 +5,9 @@ nearest of it, else names the themes left; the themes show once a try is over.""
 
 from __future__ import annotations
 
-import contextlib
 import random
 import re
-from collections.abc import AsyncIterator, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Mapping, Sequence
 
 import pytest
 
@@ -28,9 +26,14 @@ from bot.service.replies import (
 from bot.storage import NewPuzzle, PuzzleRow, Rating
 from engine import replay
 from engine.tables.puzzles import Puzzle, PuzzleTheme, answer
-from tests.bot.conftest import AMINA, BASHIR, BOT, CAWO, HERE
-from tests.bot.storage.conftest import database, postgres_server  # noqa: F401 - fixtures
-from tests.services import FakeClock, open_service, refused, words
+from tests.bot.conftest import AMINA, BASHIR, CAWO, HERE
+from tests.bot.storage.conftest import (  # noqa: F401 - fixtures
+    Processes,
+    database,
+    postgres_server,
+    processes,
+)
+from tests.services import refused, words
 
 ELSEWHERE_SERVER = Place(11, 600)
 
@@ -48,14 +51,8 @@ async def solve(service: ShaxService, user: User, place: Place) -> Reply:
 
 
 @pytest.fixture
-async def service(
-    database: str | Path,  # noqa: F811 - the storage tests' fixture
-    clock: FakeClock,
-) -> AsyncIterator[ShaxService]:
-    async with contextlib.AsyncExitStack() as stack:
-        yield await stack.enter_async_context(
-            open_service(database, bot_user=BOT, clock=clock, puzzle_rng=random.Random(1))
-        )
+async def service(processes: Processes) -> ShaxService:  # noqa: F811 - the storage tests' fixture
+    return await processes(puzzle_rng=random.Random(1))
 
 
 async def stored(service: ShaxService, variant: str = "shax-small") -> list[PuzzleRow]:

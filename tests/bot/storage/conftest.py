@@ -8,9 +8,10 @@ with the reason, except under ``CI=true``, where it fails: CI must prove both en
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -19,11 +20,21 @@ import asyncpg
 import pytest
 from sqlalchemy import Connection
 
+from bot.service.facade import ShaxService
 from bot.service.ratings import after_game, current
 from bot.service.streaks import Result, standings_after
-from bot.storage import NewGame, RateGame, Standings, Storage, StoredRating, TallyKey
+from bot.storage import (
+    Finished,
+    NewGame,
+    RateGame,
+    Standings,
+    Storage,
+    StoredRating,
+    TallyKey,
+)
+from tests.bot.conftest import BOT
 from tests.bot.storage.pgserver import PostgresServer, find_binaries, shared_server
-from tests.services import migrated_database
+from tests.services import FakeClock, migrated_database, open_service
 
 ENGINES = ("sqlite", "postgresql")
 _names = itertools.count(1)
@@ -91,6 +102,24 @@ async def two(database: str | Path) -> AsyncIterator[tuple[Storage, Storage]]:
     await second.close()
 
 
+Processes = Callable[..., Awaitable[ShaxService]]
+"""Opens a bot process's service (``open_service``'s options) over the test's database."""
+
+
+@pytest.fixture
+async def processes(database: str | Path, clock: FakeClock) -> AsyncIterator[Processes]:
+    """Bot processes' services over the test's database (SQLite or PostgreSQL), on the
+    test's clock; all closed at the end."""
+    async with contextlib.AsyncExitStack() as stack:
+
+        async def process(**options: Any) -> ShaxService:
+            return await stack.enter_async_context(
+                open_service(database, bot_user=BOT, clock=clock, **options)  # type: ignore[arg-type]
+            )
+
+        yield process
+
+
 def new_game(channel: int = 7) -> NewGame:
     return NewGame(
         guild_id=1,
@@ -121,6 +150,26 @@ def scored(
         "pair": (white, black),
         "score": score,
     }
+
+
+async def black_resigns(
+    storage: Storage,
+    game_id: int,
+    now: datetime,
+    scoring: dict[str, Any],
+    record: Sequence[str] = ("a1",),
+) -> Finished | None:
+    """Game ``game_id``, at its version 0, ended at ``now`` by black's resignation after
+    ``record`` (white wins), scored with ``scoring`` (:func:`scored`)."""
+    return await storage.games.finish_game(
+        game_id,
+        0,
+        record=list(record),
+        result="white",
+        termination="RESIGNATION",
+        now=now,
+        **scoring,
+    )
 
 
 def rated(scores: Mapping[int, float], family: str = "shax") -> tuple[str, RateGame]:

@@ -14,7 +14,7 @@ from bot.storage import (
     ChannelTaken,
     Storage,
 )
-from tests.bot.storage.conftest import new_game, scored
+from tests.bot.storage.conftest import black_resigns, new_game, scored
 
 NOW = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 
@@ -86,28 +86,12 @@ async def test_finish_game_counts_tallies_and_series_in_one_transaction(storage:
     scoring = scored(
         [(11, "Amina", "human", "win"), (12, "Bashir", "human", "loss")], ("u:11", "u:12", "u:11")
     )
-    done = await storage.games.finish_game(
-        game.id,
-        0,
-        record=["a1"],
-        result="white",
-        termination="RESIGNATION",
-        now=NOW,
-        **scoring,
-    )
+    done = await black_resigns(storage, game.id, NOW, scoring)
     assert done is not None and done.game.status == "over" and done.game.version == 1
     assert done.tallies[11][1].streak == 1 and done.tallies[12][1].losses == 1
     assert (done.series.holder, done.series.stones) == ("u:11", 1)
     # A stale finish changes nothing: no second win is counted.
-    stale = await storage.games.finish_game(
-        game.id,
-        0,
-        record=["a1"],
-        result="white",
-        termination="RESIGNATION",
-        now=NOW,
-        **scoring,
-    )
+    stale = await black_resigns(storage, game.id, NOW, scoring)
     assert stale is None
     assert (await storage.standings.tallies(1, 11))["human"].wins == 1
     assert (await storage.standings.series(1, "u:12", "u:11")).stones == 1

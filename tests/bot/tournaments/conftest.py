@@ -5,12 +5,8 @@ thread of its own)."""
 
 from __future__ import annotations
 
-import contextlib
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
-from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -25,9 +21,14 @@ from bot.service.replies import (
 )
 from bot.tournaments.notices import OpenedGame, PairingToOpen
 from bot.tournaments.rows import Event
-from tests.bot.conftest import AMINA, BASHIR, BOT, CAWO
-from tests.bot.storage.conftest import database, postgres_server  # noqa: F401 - fixtures
-from tests.services import FakeClock, open_service
+from tests.bot.conftest import AMINA, BASHIR, CAWO
+from tests.bot.storage.conftest import (  # noqa: F401 - fixtures
+    Processes,
+    database,
+    postgres_server,
+    processes,
+)
+from tests.services import FakeClock
 
 DAHIR = User(104, "Dahir")
 PLAYERS = (AMINA, BASHIR, CAWO, DAHIR)
@@ -37,7 +38,7 @@ HALL = Place(GUILD, 700)
 THREADS = 50_000
 """Pairing ``n``'s game is played in the thread ``THREADS + n`` of the hall."""
 
-Open = Callable[..., Awaitable[ShaxService]]
+Open = Processes
 
 
 @pytest.fixture
@@ -46,19 +47,9 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def events(
-    database: str | Path,  # noqa: F811 - the storage tests' fixture
-    clock: FakeClock,
-) -> AsyncIterator[Open]:
+def events(processes: Open) -> Open:  # noqa: F811 - the storage tests' fixture
     """Opens services (bot processes) over the test's database; all closed at the end."""
-    async with contextlib.AsyncExitStack() as stack:
-
-        async def factory(**options: Any) -> ShaxService:
-            return await stack.enter_async_context(
-                open_service(database, bot_user=BOT, clock=clock, **options)  # type: ignore[arg-type]
-            )
-
-        yield factory
+    return processes
 
 
 def thread(pairing_id: int) -> Place:
