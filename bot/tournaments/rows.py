@@ -48,8 +48,9 @@ class Outcome(StrEnum):
 
 
 @dataclass(frozen=True)
-class NewTournament:
-    """A tournament to make, as ``/shax tournament create`` asked for it."""
+class Settings:
+    """A tournament as ``/shax tournament create`` asked for it: where, how it pairs, on
+    which board, for how long, and who made it (the columns a step never changes)."""
 
     guild_id: int | None
     channel_id: int
@@ -65,12 +66,13 @@ class NewTournament:
     """A Swiss's pause between rounds."""
     creator_id: int
     creator_name: str
-    starts_at: datetime | None
-    """A timed start, or ``None``: the creator starts it."""
-    reminded: bool = False
-    """No reminder is due (a start so near that the opening says it)."""
 
-    def values(self) -> dict[str, Any]:
+    @property
+    def swiss(self) -> bool:
+        return self.format is Format.SWISS
+
+    def settings_values(self) -> dict[str, Any]:
+        """The settings by column."""
         return {
             "guild_id": self.guild_id,
             "channel_id": self.channel_id,
@@ -82,24 +84,43 @@ class NewTournament:
             "pause_seconds": int(self.pause.total_seconds()),
             "creator_id": self.creator_id,
             "creator_name": self.creator_name,
-            "starts_at": self.starts_at,
-            "reminded": self.reminded,
         }
 
 
+def _settings(d: Mapping[Any, Any]) -> dict[str, Any]:
+    """A stored tournament's :class:`Settings`, as the keywords of its row."""
+    return {
+        "guild_id": d["guild_id"],
+        "channel_id": int(d["channel_id"]),
+        "format": Format(d["format"]),
+        "variant": str(d["variant"]),
+        "rounds": int(d["rounds"]),
+        "minutes": int(d["minutes"]),
+        "turn": timedelta(seconds=int(d["turn_seconds"])),
+        "pause": timedelta(seconds=int(d["pause_seconds"])),
+        "creator_id": int(d["creator_id"]),
+        "creator_name": str(d["creator_name"]),
+    }
+
+
 @dataclass(frozen=True)
-class TournamentRow:
+class NewTournament(Settings):
+    """A tournament to make: its settings, and when it starts."""
+
+    starts_at: datetime | None
+    """A timed start, or ``None``: the creator starts it."""
+    reminded: bool = False
+    """No reminder is due (a start so near that the opening says it)."""
+
+    def values(self) -> dict[str, Any]:
+        return {**self.settings_values(), "starts_at": self.starts_at, "reminded": self.reminded}
+
+
+@dataclass(frozen=True)
+class TournamentRow(Settings):
+    """A stored tournament: its settings, and how far it has come."""
+
     id: int
-    guild_id: int | None
-    channel_id: int
-    format: Format
-    variant: str
-    rounds: int
-    minutes: int
-    turn: timedelta
-    pause: timedelta
-    creator_id: int
-    creator_name: str
     status: Status
     round: int
     """The rounds paired so far (an arena counts its waves of pairings)."""
@@ -113,10 +134,6 @@ class TournamentRow:
     ends_at: datetime | None
     """An arena's end."""
     ended_at: datetime | None
-
-    @property
-    def swiss(self) -> bool:
-        return self.format is Format.SWISS
 
     def values(self) -> dict[str, Any]:
         """What a step may change, by column (the rest is as it was made)."""
@@ -134,17 +151,8 @@ class TournamentRow:
 
 def tournament_row(d: Mapping[Any, Any]) -> TournamentRow:
     return TournamentRow(
+        **_settings(d),
         id=int(d["id"]),
-        guild_id=d["guild_id"],
-        channel_id=int(d["channel_id"]),
-        format=Format(d["format"]),
-        variant=str(d["variant"]),
-        rounds=int(d["rounds"]),
-        minutes=int(d["minutes"]),
-        turn=timedelta(seconds=int(d["turn_seconds"])),
-        pause=timedelta(seconds=int(d["pause_seconds"])),
-        creator_id=int(d["creator_id"]),
-        creator_name=str(d["creator_name"]),
         status=Status(d["status"]),
         round=int(d["round"]),
         said_round=int(d["said_round"]),
