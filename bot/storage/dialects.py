@@ -2,12 +2,11 @@
 once (:mod:`bot.storage.store`) and compiled for the engine at hand.
 
 * running: each call of the storage is one function over a SQLAlchemy connection, run
-  whole where its engine runs best. SQLite's one connection (the standard library's
-  ``sqlite3`` under SQLAlchemy) lives in a thread of its own, and a call is one task for
-  that thread, however many statements it makes: a thread switch costs far more under
-  load than the statement. The tasks queue up, so a transaction is never interleaved
-  with another call. PostgreSQL's calls run on the event loop, each whole on a
-  connection of the pool (``AsyncConnection.run_sync``, asyncpg awaited underneath);
+  whole through ``AsyncConnection.run_sync``. SQLite's one connection is aiosqlite's
+  (SQLAlchemy's ``sqlite+aiosqlite`` engine, kept open from start to stop): the calls take
+  turns on it, so a transaction is never interleaved with another call, and each
+  statement runs in aiosqlite's thread. PostgreSQL's calls each run on a connection of
+  the pool (asyncpg awaited underneath);
 * transactions: both drivers run in autocommit, so a single statement commits on its
   own; a read-modify-write says ``BEGIN IMMEDIATE`` on SQLite (the write lock at once:
   two writers never both read the old value) and ``BEGIN`` on PostgreSQL, where rows are
@@ -24,12 +23,12 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
+import aiosqlite
 import asyncpg
-from sqlalchemy import Connection, create_engine, func, text
+from sqlalchemy import Connection, func, text
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
@@ -52,6 +51,15 @@ T = TypeVar("T")
 P = ParamSpec("P")
 Call = Callable[Concatenate[Connection, P], T]
 """One call of the storage: a function of a connection (and its arguments)."""
+
+
+def _set_up(conn: Connection) -> list[str]:
+    """A SQLite connection's settings (the write-ahead log, foreign keys, five seconds'
+    wait for another program's lock), and the file's check: ``["ok"]`` when sound."""
+    conn.exec_driver_sql("PRAGMA journal_mode = WAL")
+    conn.exec_driver_sql("PRAGMA foreign_keys = ON")
+    conn.exec_driver_sql("PRAGMA busy_timeout = 5000")
+    return [str(r[0]) for r in conn.exec_driver_sql("PRAGMA quick_check")]
 
 
 def driver_error(exc: BaseException) -> BaseException:
@@ -116,62 +124,33 @@ class Sqlite(Dialect):
     def __init__(self, path: Path) -> None:
         self.path = path
         self.where = str(path)
-        self._thread: ThreadPoolExecutor | None = None
-        """The one thread the connection lives in; a call is one task for it, queued."""
-        self._conn: Connection | None = None
-        """The connection, used in its thread only (``None`` once closed)."""
+        # The file is opened by name, never read as a URL (a "?" or "#" in it is a name).
+        self.engine = create_async_engine(
+            "sqlite+aiosqlite://",
+            async_creator=lambda: aiosqlite.connect(self.path),
+            poolclass=StaticPool,
+            isolation_level="AUTOCOMMIT",
+            pool_reset_on_return=None,
+        )
+        self._conn: AsyncConnection | None = None
+        """The one connection, open from :meth:`open` to :meth:`close`."""
+        self._turn = asyncio.Lock()
+        """One call at a time on the connection: a transaction is never interleaved."""
 
     def greatest(self, *values: Any) -> ColumnElement[Any]:
         return func.max(*values)
 
     async def run(self, call: Call[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        def whole() -> T:
+        async with self._turn:
             if self._conn is None:
                 raise StorageError(f"The database {self.where} is closed.")
-            return call(self._conn, *args, **kwargs)
-
-        return await self._in_thread(whole)
-
-    async def _in_thread(self, function: Callable[[], T]) -> T:
-        """``function()`` in the connection's thread, behind every call queued before it:
-        one trip, however many statements it makes."""
-        thread = self._thread
-        try:
-            if thread is None:
-                raise RuntimeError("no thread")
-            done = thread.submit(function)
-        except RuntimeError:  # the executor's word for one shut down
-            raise StorageError(f"The database {self.where} is closed.") from None
-        return await asyncio.wrap_future(done)
-
-    def _connect(self) -> list[str]:
-        """In the thread: open the file by name (never read as a URL: a "?" or "#" in it
-        is a name), set it up, and check it."""
-        engine = create_engine(
-            "sqlite://",
-            creator=lambda: sqlite3.connect(self.path),
-            poolclass=StaticPool,
-            isolation_level="AUTOCOMMIT",
-            pool_reset_on_return=None,
-        )
-        conn = engine.connect()
-        try:
-            conn.exec_driver_sql("PRAGMA journal_mode = WAL")
-            conn.exec_driver_sql("PRAGMA foreign_keys = ON")
-            conn.exec_driver_sql("PRAGMA busy_timeout = 5000")
-            problems = [str(r[0]) for r in conn.exec_driver_sql("PRAGMA quick_check")]
-        except BaseException:
-            conn.close()
-            engine.dispose()
-            raise
-        self._conn = conn
-        return problems
+            return await self._conn.run_sync(call, *args, **kwargs)
 
     async def open(self) -> None:
         check_file(self.path)
-        self._thread = ThreadPoolExecutor(1, thread_name_prefix="shax-sqlite")
         try:
-            problems = await self._in_thread(self._connect)
+            self._conn = await self.engine.connect()
+            problems = await self._conn.run_sync(_set_up)
         except sa_exc.DBAPIError as exc:
             await self.close()
             raise self.failure(exc) or exc from None
@@ -180,18 +159,12 @@ class Sqlite(Dialect):
             raise damaged(self.path, problems[0])
 
     async def close(self) -> None:
-        thread, self._thread = self._thread, None
-        if thread is not None:
-            # Behind every call queued before it: they finish first.
-            await asyncio.wrap_future(thread.submit(self._let_go))
-            thread.shutdown(wait=False)
-
-    def _let_go(self) -> None:
-        """In the connection's thread: close it."""
-        if self._conn is not None:
-            self._conn.close()
-            self._conn.engine.dispose()
-            self._conn = None
+        # Behind every call already running or waiting: they finish first.
+        async with self._turn:
+            conn, self._conn = self._conn, None
+            if conn is not None:
+                await conn.close()
+            await self.engine.dispose()
 
     def schema_number(self, conn: Connection) -> int:
         return int(conn.exec_driver_sql("PRAGMA user_version").scalar_one())

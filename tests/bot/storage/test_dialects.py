@@ -1,50 +1,47 @@
-"""How each engine runs a call: SQLite's in one trip to its connection's thread, PostgreSQL's
+"""How each engine runs a call: SQLite's in turn on aiosqlite's one connection, PostgreSQL's
 on a connection kept open between calls."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 
+import aiosqlite
 import pytest
+from sqlalchemy import Connection, select
 from sqlalchemy.pool import AsyncAdaptedQueuePool
 
 from bot.storage import (
     ChannelTaken,
     GameResult,
+    GameStatus,
     Storage,
+    StorageError,
     Termination,
 )
 from bot.storage.dialects import Postgres
+from bot.storage.tables import hints
 from tests.bot.storage.conftest import fresh_postgres, new_game, scored
 from tests.bot.storage.pgserver import PostgresServer
 
 NOW = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 
 
-async def test_each_sqlite_call_is_one_trip_to_its_thread(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A call runs whole in the connection's thread, a transaction included: one trip each."""
+async def test_sqlite_calls_take_turns_on_aiosqlites_one_connection(tmp_path: Path) -> None:
+    """Every call runs on the same aiosqlite connection, one at a time: calls made at once
+    (a game's finish among them, a transaction) all land, none interleaved with another;
+    closing waits for the calls before it, and a call after it is refused in a sentence."""
     storage = await Storage.open(tmp_path / "s.db")
-    trips: list[object] = []
-    queued = ThreadPoolExecutor.submit
-
-    def counted(self: ThreadPoolExecutor, fn: Callable[[], object]) -> Future[object]:
-        trips.append(fn)
-        return queued(self, fn)
-
-    monkeypatch.setattr(ThreadPoolExecutor, "submit", counted)
     try:
+        driver = await storage.runner.run(lambda conn: conn.connection.driver_connection)
+        assert isinstance(driver, aiosqlite.Connection)
         game = await storage.games.create_game(new_game(), NOW)
         moved = await storage.games.update_game(
             game.id, 0, record=["a1"], draw_offered_by=None, now=NOW, new_turn=True
         )
-        assert moved is not None and await storage.games.get_game(game.id) == moved
-        finished = await storage.games.finish_game(
+        assert moved is not None
+        finishing = storage.games.finish_game(
             game.id,
             1,
             record=["a1", "a4"],
@@ -56,8 +53,32 @@ async def test_each_sqlite_call_is_one_trip_to_its_thread(
                 ("u:11", "u:12", "u:11"),
             ),
         )
+
+        def one_more_hint(conn: Connection) -> int:
+            # Read, then write what was read plus one: two of these interleaved would
+            # lose one (or fail, a transaction begun inside another).
+            used = conn.execute(select(hints.c.used).where(hints.c.game_id == game.id))
+            count = (used.scalar() or 0) + 1
+            conn.execute(storage.runner.upsert(hints, game_id=game.id, used=count))
+            return count
+
+        more = [storage.runner.transaction(one_more_hint) for _ in range(6)]
+        drivers = [
+            storage.runner.run(lambda conn: conn.connection.driver_connection) for _ in range(3)
+        ]
+        finished, counts, seen = await asyncio.gather(
+            finishing, asyncio.gather(*more), asyncio.gather(*drivers)
+        )
         assert finished is not None and finished.tallies[11][1].wins == 1
-        assert len(trips) == 4
+        assert sorted(counts) == [1, 2, 3, 4, 5, 6]
+        assert await storage.games.hints_used(game.id) == 6
+        assert all(other is driver for other in seen)
+        last = asyncio.gather(*(storage.games.get_game(game.id) for _ in range(3)))
+        await asyncio.sleep(0)  # the calls are made (waiting their turns), then the close
+        await storage.close()
+        assert [row.status for row in await last if row is not None] == [GameStatus.OVER] * 3
+        with pytest.raises(StorageError, match="is closed"):
+            await storage.games.get_game(game.id)
     finally:
         await storage.close()
 
