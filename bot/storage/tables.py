@@ -210,6 +210,7 @@ ratings = Table(
     Column("games", Integer, nullable=False, server_default="0"),
     Column("best", Float),
     Column("rated_at", Moment),
+    Index("ratings_ranked", "guild_id", "family", "rating"),  # a server's leaderboard
 )
 """Each person's rating per server and variant family (``"shax"``: shax and shax-small)."""
 
@@ -222,6 +223,7 @@ game_ratings = Table(
     Column("family", Text, nullable=False),
     *_glicko("_before"),
     *_glicko(),
+    Index("game_ratings_by_player", "guild_id", "family", "user_id"),  # a player's history
 )
 """A rated game's rating of each person in it, before and after: the history a player's
 rating is drawn from, and what recomputing the ratings from the games must give again."""

@@ -14,12 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import Connection
 
 from bot.service.kernel import row_outcome
 from bot.service.rating_replies import recompute
 from bot.service.ratings import rerate
 from bot.service.replies import Place, User
 from bot.storage import Finished, GameRow, Storage
+from bot.storage.rating_store import HISTORY, RANKED
 from tests.bot.storage.conftest import new_game, rated, scored, spoil_ratings
 from tests.services import FakeClock, open_service
 
@@ -220,3 +222,26 @@ async def test_what_a_board_shows_beside_it_is_read_in_one_trip_as_each_read_alo
     # Nothing rated to read, nobody to ask: the series alone.
     alone = await storage.games.beside_board(2, pair, [], None)
     assert alone.series.games == 0 and alone.prefs == {} and alone.ratings == {}
+
+
+@pytest.mark.parametrize(
+    ("read", "index"), [(RANKED, "ratings_ranked"), (HISTORY, "game_ratings_by_player")]
+)
+async def test_the_leaderboard_and_a_rating_history_are_read_through_their_indexes(
+    tmp_path: Path, read: Any, index: str
+) -> None:
+    """A server's leaderboard and a player's rating history search their index (SQLite's
+    plan for them), not every rating the bot ever stored."""
+    storage = await Storage.open(tmp_path / "s.db")
+
+    def plan(conn: Connection) -> list[str]:
+        compiled = read.compile(conn)
+        values = tuple(0 for _ in compiled.positiontup or ())
+        found = conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {compiled}", values)
+        return [str(step[-1]) for step in found]
+
+    try:
+        steps = await storage.runner.run(plan)
+    finally:
+        await storage.close()
+    assert any(step.startswith("SEARCH") and f"USING INDEX {index} " in step for step in steps)
