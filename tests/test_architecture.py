@@ -91,6 +91,14 @@ def test_the_storage_imports_nothing_above_it() -> None:
     )
 
 
+def test_the_storage_imports_no_feature_nor_anything_built_on_it() -> None:
+    """The storage is below the service and every feature: a feature's tables and the
+    vocabularies of their columns are the storage's (``bot/storage/tournament_tables.py``),
+    and the feature's rows import them, never the other way."""
+    above = ("bot.service", "bot.readers", "bot.words", "bot.commands", *FEATURES)
+    assert_imports_nothing_of("bot/storage", above)
+
+
 def test_the_words_serve_the_adapters_and_import_none_of_them() -> None:
     """``bot/words`` turns the service's replies into sentences for every surface; it knows
     the service's values, never an adapter (and the service never knows it:

@@ -1,11 +1,16 @@
-"""The tournament tables, defined once (their rows are :mod:`bot.tournaments.rows`', their
-statements :mod:`bot.tournaments.store`'s; migration 10 made them).
+"""The tournament tables, defined once with the vocabularies of their columns (the rows
+built from them are :mod:`bot.tournaments.rows`', their statements
+:mod:`bot.tournaments.store`'s; migration 10 made them). Like every table, they import
+nothing of the feature above them.
 
 A channel has one tournament open or playing at a time (a unique index); a tournament's
 players are keyed by it and the user; a pairing holds its game once it is opened (one game a
 pairing: a unique index) and its result once it is known."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import StrEnum
 
 from sqlalchemy import (
     Boolean,
@@ -23,14 +28,46 @@ from sqlalchemy import (
 )
 
 from bot.storage.columns import Id, Moment, metadata
-from bot.tournaments.rows import Format, Outcome, Status
-
-RUNNING_WHERE = text("status IN ('open', 'playing')")
 
 
-def _one_of(name: str, words: type[Format | Status | Outcome]) -> CheckConstraint:
-    listed = ", ".join(f"'{word.value}'" for word in words)
-    return CheckConstraint(f"{name} IN ({listed})")
+class Format(StrEnum):
+    """How a tournament pairs: rounds of equal scores, or at once for a fixed time."""
+
+    SWISS = "swiss"
+    ARENA = "arena"
+
+
+class Status(StrEnum):
+    OPEN = "open"
+    """Taking players; not started."""
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+RUNNING = (Status.OPEN, Status.PLAYING)
+"""A channel has at most one tournament in these (a unique index)."""
+
+
+class Outcome(StrEnum):
+    """A pairing's result: who won (a forfeit is a win for the one who stayed), a draw,
+    or a bye (a pairing of one player)."""
+
+    WHITE = "white"
+    BLACK = "black"
+    DRAW = "draw"
+    BYE = "bye"
+
+
+def _listed(words: Iterable[StrEnum]) -> str:
+    return ", ".join(f"'{word.value}'" for word in words)
+
+
+def _one_of(name: str, words: type[StrEnum]) -> CheckConstraint:
+    return CheckConstraint(f"{name} IN ({_listed(words)})")
+
+
+RUNNING_WHERE = text(f"status IN ({_listed(RUNNING)})")
 
 
 tournaments = Table(

@@ -1,14 +1,18 @@
-"""The values the tournament tables hold: a tournament, its players, its pairings, and the
-small vocabularies of their columns (:mod:`bot.storage.tournament_tables` defines the
-tables, :mod:`bot.tournaments.store` reads and writes them)."""
+"""The values the tournament tables hold: a tournament, its players, its pairings
+(:mod:`bot.storage.tournament_tables` defines the tables and the small vocabularies of
+their columns, given on from here; :mod:`bot.tournaments.store` reads and writes them)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from enum import StrEnum
 from typing import Any
+
+from bot.storage.tournament_tables import RUNNING as RUNNING
+from bot.storage.tournament_tables import Format as Format
+from bot.storage.tournament_tables import Outcome as Outcome
+from bot.storage.tournament_tables import Status as Status
 
 
 def moment(value: Any) -> datetime | None:
@@ -16,35 +20,6 @@ def moment(value: Any) -> datetime | None:
     an aware datetime already."""
     assert value is None or isinstance(value, datetime), value
     return value
-
-
-class Format(StrEnum):
-    """How a tournament pairs: rounds of equal scores, or at once for a fixed time."""
-
-    SWISS = "swiss"
-    ARENA = "arena"
-
-
-class Status(StrEnum):
-    OPEN = "open"
-    """Taking players; not started."""
-    PLAYING = "playing"
-    FINISHED = "finished"
-    CANCELLED = "cancelled"
-
-
-RUNNING = (Status.OPEN, Status.PLAYING)
-"""A channel has at most one tournament in these (a unique index)."""
-
-
-class Outcome(StrEnum):
-    """A pairing's result: who won (a forfeit is a win for the one who stayed), a draw,
-    or a bye (a pairing of one player)."""
-
-    WHITE = "white"
-    BLACK = "black"
-    DRAW = "draw"
-    BYE = "bye"
 
 
 @dataclass(frozen=True)
