@@ -52,6 +52,7 @@ import bench_tables
 from engine.ai import DEFAULT_MOVETIME, LEVELS, choose_action, core, warm_up
 from engine.ai.levels import LEVEL_TABLE, WEIGHTS
 from engine.ai.player import choose_for_position
+from engine.analysis import REVIEW_DEPTH
 from engine.build_flags import compile_cached
 from engine.record import replay
 
@@ -279,7 +280,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix="shax-bench-tables-") as scratch:
             bench_tables.report("shax", args.tables_max, Path(scratch))
     print("review of a 150-action game (the Review button):")
-    asyncio.run(bench_review.main(2, 1 if args.quick else 3, bench_review.REVIEW_DEPTH))
+    asyncio.run(bench_review.main(2, 1 if args.quick else 3, REVIEW_DEPTH))
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ from engine.variants import get_variant
 
 def placements(variant: str, left: int, count: int, seed: int) -> list[Position]:
     rng = random.Random(seed)
-    out = []
+    out: list[Position] = []
     while len(out) < count:
         p = Position.initial(variant)
         while p.in_hand(0) + p.in_hand(1) > left:

@@ -171,7 +171,7 @@ def _time_calls(spans: Spans) -> None:
     gc.callbacks.append(on_gc)
     ShaxService.play = play  # type: ignore[method-assign]
     AIPool.choose = choose  # type: ignore[method-assign]
-    PicturePool.run = run_picture  # type: ignore[method-assign]
+    PicturePool.run = run_picture  # type: ignore[method-assign, assignment]
 
     def time_database(storage: Storage) -> None:
         engine = type(storage)

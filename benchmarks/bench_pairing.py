@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.tournaments.pairing import ArenaPlayer, arena_pairs, swiss_round
-from bot.tournaments.scoring import Bye, Entrant, Game, swiss_players
+from bot.tournaments.scoring import Bye, Entrant, Game, GameResult, swiss_players
 
 ROUNDS = 7
 
@@ -39,7 +39,7 @@ def swiss(n: int) -> tuple[float, float]:
         if paired.bye is not None:
             byes.append(Bye(number, paired.bye))
         for board, (white, black) in enumerate(paired.pairs):
-            result = "draw" if board % 3 == 2 else ("white" if white < black else "black")
+            result: GameResult = "draw" if board % 3 == 2 else ("white" if white < black else "black")
             games.append(Game(number, white, black, result))
     return slowest, time.perf_counter() - start
 
