@@ -39,7 +39,8 @@ def swiss(n: int) -> tuple[float, float]:
         if paired.bye is not None:
             byes.append(Bye(number, paired.bye))
         for board, (white, black) in enumerate(paired.pairs):
-            result: GameResult = "draw" if board % 3 == 2 else ("white" if white < black else "black")
+            won: GameResult = "white" if white < black else "black"
+            result: GameResult = "draw" if board % 3 == 2 else won
             games.append(Game(number, white, black, result))
     return slowest, time.perf_counter() - start
 
