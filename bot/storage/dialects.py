@@ -51,14 +51,20 @@ T = TypeVar("T")
 P = ParamSpec("P")
 Call = Callable[Concatenate[Connection, P], T]
 """One call of the storage: a function of a connection (and its arguments)."""
+BUSY_TIMEOUT_MS = 5000
+"""How long SQLite waits for another program's lock on the file before saying it is busy."""
 
 
-def _set_up(conn: Connection) -> list[str]:
-    """A SQLite connection's settings (the write-ahead log, foreign keys, five seconds'
-    wait for another program's lock), and the file's check: ``["ok"]`` when sound."""
+def _set_up(conn: Connection) -> None:
+    """A SQLite connection's settings: the write-ahead log, foreign keys, and five seconds'
+    wait for another program's lock."""
     conn.exec_driver_sql("PRAGMA journal_mode = WAL")
     conn.exec_driver_sql("PRAGMA foreign_keys = ON")
-    conn.exec_driver_sql("PRAGMA busy_timeout = 5000")
+    conn.exec_driver_sql(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+
+
+def _problems(conn: Connection) -> list[str]:
+    """The SQLite file's check: ``["ok"]`` when it is sound."""
     return [str(r[0]) for r in conn.exec_driver_sql("PRAGMA quick_check")]
 
 
@@ -142,15 +148,30 @@ class Sqlite(Dialect):
 
     async def run(self, call: Call[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         async with self._turn:
-            if self._conn is None:
+            conn = self._conn
+            if conn is None:
                 raise StorageError(f"The database {self.where} is closed.")
-            return await self._conn.run_sync(call, *args, **kwargs)
+            if conn.invalidated:
+                conn = await self._renewed(conn)
+            return await conn.run_sync(call, *args, **kwargs)
+
+    async def _renewed(self, lost: AsyncConnection) -> AsyncConnection:
+        """A call stopped half way (cancelled while its statement ran) leaves its
+        connection unusable, and SQLite rolls back what it left undone when it closes:
+        the next call opens a new one, set up as the first was."""
+        self._conn = None
+        await lost.close()
+        conn = await self.engine.connect()
+        await conn.run_sync(_set_up)
+        self._conn = conn
+        return conn
 
     async def open(self) -> None:
         check_file(self.path)
         try:
             self._conn = await self.engine.connect()
-            problems = await self._conn.run_sync(_set_up)
+            await self._conn.run_sync(_set_up)
+            problems = await self._conn.run_sync(_problems)
         except sa_exc.DBAPIError as exc:
             await self.close()
             raise self.failure(exc) or exc from None

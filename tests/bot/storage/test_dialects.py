@@ -4,6 +4,7 @@ on a connection kept open between calls."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from bot.storage import (
     StorageError,
     Termination,
 )
-from bot.storage.dialects import Postgres
+from bot.storage.dialects import BUSY_TIMEOUT_MS, Postgres
 from bot.storage.tables import hints
 from tests.bot.storage.conftest import fresh_postgres, new_game, scored
 from tests.bot.storage.pgserver import PostgresServer
@@ -79,6 +80,39 @@ async def test_sqlite_calls_take_turns_on_aiosqlites_one_connection(tmp_path: Pa
         assert [row.status for row in await last if row is not None] == [GameStatus.OVER] * 3
         with pytest.raises(StorageError, match="is closed"):
             await storage.games.get_game(game.id)
+    finally:
+        await storage.close()
+
+
+async def test_a_cancelled_sqlite_call_leaves_the_next_a_connection_set_up_as_the_first(
+    tmp_path: Path,
+) -> None:
+    """A call cancelled at any point (before its turn, while its statement runs, after)
+    leaves the storage working: the next call runs, on a new connection if the cancelled one
+    was left half way, with the foreign keys and the wait for another program's lock."""
+    storage = await Storage.open(tmp_path / "s.db")
+
+    def driver_and_settings(conn: Connection) -> tuple[object, int, int]:
+        keys = conn.exec_driver_sql("PRAGMA foreign_keys").scalar_one()
+        wait = conn.exec_driver_sql("PRAGMA busy_timeout").scalar_one()
+        return conn.connection.driver_connection, keys, wait
+
+    try:
+        game = await storage.games.create_game(new_game(), NOW)
+        first, _, _ = await storage.runner.run(driver_and_settings)
+        drivers = {id(first): first}  # kept, so that no id is given again
+        for steps in range(12):
+            call = asyncio.ensure_future(storage.games.get_game(game.id))
+            for _ in range(steps):
+                await asyncio.sleep(0)
+            call.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await call
+            assert await storage.games.get_game(game.id) == game
+            driver, keys, wait = await storage.runner.run(driver_and_settings)
+            assert (keys, wait) == (1, BUSY_TIMEOUT_MS)
+            drivers[id(driver)] = driver
+        assert len(drivers) > 1  # a call was cancelled half way, and the connection renewed
     finally:
         await storage.close()
 
