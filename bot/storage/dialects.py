@@ -2,11 +2,11 @@
 once (:mod:`bot.storage.store`) and compiled for the engine at hand.
 
 * running: each call of the storage is one function over a SQLAlchemy connection, run
-  whole through ``AsyncConnection.run_sync``. SQLite's one connection is aiosqlite's
-  (SQLAlchemy's ``sqlite+aiosqlite`` engine, kept open from start to stop): the calls take
-  turns on it, so a transaction is never interleaved with another call, and each
-  statement runs in aiosqlite's thread. PostgreSQL's calls each run on a connection of
-  the pool (asyncpg awaited underneath);
+  whole. SQLite's one connection is aiosqlite's, kept open from start to stop: each call
+  is queued to aiosqlite's thread and runs there whole, in one trip
+  (:mod:`bot.storage.sqlite_thread`), so the calls take turns and a transaction is never
+  interleaved with another call. PostgreSQL's calls run through
+  ``AsyncConnection.run_sync`` on a connection of the pool (asyncpg awaited underneath);
 * transactions: both drivers run in autocommit, so a single statement commits on its
   own; a read-modify-write says ``BEGIN IMMEDIATE`` on SQLite (the write lock at once:
   two writers never both read the old value) and ``BEGIN`` on PostgreSQL, where rows are
@@ -28,7 +28,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import aiosqlite
 import asyncpg
-from sqlalchemy import Connection, func, text
+from sqlalchemy import Connection, create_engine, func, text
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
@@ -45,6 +45,7 @@ from bot.storage.checks import (
     not_sqlite,
     read_only,
 )
+from bot.storage.sqlite_thread import in_its_thread, is_closed, its_connection
 
 Insert = Callable[..., Any]
 T = TypeVar("T")
@@ -61,6 +62,19 @@ def _set_up(conn: Connection) -> None:
     conn.exec_driver_sql("PRAGMA journal_mode = WAL")
     conn.exec_driver_sql("PRAGMA foreign_keys = ON")
     conn.exec_driver_sql(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+
+
+def over(connection: sqlite3.Connection) -> Connection:
+    """A SQLAlchemy connection over ``connection``, to be used in its own thread only
+    (each statement compiled for SQLite, run on the driver's connection directly)."""
+    engine = create_engine(
+        "sqlite://",
+        creator=lambda: connection,
+        poolclass=StaticPool,
+        isolation_level="AUTOCOMMIT",
+        pool_reset_on_return=None,
+    )
+    return engine.connect()
 
 
 def _problems(conn: Connection) -> list[str]:
@@ -130,49 +144,44 @@ class Sqlite(Dialect):
     def __init__(self, path: Path) -> None:
         self.path = path
         self.where = str(path)
-        # The file is opened by name, never read as a URL (a "?" or "#" in it is a name).
-        self.engine = create_async_engine(
-            "sqlite+aiosqlite://",
-            async_creator=lambda: aiosqlite.connect(self.path),
-            poolclass=StaticPool,
-            isolation_level="AUTOCOMMIT",
-            pool_reset_on_return=None,
-        )
-        self._conn: AsyncConnection | None = None
-        """The one connection, open from :meth:`open` to :meth:`close`."""
-        self._turn = asyncio.Lock()
-        """One call at a time on the connection: a transaction is never interleaved."""
+        self._driver: aiosqlite.Connection | None = None
+        """aiosqlite's one connection, open from :meth:`open` to :meth:`close`."""
+        self._conn: Connection | None = None
+        """The same SQLite connection, seen from its own thread (where calls run)."""
 
     def greatest(self, *values: Any) -> ColumnElement[Any]:
         return func.max(*values)
 
     async def run(self, call: Call[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        async with self._turn:
-            conn = self._conn
-            if conn is None:
-                raise StorageError(f"The database {self.where} is closed.")
-            if conn.invalidated:
-                conn = await self._renewed(conn)
-            return await conn.run_sync(call, *args, **kwargs)
+        def whole() -> T:
+            if self._conn is None:
+                self._conn = over(its_connection(driver))
+            return call(self._conn, *args, **kwargs)
 
-    async def _renewed(self, lost: AsyncConnection) -> AsyncConnection:
-        """A call stopped half way (cancelled while its statement ran) leaves its
-        connection unusable, and SQLite rolls back what it left undone when it closes:
-        the next call opens a new one, set up as the first was."""
-        self._conn = None
-        await lost.close()
-        conn = await self.engine.connect()
-        await conn.run_sync(_set_up)
-        self._conn = conn
-        return conn
+        driver = self._open_driver()
+        try:
+            return await in_its_thread(driver, whole)
+        except ValueError as exc:  # aiosqlite's word for a connection already closed
+            if is_closed(driver):
+                raise self._closed() from exc
+            raise
+
+    def _open_driver(self) -> aiosqlite.Connection:
+        if self._driver is None:
+            raise self._closed()
+        return self._driver
+
+    def _closed(self) -> StorageError:
+        return StorageError(f"The database {self.where} is closed.")
 
     async def open(self) -> None:
         check_file(self.path)
         try:
-            self._conn = await self.engine.connect()
-            await self._conn.run_sync(_set_up)
-            problems = await self._conn.run_sync(_problems)
-        except sa_exc.DBAPIError as exc:
+            # The file is opened by name, never read as a URL (a "?" or "#" in it is a name).
+            self._driver = await aiosqlite.connect(self.path, isolation_level=None)
+            await self.run(_set_up)
+            problems = await self.run(_problems)
+        except (sqlite3.Error, sa_exc.DBAPIError) as exc:
             await self.close()
             raise self.failure(exc) or exc from None
         if problems != ["ok"]:
@@ -180,12 +189,18 @@ class Sqlite(Dialect):
             raise damaged(self.path, problems[0])
 
     async def close(self) -> None:
-        # Behind every call already running or waiting: they finish first.
-        async with self._turn:
-            conn, self._conn = self._conn, None
-            if conn is not None:
-                await conn.close()
-            await self.engine.dispose()
+        # Behind every call already queued: they finish first; later ones are refused.
+        driver, self._driver = self._driver, None
+        if driver is not None:
+            await in_its_thread(driver, self._let_go)
+            await driver.close()
+
+    def _let_go(self) -> None:
+        """In the connection's thread: the calls' view of it is closed (the connection
+        itself is aiosqlite's to close)."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
 
     def schema_number(self, conn: Connection) -> int:
         return int(conn.exec_driver_sql("PRAGMA user_version").scalar_one())
