@@ -432,11 +432,14 @@ def make_set(
     games: int,
     progress: Callable[[int, int], None] | None = None,
     earlier: Sequence[Puzzle] = (),
+    *,
+    walks: int | None = None,
+    placements: int | None = None,
 ) -> list[Puzzle]:
     """A board's set of ``count`` puzzles (see :func:`choose`): those of an ``earlier``
-    set that still are, then those of ``games`` games, of the walks from all these
-    (:data:`WALKS`) and of random placements (:data:`PLACEMENTS`); jar's of every
-    position."""
+    set that still are, then those of ``games`` games, of ``walks`` walks from all these
+    (default :data:`WALKS`) and of ``placements`` random placements (default
+    :data:`PLACEMENTS`); jar's of every position."""
     if variant == "jar":
         if solved is None:
             raise ValueError("jar's puzzles come from its solved board")
@@ -444,9 +447,11 @@ def make_set(
     seen: set[Canonical] = set()
     found = list(from_puzzles(tables, solved, earlier, seen))
     found += from_games(tables, solved, seed, seen, games=games, progress=progress)
-    found += from_walks(tables, solved, seed, seen, list(found), walks=WALKS[variant])
+    walks = WALKS[variant] if walks is None else walks
+    found += from_walks(tables, solved, seed, seen, list(found), walks=walks)
     if solved is not None:
-        found += from_placements(tables, solved, seed, seen, games=PLACEMENTS[variant])
+        placements = PLACEMENTS[variant] if placements is None else placements
+        found += from_placements(tables, solved, seed, seen, games=placements)
     return choose(found, count)
 
 
@@ -533,6 +538,15 @@ def add_parser(sub: Any) -> None:
     parser.add_argument(
         "--games", type=int, default=None, help="games a board (default: the shipped set's)"
     )
+    parser.add_argument(
+        "--walks", type=int, default=None, help="random walks a board (default: the shipped set's)"
+    )
+    parser.add_argument(
+        "--placements",
+        type=int,
+        default=None,
+        help="random placements on shax-small (default: the shipped set's)",
+    )
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--tables", type=Path, default=None, help="default: $SHAX_TABLES_DIR")
     parser.add_argument(
@@ -589,7 +603,18 @@ def run_puzzles(args: argparse.Namespace) -> int:
         games = args.games if args.games is not None else GAMES[variant]
         solved = open_solved(variant, where)
         earlier = read_puzzles(args.keep / f"{variant}.jsonl") if args.keep is not None else []
-        puzzles = make_set(variant, tables, solved, args.seed, count, games, progress, earlier)
+        puzzles = make_set(
+            variant,
+            tables,
+            solved,
+            args.seed,
+            count,
+            games,
+            progress,
+            earlier,
+            walks=args.walks,
+            placements=args.placements,
+        )
         print(file=sys.stderr)
         text = "".join(json.dumps(p.to_json()) + "\n" for p in puzzles)
         if args.out is None:

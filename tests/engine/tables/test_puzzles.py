@@ -271,6 +271,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_the_puzzles_command_prints_json_lines(tables_root: Path, tmp_path: Path) -> None:
     command = ("--variant", "shax-small", "--count", "5", "--games", "6", "--seed", "2")
+    command += ("--walks", "40", "--placements", "60")
     done = run(*command, "--tables", str(tables_root))
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
