@@ -31,6 +31,9 @@ OPERATOR_FILES = {
     "bot/storage/challenge_store.py": "SQL: challenges and the standings",
     "bot/storage/tables.py": "SQL: the tables",
     "bot/storage/tournament_tables.py": "SQL: the tournament tables",
+    "bot/storage/migrations/versions/0001_games_challenges_tallies_series.py": "SQL: the "
+    "first tables as made, their checks",
+    "bot/storage/migrations/versions/0006_puzzles.py": "SQL: the puzzle tables as made",
     "bot/storage/migrations/versions/0010_tournaments.py": "SQL: the tournament tables as made",
     "bot/config/declared.py": "the settings' docs, for the operator's .env.example",
     "bot/config/fields.py": "settings errors, printed to the operator at start-up",
