@@ -2,8 +2,8 @@
 move of a process pays for them (read, digest, decompress, expand to every board).
 
     python benchmarks/bench_shipped.py                    # each board the package ships
-    python benchmarks/bench_shipped.py --variant shax     # a board it does not ship yet:
-                                                          # random values in a temporary file
+    python benchmarks/bench_shipped.py --variant shax     # one board (random values in a
+                                                          # temporary file if it ships none)
 
 Each figure is taken in a fresh process, as a new bot process pays it.
 """
